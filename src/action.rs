@@ -1,0 +1,183 @@
+//! The agent action protocol: a closed union of what a model may propose.
+//!
+//! `message{content}` adds to the conversation, `tool_call{callId, tool, input}` proposes a side
+//! effect, `finish{summary}` proposes the end, `request_approval{requestId, capability,
+//! resource, reason}` asks a human for a capability (a proposal, never an authorisation).
+//! Anything else is an error: no defaults, no guessing, no fallback to `message`.
+
+use crate::error::{Code, ContractError, Layer, Result};
+use crate::fields::{kind_name, Field, Reader};
+use crate::input::{Budget, HostValue, Kind, Undefined};
+use crate::json::{self, Mode};
+use crate::limits::Options;
+use crate::value::{pointer_child, Value};
+
+/// The protocol version this parser speaks. An action without `schemaVersion` is version 1.
+pub const SCHEMA_VERSION: f64 = 1.0;
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum AgentAction {
+    Message { content: String },
+    /// `input` is `Value::Undefined` when the caller gave an own `input` holding undefined.
+    ToolCall { call_id: String, tool: String, input: Value },
+    Finish { summary: String },
+    RequestApproval { request_id: String, capability: String, resource: String, reason: String },
+}
+
+impl AgentAction {
+    pub fn type_name(&self) -> &'static str {
+        match self {
+            AgentAction::Message { .. } => "message",
+            AgentAction::ToolCall { .. } => "tool_call",
+            AgentAction::Finish { .. } => "finish",
+            AgentAction::RequestApproval { .. } => "request_approval",
+        }
+    }
+
+    /// The result object every host returns, `type` first, then the fields in protocol order.
+    pub fn to_value(&self) -> Value {
+        let s = |v: &String| Value::String(v.clone());
+        let mut entries = vec![("type".to_owned(), Value::String(self.type_name().to_owned()))];
+        match self {
+            AgentAction::Message { content } => entries.push(("content".into(), s(content))),
+            AgentAction::ToolCall { call_id, tool, input } => {
+                entries.push(("callId".into(), s(call_id)));
+                entries.push(("tool".into(), s(tool)));
+                entries.push(("input".into(), input.clone()));
+            }
+            AgentAction::Finish { summary } => entries.push(("summary".into(), s(summary))),
+            AgentAction::RequestApproval { request_id, capability, resource, reason } => {
+                entries.push(("requestId".into(), s(request_id)));
+                entries.push(("capability".into(), s(capability)));
+                entries.push(("resource".into(), s(resource)));
+                entries.push(("reason".into(), s(reason)));
+            }
+        }
+        Value::Object(entries)
+    }
+}
+
+const ACTION_TYPES: [&str; 4] = ["message", "tool_call", "finish", "request_approval"];
+
+fn fields_of(action_type: &str) -> &'static [&'static str] {
+    match action_type {
+        "message" => &["content"],
+        "tool_call" => &["callId", "tool", "input"],
+        "finish" => &["summary"],
+        _ => &["requestId", "capability", "resource", "reason"],
+    }
+}
+
+/// Parses a host value (a JS object read in place, a Python value, a `Value`).
+pub fn parse_agent_action<V: HostValue>(value: &V, options: &Options) -> Result<AgentAction> {
+    let budget = Budget::new(&options.limits);
+    parse_with(value, options, budget)
+}
+
+/// Parses strict JSON text (`Mode::Strict`): exactly one value, nothing after it.
+pub fn parse_agent_action_json(text: &[u8], options: &Options) -> Result<AgentAction> {
+    let value = json::parse(text, Mode::Strict, &options.limits)?;
+    // The text itself was bounded by `max_bytes`; do not count its contents a second time.
+    parse_with(&&value, options, Budget::unlimited())
+}
+
+fn parse_with<V: HostValue>(value: &V, options: &Options, budget: Budget) -> Result<AgentAction> {
+    let mut r = Reader::new(Layer::Protocol, &options.limits, budget);
+    match value.kind() {
+        Kind::Object => {}
+        other => {
+            return Err(r.error(
+                Code::ActionNotObject,
+                "",
+                format!("an action must be a plain object, got {}", kind_name(value, other)),
+            ))
+        }
+    }
+    if options.limits.max_depth < 1 {
+        return Err(r.error(Code::InputTooDeep, "", "nesting is deeper than the limit"));
+    }
+    r.budget.charge(1)?;
+
+    check_version(&mut r, value)?;
+
+    let action_type = match r.field(value, "type")? {
+        Field::Missing => return Err(r.error(Code::FieldMissing, "/type", "missing required field type")),
+        Field::Undefined => return Err(r.undefined("/type", "type")),
+        Field::Present(v) => r.string_value(&v, "/type", "type")?,
+    };
+    if crate::fields::is_blank(&action_type) {
+        return Err(r.error(Code::FieldEmpty, "/type", "type must not be empty or blank"));
+    }
+    if !ACTION_TYPES.contains(&action_type.as_str()) {
+        return Err(r.error(
+            Code::ActionTypeUnknown,
+            "/type",
+            format!("unknown action type {action_type:?}; expected one of message, tool_call, finish, request_approval"),
+        ));
+    }
+
+    if options.strict {
+        let allowed = fields_of(&action_type);
+        for key in value.keys("")? {
+            if key != "type" && key != "schemaVersion" && !allowed.contains(&key.as_str()) {
+                return Err(r.error(
+                    Code::ActionFieldUnknown,
+                    &pointer_child("", &key),
+                    format!("unknown field {key:?} in a {action_type} action (strict mode)"),
+                ));
+            }
+        }
+    }
+
+    let action = match action_type.as_str() {
+        "message" => AgentAction::Message { content: r.required_text(value, "content", Code::FieldEmpty)? },
+        "finish" => AgentAction::Finish { summary: r.required_text(value, "summary", Code::FieldEmpty)? },
+        "tool_call" => {
+            let call_id = r.required_text(value, "callId", Code::FieldEmpty)?;
+            let tool = r.required_text(value, "tool", Code::FieldEmpty)?;
+            let input = match r.field(value, "input")? {
+                Field::Missing => {
+                    return Err(r.error(
+                        Code::ActionInputMissing,
+                        "/input",
+                        "a tool_call must have an input field (null, {} or undefined for no arguments)",
+                    ))
+                }
+                Field::Undefined => Value::Undefined,
+                Field::Present(v) => r.copy(&v, "/input", Undefined::Keep)?,
+            };
+            AgentAction::ToolCall { call_id, tool, input }
+        }
+        _ => AgentAction::RequestApproval {
+            request_id: r.required_text(value, "requestId", Code::FieldEmpty)?,
+            capability: r.required_text(value, "capability", Code::FieldEmpty)?,
+            resource: r.required_text(value, "resource", Code::FieldEmpty)?,
+            reason: r.required_text(value, "reason", Code::FieldEmpty)?,
+        },
+    };
+    Ok(action)
+}
+
+fn check_version<V: HostValue>(r: &mut Reader<'_>, value: &V) -> Result<()> {
+    match r.field(value, "schemaVersion")? {
+        Field::Missing => Ok(()),
+        Field::Undefined => Err(r.undefined("/schemaVersion", "schemaVersion")),
+        Field::Present(v) if v.kind() == Kind::Number && v.number() == SCHEMA_VERSION => Ok(()),
+        Field::Present(v) => {
+            let shown = match v.kind() {
+                Kind::Number => format!("{}", v.number()),
+                Kind::String => format!("{:?}", v.string()),
+                other => kind_name(&v, other),
+            };
+            Err(unsupported_version(&shown))
+        }
+    }
+}
+
+fn unsupported_version(shown: &str) -> ContractError {
+    ContractError::new(
+        Code::ActionVersionUnsupported,
+        "/schemaVersion",
+        format!("schemaVersion {shown} is not supported; this parser speaks version 1"),
+    )
+}

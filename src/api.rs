@@ -1,0 +1,83 @@
+//! The operations every host exposes, in one place, as `host value in, result value out`.
+//!
+//! Bindings call these and translate values and errors; they decide nothing. Options are read
+//! here too, so an invalid option is the same error everywhere.
+
+use crate::action::{self, AgentAction};
+use crate::error::{Code, ContractError, Layer, Result};
+use crate::input::{HostValue, Kind};
+use crate::limits::Options;
+use crate::tool_contract::{self, ToolDefinition};
+use crate::value::Value;
+
+pub fn parse_agent_action<V: HostValue>(value: &V, options: Option<&V>) -> Result<AgentAction> {
+    action::parse_agent_action(value, &Options::read(options)?)
+}
+
+pub fn parse_agent_action_json<O: HostValue>(text: &[u8], options: Option<&O>) -> Result<AgentAction> {
+    action::parse_agent_action_json(text, &Options::read(options)?)
+}
+
+pub fn define_tool<V: HostValue>(def: &V, options: Option<&V>) -> Result<ToolDefinition> {
+    tool_contract::define_tool(def, &Options::read(options)?)
+}
+
+pub fn define_tool_json<O: HostValue>(text: &[u8], options: Option<&O>) -> Result<ToolDefinition> {
+    tool_contract::define_tool_json(text, &Options::read(options)?)
+}
+
+pub fn preview_action<V: HostValue>(value: &V, options: Option<&V>) -> Value {
+    match Options::read(options) {
+        Ok(options) => crate::preview::preview_action(value, &options),
+        Err(e) => crate::preview::preview_action_error(&e),
+    }
+}
+
+/// One verdict per element of a list, each with its own size budget; the list itself must be
+/// an array.
+pub fn parse_agent_actions<V: HostValue>(list: &V, options: Option<&V>) -> Result<Vec<Result<AgentAction>>> {
+    let options = Options::read(options)?;
+    if list.kind() != Kind::Array {
+        return Err(ContractError::new(
+            Code::FieldType,
+            "",
+            format!("expected a list of actions, got {}", crate::fields::kind_name(list, list.kind())),
+        )
+        .in_layer(Layer::Protocol));
+    }
+    let mut out = Vec::with_capacity(list.len().min(1 << 16));
+    for i in 0..list.len() {
+        let path = format!("/{i}");
+        out.push(match list.index(i) {
+            Ok(item) => action::parse_agent_action(&item, &options),
+            Err(fault) => Err(fault.at(&path)),
+        });
+    }
+    Ok(out)
+}
+
+/// JSON Lines: one action per line (`\n`, optional `\r` before it); a final newline is allowed,
+/// any other empty line is an error for that line. Positions are in the whole text.
+pub fn parse_agent_actions_jsonl<O: HostValue>(text: &[u8], options: Option<&O>) -> Result<Vec<Result<AgentAction>>> {
+    let options = Options::read(options)?;
+    let mut out = Vec::new();
+    let mut start = 0;
+    let mut line_no = 1;
+    while start < text.len() {
+        let end = text[start..].iter().position(|&b| b == b'\n').map_or(text.len(), |i| start + i);
+        let mut line = &text[start..end];
+        if line.last() == Some(&b'\r') {
+            line = &line[..line.len() - 1];
+        }
+        out.push(action::parse_agent_action_json(line, &options).map_err(|mut e| {
+            if let Some(p) = e.position.as_mut() {
+                p.offset += start;
+                p.line = line_no;
+            }
+            e
+        }));
+        start = end + 1;
+        line_no += 1;
+    }
+    Ok(out)
+}

@@ -1,0 +1,102 @@
+//! The WebAssembly component binding (Python through wasmtime). Strings in, one JSON string out.
+//! See `wit/agent-contract.wit` for the text formats.
+
+use crate::api;
+use crate::error::ContractError;
+use crate::json::{self, Mode};
+use crate::limits::Limits;
+use crate::value::Value;
+use crate::wire::{outcome_value, to_text};
+
+wit_bindgen::generate!({ world: "agent-contract", path: "wit" });
+
+struct Core;
+
+/// Host text for a value; host text is never size-limited here (see `json::Mode::Host`).
+fn host_value(text: &str) -> Result<Value, ContractError> {
+    json::parse(text.as_bytes(), Mode::Host, &Limits::default())
+}
+
+fn host_options(text: &str) -> Result<Option<Value>, ContractError> {
+    if text.is_empty() {
+        return Ok(None);
+    }
+    host_value(text).map(Some)
+}
+
+fn reply(result: Result<Value, ContractError>) -> String {
+    to_text(&outcome_value(result))
+}
+
+fn batch(result: Result<Vec<Result<crate::AgentAction, ContractError>>, ContractError>) -> String {
+    reply(result.map(|items| Value::Array(items.into_iter().map(|r| outcome_value(r.map(|a| a.to_value()))).collect())))
+}
+
+impl Guest for Core {
+    fn parse_agent_action(value: String, options: String) -> String {
+        reply((|| {
+            let (v, o) = (host_value(&value)?, host_options(&options)?);
+            api::parse_agent_action(&&v, o.as_ref().as_ref()).map(|a| a.to_value())
+        })())
+    }
+
+    fn parse_agent_action_json(text: String, options: String) -> String {
+        Self::parse_agent_action_json_bytes(text.into_bytes(), options)
+    }
+
+    fn parse_agent_action_json_bytes(text: Vec<u8>, options: String) -> String {
+        reply((|| {
+            let o = host_options(&options)?;
+            api::parse_agent_action_json(&text, o.as_ref().as_ref()).map(|a| a.to_value())
+        })())
+    }
+
+    fn preview_action(value: String, options: String) -> String {
+        reply((|| {
+            let (v, o) = (host_value(&value)?, host_options(&options)?);
+            Ok(api::preview_action(&&v, o.as_ref().as_ref()))
+        })())
+    }
+
+    fn define_tool(value: String, options: String) -> String {
+        reply((|| {
+            let (v, o) = (host_value(&value)?, host_options(&options)?);
+            api::define_tool(&&v, o.as_ref().as_ref()).map(|t| t.to_value())
+        })())
+    }
+
+    fn define_tool_json(text: String, options: String) -> String {
+        Self::define_tool_json_bytes(text.into_bytes(), options)
+    }
+
+    fn define_tool_json_bytes(text: Vec<u8>, options: String) -> String {
+        reply((|| {
+            let o = host_options(&options)?;
+            api::define_tool_json(&text, o.as_ref().as_ref()).map(|t| t.to_value())
+        })())
+    }
+
+    fn parse_agent_actions(values: String, options: String) -> String {
+        batch((|| {
+            let (v, o) = (host_value(&values)?, host_options(&options)?);
+            api::parse_agent_actions(&&v, o.as_ref().as_ref())
+        })())
+    }
+
+    fn parse_agent_actions_jsonl(text: String, options: String) -> String {
+        Self::parse_agent_actions_jsonl_bytes(text.into_bytes(), options)
+    }
+
+    fn parse_agent_actions_jsonl_bytes(text: Vec<u8>, options: String) -> String {
+        batch((|| {
+            let o = host_options(&options)?;
+            api::parse_agent_actions_jsonl(&text, o.as_ref().as_ref())
+        })())
+    }
+
+    fn echo(text: String) -> String {
+        text
+    }
+}
+
+export!(Core);

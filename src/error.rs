@@ -1,0 +1,157 @@
+//! The one error type of the project.
+//!
+//! Every rule reports through `ContractError`: a closed `Layer`, a stable `Code`, a JSON Pointer
+//! `path` to the offending place, a human message and whether asking the producer again may help.
+//! Text inputs additionally carry the byte offset, line and column where parsing stopped.
+//! Hosts translate this struct field by field; they never invent codes of their own.
+
+use std::fmt;
+
+/// Where in the pipeline a verdict was reached.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Layer {
+    /// The bytes are not one strict JSON value (or a host value is not representable as JSON).
+    Parse,
+    /// A well-formed value that is not a valid agent action.
+    Protocol,
+    /// A tool definition that breaks the tool contract.
+    Contract,
+}
+
+impl Layer {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Layer::Parse => "parse",
+            Layer::Protocol => "protocol",
+            Layer::Contract => "contract",
+        }
+    }
+}
+
+macro_rules! codes {
+    ($($name:ident => $text:literal, $layer:ident, $retryable:literal;)*) => {
+        /// Stable error codes. `docs/errors.md` lists each with its meaning; the strings never change.
+        #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+        pub enum Code { $($name),* }
+
+        impl Code {
+            pub const ALL: &'static [Code] = &[$(Code::$name),*];
+
+            pub fn as_str(self) -> &'static str {
+                match self { $(Code::$name => $text),* }
+            }
+
+            /// The layer a code is reported in, unless the rule says otherwise: the `FIELD_*`
+            /// codes are shared by actions (protocol) and tool definitions (contract).
+            pub fn default_layer(self) -> Layer {
+                match self { $(Code::$name => Layer::$layer),* }
+            }
+
+            /// Whether asking the producer (usually the model) again may succeed, for errors in
+            /// model output. Contract errors are never retryable: a developer must fix the tool.
+            pub fn retryable_default(self) -> bool {
+                match self { $(Code::$name => $retryable),* }
+            }
+        }
+    };
+}
+
+codes! {
+    JsonInvalid => "JSON_INVALID", Parse, true;
+    JsonTrailingContent => "JSON_TRAILING_CONTENT", Parse, true;
+    JsonDuplicateKey => "JSON_DUPLICATE_KEY", Parse, true;
+    StringLoneSurrogate => "STRING_LONE_SURROGATE", Parse, true;
+    ValueNotJson => "VALUE_NOT_JSON", Parse, false;
+    InputTooLarge => "INPUT_TOO_LARGE", Parse, false;
+    InputTooDeep => "INPUT_TOO_DEEP", Parse, false;
+    ActionNotObject => "ACTION_NOT_OBJECT", Protocol, true;
+    ActionTypeUnknown => "ACTION_TYPE_UNKNOWN", Protocol, true;
+    ActionInputMissing => "ACTION_INPUT_MISSING", Protocol, true;
+    ActionFieldUnknown => "ACTION_FIELD_UNKNOWN", Protocol, true;
+    ActionVersionUnsupported => "ACTION_VERSION_UNSUPPORTED", Protocol, false;
+    FieldMissing => "FIELD_MISSING", Protocol, true;
+    FieldUndefined => "FIELD_UNDEFINED", Protocol, true;
+    FieldType => "FIELD_TYPE", Protocol, true;
+    FieldEmpty => "FIELD_EMPTY", Protocol, true;
+    ToolNotObject => "TOOL_NOT_OBJECT", Contract, false;
+    ToolNameInvalid => "TOOL_NAME_INVALID", Contract, false;
+    ToolDescriptionEmpty => "TOOL_DESCRIPTION_EMPTY", Contract, false;
+    ToolSchemaNotObject => "TOOL_SCHEMA_NOT_OBJECT", Contract, false;
+    ToolPermissionUnknown => "TOOL_PERMISSION_UNKNOWN", Contract, false;
+    ToolPermissionDuplicate => "TOOL_PERMISSION_DUPLICATE", Contract, false;
+    ToolPermissionConflict => "TOOL_PERMISSION_CONFLICT", Contract, false;
+    ToolVersionInvalid => "TOOL_VERSION_INVALID", Contract, false;
+    ToolFieldUnknown => "TOOL_FIELD_UNKNOWN", Contract, false;
+    OptionInvalid => "OPTION_INVALID", Contract, false;
+}
+
+/// Where a text input stopped being acceptable: byte offset (0-based), line and column (1-based,
+/// column counted in bytes, like serde_json).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Position {
+    pub offset: usize,
+    pub line: usize,
+    pub column: usize,
+}
+
+impl Position {
+    /// Computes line and column for `offset` in `bytes`. Only called on the error path.
+    pub fn locate(bytes: &[u8], offset: usize) -> Position {
+        let offset = offset.min(bytes.len());
+        let before = &bytes[..offset];
+        let line = 1 + before.iter().filter(|&&b| b == b'\n').count();
+        let line_start = before.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
+        Position { offset, line, column: offset - line_start + 1 }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ContractError {
+    pub layer: Layer,
+    pub code: Code,
+    /// JSON Pointer (RFC 6901) to the offending value; `""` is the root.
+    pub path: String,
+    pub message: String,
+    /// Set for errors found in text input.
+    pub position: Option<Position>,
+}
+
+impl ContractError {
+    pub fn new(code: Code, path: impl Into<String>, message: impl Into<String>) -> Self {
+        ContractError {
+            layer: code.default_layer(),
+            code,
+            path: path.into(),
+            message: message.into(),
+            position: None,
+        }
+    }
+
+    pub fn in_layer(mut self, layer: Layer) -> Self {
+        self.layer = layer;
+        self
+    }
+
+    pub fn at(mut self, position: Position) -> Self {
+        self.position = Some(position);
+        self
+    }
+
+    pub fn retryable(&self) -> bool {
+        self.layer != Layer::Contract && self.code.retryable_default()
+    }
+}
+
+impl fmt::Display for ContractError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", self.message)?;
+        if let Some(p) = self.position {
+            write!(f, " at line {} column {} (byte {})", p.line, p.column, p.offset)?;
+        }
+        Ok(())
+    }
+}
+
+impl std::error::Error for ContractError {}
+
+pub type Result<T> = std::result::Result<T, ContractError>;

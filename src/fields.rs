@@ -1,0 +1,104 @@
+//! Field-reading helpers shared by the action and tool rules: the three states of a field
+//! (missing / undefined / a value) and the non-blank string check, each failure with its code
+//! and JSON Pointer, in the layer of the rule asking.
+
+use crate::error::{Code, ContractError, Layer, Result};
+use crate::input::{lone_surrogate, Budget, Copier, HostValue, Kind, Undefined};
+use crate::limits::Limits;
+use crate::value::{pointer_child, Value};
+
+/// One own field as a rule sees it.
+pub enum Field<V> {
+    Missing,
+    Undefined,
+    Present(V),
+}
+
+/// Reads fields of one object for one rule, in that rule's layer, charging what it reads.
+pub struct Reader<'l> {
+    pub layer: Layer,
+    pub limits: &'l Limits,
+    pub budget: Budget,
+}
+
+impl<'l> Reader<'l> {
+    pub fn new(layer: Layer, limits: &'l Limits, budget: Budget) -> Reader<'l> {
+        Reader { layer, limits, budget }
+    }
+
+    pub fn error(&self, code: Code, path: &str, message: impl Into<String>) -> ContractError {
+        ContractError::new(code, path, message).in_layer(self.layer)
+    }
+
+    pub fn field<V: HostValue>(&mut self, object: &V, key: &str) -> Result<Field<V>> {
+        let path = pointer_child("", key);
+        match object.get(key).map_err(|f| f.at(&path))? {
+            None => Ok(Field::Missing),
+            Some(v) if v.kind() == Kind::Undefined => Ok(Field::Undefined),
+            Some(v) => {
+                self.budget.charge(key.len())?;
+                Ok(Field::Present(v))
+            }
+        }
+    }
+
+    /// A field that must hold a string; `None` when missing (for optional fields).
+    pub fn optional_string<V: HostValue>(&mut self, object: &V, key: &str) -> Result<Option<String>> {
+        let path = pointer_child("", key);
+        match self.field(object, key)? {
+            Field::Missing => Ok(None),
+            Field::Undefined => Err(self.undefined(&path, key)),
+            Field::Present(v) => self.string_value(&v, &path, key).map(Some),
+        }
+    }
+
+    /// A field that must hold a string with at least one non-whitespace character. Returned as
+    /// given, not trimmed.
+    pub fn required_text<V: HostValue>(&mut self, object: &V, key: &str, empty: Code) -> Result<String> {
+        let path = pointer_child("", key);
+        let Some(text) = self.optional_string(object, key)? else {
+            return Err(self.error(Code::FieldMissing, &path, format!("missing required field {key}")));
+        };
+        if is_blank(&text) {
+            return Err(self.error(empty, &path, format!("{key} must not be empty or blank")));
+        }
+        Ok(text)
+    }
+
+    pub fn string_value<V: HostValue>(&mut self, v: &V, path: &str, name: &str) -> Result<String> {
+        match v.kind() {
+            Kind::String => {
+                let s = v.string();
+                self.budget.charge(1 + s.len())?;
+                Ok(s)
+            }
+            Kind::IllFormedString => Err(lone_surrogate(path)),
+            Kind::Undefined => Err(self.undefined(path, name)),
+            other => Err(self.error(Code::FieldType, path, format!("{name} must be a string, got {}", kind_name(v, other)))),
+        }
+    }
+
+    pub fn undefined(&self, path: &str, key: &str) -> ContractError {
+        self.error(Code::FieldUndefined, path, format!("{key} is present but undefined"))
+    }
+
+    /// Deep-copies a nested value (tool input, schemas) under the same limits and budget.
+    pub fn copy<V: HostValue>(&mut self, v: &V, path: &str, undefined: Undefined) -> Result<Value> {
+        let mut copier = Copier { limits: self.limits, budget: &mut self.budget, undefined };
+        // The value sits inside the root object: one container around it.
+        copier.copy(v, path, 1)
+    }
+}
+
+pub fn kind_name<V: HostValue>(v: &V, kind: Kind) -> String {
+    match kind {
+        Kind::NotJson => v.not_json_name(),
+        other => other.name().to_owned(),
+    }
+}
+
+/// Blank means empty or only Unicode White_Space. The core decides it, so every host agrees
+/// (JS `trim()` and Python `str.strip()` disagree on U+FEFF, U+0085 and U+180E).
+pub fn is_blank(s: &str) -> bool {
+    s.chars().all(char::is_whitespace)
+}

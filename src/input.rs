@@ -1,0 +1,322 @@
+//! The input abstraction every rule is written against.
+//!
+//! A rule asks a `HostValue` for what it needs (its kind, one own field, a string) and nothing
+//! more. `&Value` implements it for JSON text, Rust callers and the Python binding; the JS
+//! binding implements it over a live JS object, so a JS caller's object is read in place, one
+//! field at a time, instead of being copied across the boundary first.
+//!
+//! Two host-independent conventions live here because verdicts depend on them:
+//! - key order is ECMAScript's (array-index keys ascending, then insertion order), so "the
+//!   first unknown field" and error paths are the same whichever host built the object;
+//! - size is measured over what the rules read (see `limits`).
+
+use crate::error::{Code, ContractError, Result};
+use crate::limits::Limits;
+use crate::value::{pointer_child, pointer_index, Number, Value};
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Kind {
+    Undefined,
+    Null,
+    Bool,
+    Number,
+    String,
+    /// A string that is not valid Unicode (lone UTF-16 surrogate).
+    IllFormedString,
+    Array,
+    /// A plain object: JS prototype `Object.prototype` or `null`, Python `dict` with `str` keys.
+    Object,
+    /// Anything else: functions, `Map`, `Set`, `Date`, class instances, symbols, bigints...
+    NotJson,
+}
+
+impl Kind {
+    pub fn name(self) -> &'static str {
+        match self {
+            Kind::Undefined => "undefined",
+            Kind::Null => "null",
+            Kind::Bool => "boolean",
+            Kind::Number => "number",
+            Kind::String | Kind::IllFormedString => "string",
+            Kind::Array => "array",
+            Kind::Object => "object",
+            Kind::NotJson => "non-JSON value",
+        }
+    }
+}
+
+/// The host threw while being read (a JS getter or Proxy trap). Reported as `VALUE_NOT_JSON`
+/// at the path being read: such a value has no stable JSON meaning.
+#[derive(Debug)]
+pub struct HostFault(pub String);
+
+impl HostFault {
+    pub fn at(self, path: &str) -> ContractError {
+        ContractError::new(Code::ValueNotJson, path, format!("reading the value threw: {}", self.0))
+    }
+}
+
+pub type HostResult<T> = std::result::Result<T, HostFault>;
+
+pub trait HostValue: Sized {
+    fn kind(&self) -> Kind;
+    /// Only called when `kind()` is `Bool`.
+    fn boolean(&self) -> bool;
+    /// Only called when `kind()` is `Number`.
+    fn number(&self) -> f64;
+    /// The exact source text of a number, when the host has one (JSON text).
+    fn number_text(&self) -> Option<Box<str>> {
+        None
+    }
+    /// Only called when `kind()` is `String`.
+    fn string(&self) -> String;
+    /// The own property `key`; `None` when missing (inherited properties are missing).
+    fn get(&self, key: &str) -> HostResult<Option<Self>>;
+    /// Own enumerable string keys in ECMAScript order. A key that is not valid Unicode is a
+    /// `STRING_LONE_SURROGATE` error at `path` (the object's).
+    fn keys(&self, path: &str) -> Result<Vec<String>>;
+    fn len(&self) -> usize;
+    fn index(&self, i: usize) -> HostResult<Self>;
+    /// For messages about a `NotJson` value: "function", "Map", "set"...
+    fn not_json_name(&self) -> String;
+}
+
+/// Whether `key` is an ECMAScript array index (canonical decimal below 2^32 - 1).
+pub fn is_array_index(key: &str) -> bool {
+    let b = key.as_bytes();
+    if b.is_empty() || b.len() > 10 || (b.len() > 1 && b[0] == b'0') || !b.iter().all(u8::is_ascii_digit) {
+        return false;
+    }
+    key.parse::<u64>().is_ok_and(|n| n < u32::MAX as u64)
+}
+
+/// Reorders keys the way ECMAScript enumerates own properties.
+pub fn ecmascript_order(keys: &mut [String]) {
+    if keys.iter().any(|k| is_array_index(k)) {
+        // Stable: non-index keys keep insertion order.
+        keys.sort_by_key(|k| if is_array_index(k) { (0, k.parse::<u64>().unwrap_or(0)) } else { (1, 0) });
+    }
+}
+
+impl<'a> HostValue for &'a Value {
+    fn kind(&self) -> Kind {
+        match self {
+            Value::Undefined => Kind::Undefined,
+            Value::Null => Kind::Null,
+            Value::Bool(_) => Kind::Bool,
+            Value::Number(_) => Kind::Number,
+            Value::String(_) => Kind::String,
+            Value::IllFormedString => Kind::IllFormedString,
+            Value::Array(_) | Value::TooDeep { array: true } => Kind::Array,
+            Value::Object(_) | Value::TooDeep { array: false } => Kind::Object,
+            Value::IllFormedKey | Value::NotJson(_) => Kind::NotJson,
+        }
+    }
+
+    fn boolean(&self) -> bool {
+        matches!(self, Value::Bool(true))
+    }
+
+    fn number(&self) -> f64 {
+        match self {
+            Value::Number(n) => n.value,
+            _ => f64::NAN,
+        }
+    }
+
+    fn number_text(&self) -> Option<Box<str>> {
+        match self {
+            Value::Number(n) => n.text.clone(),
+            _ => None,
+        }
+    }
+
+    fn string(&self) -> String {
+        match self {
+            Value::String(s) => s.clone(),
+            _ => String::new(),
+        }
+    }
+
+    fn get(&self, key: &str) -> HostResult<Option<Self>> {
+        Ok(match self {
+            Value::Object(entries) => entries
+                .iter()
+                .find(|(k, v)| k == key && !matches!(v, Value::IllFormedKey))
+                .map(|(_, v)| v),
+            _ => None,
+        })
+    }
+
+    fn keys(&self, path: &str) -> Result<Vec<String>> {
+        let Value::Object(entries) = self else { return Ok(Vec::new()) };
+        if entries.iter().any(|(_, v)| matches!(v, Value::IllFormedKey)) {
+            return Err(ill_formed_key(path));
+        }
+        let mut keys: Vec<String> = entries.iter().map(|(k, _)| k.clone()).collect();
+        ecmascript_order(&mut keys);
+        Ok(keys)
+    }
+
+    fn len(&self) -> usize {
+        match self {
+            Value::Array(items) => items.len(),
+            _ => 0,
+        }
+    }
+
+    fn index(&self, i: usize) -> HostResult<Self> {
+        match self {
+            Value::Array(items) if i < items.len() => Ok(&items[i]),
+            _ => Err(HostFault("index out of range".into())),
+        }
+    }
+
+    fn not_json_name(&self) -> String {
+        match self {
+            Value::NotJson(kind) => kind.clone(),
+            other => other.kind_name().to_owned(),
+        }
+    }
+}
+
+pub fn ill_formed_key(path: &str) -> ContractError {
+    ContractError::new(Code::StringLoneSurrogate, path, "an object key contains a lone UTF-16 surrogate")
+}
+
+/// Counts the measured size of what rules read against `Limits::max_bytes`.
+pub struct Budget {
+    used: usize,
+    max: usize,
+}
+
+impl Budget {
+    pub fn new(limits: &Limits) -> Budget {
+        Budget { used: 0, max: limits.max_bytes }
+    }
+
+    /// For values parsed from text, whose size the text length already bounded.
+    pub fn unlimited() -> Budget {
+        Budget { used: 0, max: usize::MAX }
+    }
+
+    pub fn charge(&mut self, units: usize) -> Result<()> {
+        self.used = self.used.saturating_add(units);
+        if self.used > self.max {
+            return Err(ContractError::new(
+                Code::InputTooLarge,
+                "",
+                format!("input is larger than the limit of {} bytes", self.max),
+            ));
+        }
+        Ok(())
+    }
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub enum Undefined {
+    /// Kept as `Value::Undefined` (tool input: an own property holding undefined).
+    Keep,
+    /// An error: the value must be pure JSON (schemas).
+    Reject,
+}
+
+/// Everything a deep copy needs besides the value: limits, the size budget, what to do with
+/// `undefined`.
+pub struct Copier<'l> {
+    pub limits: &'l Limits,
+    pub budget: &'l mut Budget,
+    pub undefined: Undefined,
+}
+
+impl Copier<'_> {
+    /// Deep-copies a host value into a `Value` holding only JSON (and `Undefined` when kept),
+    /// failing on the first value with no JSON form. `depth` is the number of containers
+    /// around `value`; `path` its JSON Pointer.
+    pub fn copy<V: HostValue>(&mut self, value: &V, path: &str, depth: usize) -> Result<Value> {
+        match value.kind() {
+            Kind::Undefined => match self.undefined {
+                Undefined::Keep => {
+                    self.budget.charge(1)?;
+                    Ok(Value::Undefined)
+                }
+                Undefined::Reject => Err(not_json(path, "undefined")),
+            },
+            Kind::Null => {
+                self.budget.charge(1)?;
+                Ok(Value::Null)
+            }
+            Kind::Bool => {
+                self.budget.charge(1)?;
+                Ok(Value::Bool(value.boolean()))
+            }
+            Kind::Number => {
+                let n = value.number();
+                if !n.is_finite() {
+                    let name = if n.is_nan() { "NaN" } else if n > 0.0 { "Infinity" } else { "-Infinity" };
+                    return Err(not_json(path, name));
+                }
+                self.budget.charge(1)?;
+                Ok(Value::Number(Number { value: n, text: value.number_text() }))
+            }
+            Kind::String => {
+                let s = value.string();
+                self.budget.charge(1 + s.len())?;
+                Ok(Value::String(s))
+            }
+            Kind::IllFormedString => Err(lone_surrogate(path)),
+            Kind::Array => {
+                self.enter(path, depth)?;
+                let len = value.len();
+                let mut items = Vec::with_capacity(len.min(1024));
+                for i in 0..len {
+                    let item_path = pointer_index(path, i);
+                    let item = value.index(i).map_err(|f| f.at(&item_path))?;
+                    items.push(self.copy(&item, &item_path, depth + 1)?);
+                }
+                Ok(Value::Array(items))
+            }
+            Kind::Object => {
+                self.enter(path, depth)?;
+                let keys = value.keys(path)?;
+                let mut entries = Vec::with_capacity(keys.len());
+                for key in keys {
+                    let item_path = pointer_child(path, &key);
+                    self.budget.charge(key.len())?;
+                    // A key listed a moment ago can vanish under a getter or Proxy; it is then
+                    // simply not there.
+                    let Some(item) = value.get(&key).map_err(|f| f.at(&item_path))? else { continue };
+                    let copied = self.copy(&item, &item_path, depth + 1)?;
+                    entries.push((key, copied));
+                }
+                Ok(Value::Object(entries))
+            }
+            Kind::NotJson => Err(not_json(path, &value.not_json_name())),
+        }
+    }
+
+    fn enter(&mut self, path: &str, depth: usize) -> Result<()> {
+        if depth + 1 > self.limits.max_depth {
+            return Err(ContractError::new(
+                Code::InputTooDeep,
+                path,
+                format!("nesting is deeper than the limit of {}", self.limits.max_depth),
+            ));
+        }
+        self.budget.charge(1)
+    }
+}
+
+pub fn not_json(path: &str, what: &str) -> ContractError {
+    let article = if what.starts_with(|c: char| "aeiouAEIOU".contains(c)) { "an" } else { "a" };
+    let message = if what.chars().next().is_some_and(|c| c.is_ascii_uppercase()) || what == "undefined" {
+        format!("{what} is not a JSON value")
+    } else {
+        format!("{article} {what} is not a JSON value")
+    };
+    ContractError::new(Code::ValueNotJson, path, message)
+}
+
+pub fn lone_surrogate(path: &str) -> ContractError {
+    ContractError::new(Code::StringLoneSurrogate, path, "string contains a lone UTF-16 surrogate")
+}

@@ -1,0 +1,25 @@
+//! agent-contract: decides whether what an LLM produced may act.
+//!
+//! The core (every module outside `bindings`) is plain Rust with no host dependency: rules are
+//! written once against `input::HostValue` and report through `error::ContractError`. The
+//! bindings translate host values in and results out; see `docs/architecture.md`.
+
+pub mod action;
+pub mod api;
+pub mod error;
+pub mod fields;
+pub mod input;
+pub mod json;
+pub mod limits;
+pub mod preview;
+pub mod tool_contract;
+pub mod value;
+pub mod wire;
+
+mod bindings;
+
+pub use action::AgentAction;
+pub use error::{Code, ContractError, Layer, Position};
+pub use limits::{Limits, Options};
+pub use tool_contract::ToolDefinition;
+pub use value::Value;

@@ -1,0 +1,216 @@
+//! The tool contract: what a tool must declare before any model may see or call it.
+//!
+//! `name` is a stable snake_case identifier (it ends up in prompts, traces and policy keys),
+//! `description` says when to use it, `inputSchema` is a JSON object, `permissions` is a closed
+//! set so a typo can never slip past a policy. The result is a deep copy: later changes to the
+//! caller's objects cannot change a registered contract.
+
+use crate::error::{Code, Layer, Result};
+use crate::fields::{kind_name, Field, Reader};
+use crate::input::{Budget, HostValue, Kind, Undefined};
+use crate::json::{self, Mode};
+use crate::limits::Options;
+use crate::value::{pointer_child, pointer_index, Value};
+
+pub const NAME_MAX_LEN: usize = 64;
+pub const PERMISSIONS: [&str; 4] = ["read", "write", "execute", "network"];
+const TOOL_FIELDS: [&str; 7] =
+    ["name", "description", "inputSchema", "permissions", "permission", "outputSchema", "version"];
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct ToolDefinition {
+    pub name: String,
+    /// Trimmed.
+    pub description: String,
+    pub input_schema: Value,
+    /// Non-empty, no duplicates, in the order given.
+    pub permissions: Vec<String>,
+    pub output_schema: Option<Value>,
+    pub version: Option<String>,
+}
+
+impl ToolDefinition {
+    pub fn to_value(&self) -> Value {
+        let mut entries = vec![
+            ("name".to_owned(), Value::String(self.name.clone())),
+            ("description".to_owned(), Value::String(self.description.clone())),
+            ("inputSchema".to_owned(), self.input_schema.clone()),
+            (
+                "permissions".to_owned(),
+                Value::Array(self.permissions.iter().map(|p| Value::String(p.clone())).collect()),
+            ),
+        ];
+        if let Some(schema) = &self.output_schema {
+            entries.push(("outputSchema".to_owned(), schema.clone()));
+        }
+        if let Some(version) = &self.version {
+            entries.push(("version".to_owned(), Value::String(version.clone())));
+        }
+        Value::Object(entries)
+    }
+}
+
+pub fn define_tool<V: HostValue>(def: &V, options: &Options) -> Result<ToolDefinition> {
+    define_with(def, options, Budget::new(&options.limits))
+}
+
+pub fn define_tool_json(text: &[u8], options: &Options) -> Result<ToolDefinition> {
+    let value = json::parse(text, Mode::Strict, &options.limits)?;
+    define_with(&&value, options, Budget::unlimited())
+}
+
+fn define_with<V: HostValue>(def: &V, options: &Options, budget: Budget) -> Result<ToolDefinition> {
+    let mut r = Reader::new(Layer::Contract, &options.limits, budget);
+    match def.kind() {
+        Kind::Object => {}
+        other => {
+            return Err(r.error(
+                Code::ToolNotObject,
+                "",
+                format!("a tool definition must be a plain object, got {}", kind_name(def, other)),
+            ))
+        }
+    }
+    r.budget.charge(1)?;
+
+    if options.strict {
+        for key in def.keys("")? {
+            if !TOOL_FIELDS.contains(&key.as_str()) {
+                return Err(r.error(
+                    Code::ToolFieldUnknown,
+                    &pointer_child("", &key),
+                    format!("unknown field {key:?} in a tool definition (strict mode)"),
+                ));
+            }
+        }
+    }
+
+    let name = r.required_text(def, "name", Code::ToolNameInvalid)?;
+    if !is_valid_name(&name) {
+        return Err(r.error(
+            Code::ToolNameInvalid,
+            "/name",
+            format!("tool name {name:?} must match ^[a-z][a-z0-9_]*$ and be at most {NAME_MAX_LEN} characters"),
+        ));
+    }
+    let description = r.required_text(def, "description", Code::ToolDescriptionEmpty)?.trim().to_owned();
+    let input_schema = schema(&mut r, def, "inputSchema")?
+        .ok_or_else(|| r.error(Code::FieldMissing, "/inputSchema", "missing required field inputSchema"))?;
+    let permissions = permissions(&mut r, def)?;
+    let output_schema = schema(&mut r, def, "outputSchema")?;
+    let version = match r.optional_string(def, "version")? {
+        Some(v) if is_semver(&v) => Some(v),
+        Some(v) => {
+            return Err(r.error(
+                Code::ToolVersionInvalid,
+                "/version",
+                format!("version {v:?} must be semver MAJOR.MINOR.PATCH, e.g. \"1.4.0\""),
+            ))
+        }
+        None => None,
+    };
+    Ok(ToolDefinition { name, description, input_schema, permissions, output_schema, version })
+}
+
+/// `^[a-z][a-z0-9_]*$`, at most 64 characters.
+pub fn is_valid_name(name: &str) -> bool {
+    let b = name.as_bytes();
+    !b.is_empty()
+        && b.len() <= NAME_MAX_LEN
+        && b[0].is_ascii_lowercase()
+        && b.iter().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || *c == b'_')
+}
+
+/// `MAJOR.MINOR.PATCH`, decimal without leading zeros (semver 2.0 core; no pre-release or build
+/// suffix, so versions compare without surprises).
+pub fn is_semver(v: &str) -> bool {
+    let parts: Vec<&str> = v.split('.').collect();
+    parts.len() == 3
+        && parts.iter().all(|p| {
+            !p.is_empty()
+                && p.len() <= 16
+                && p.bytes().all(|c| c.is_ascii_digit())
+                && (p.len() == 1 || !p.starts_with('0'))
+        })
+}
+
+/// An optional schema field: `None` when missing; otherwise a plain object deep-copied as pure
+/// JSON (no `undefined` anywhere: a schema is data that must survive JSON transport).
+fn schema<V: HostValue>(r: &mut Reader<'_>, def: &V, key: &str) -> Result<Option<Value>> {
+    let path = pointer_child("", key);
+    match r.field(def, key)? {
+        Field::Missing => Ok(None),
+        Field::Undefined => Err(r.undefined(&path, key)),
+        Field::Present(v) if v.kind() == Kind::Object => r.copy(&v, &path, Undefined::Reject).map(Some),
+        Field::Present(v) => Err(r.error(
+            Code::ToolSchemaNotObject,
+            &path,
+            format!("{key} must be a JSON Schema object, got {}", kind_name(&v, v.kind())),
+        )),
+    }
+}
+
+fn permissions<V: HostValue>(r: &mut Reader<'_>, def: &V) -> Result<Vec<String>> {
+    let list = r.field(def, "permissions")?;
+    let single = r.field(def, "permission")?;
+    match (list, single) {
+        (Field::Missing, Field::Missing) => Err(r.error(
+            Code::FieldMissing,
+            "/permissions",
+            "missing required field permissions (or the shorthand permission)",
+        )),
+        (Field::Missing, Field::Undefined) => Err(r.undefined("/permission", "permission")),
+        (Field::Missing, Field::Present(p)) => {
+            let p = r.string_value(&p, "/permission", "permission")?;
+            check_permission(r, &p, "/permission")?;
+            Ok(vec![p])
+        }
+        (Field::Undefined, Field::Missing) => Err(r.undefined("/permissions", "permissions")),
+        (Field::Present(list), Field::Missing) => {
+            if list.kind() != Kind::Array {
+                return Err(r.error(
+                    Code::FieldType,
+                    "/permissions",
+                    format!("permissions must be an array, got {}", kind_name(&list, list.kind())),
+                ));
+            }
+            let len = list.len();
+            if len == 0 {
+                return Err(r.error(Code::FieldEmpty, "/permissions", "permissions must not be empty"));
+            }
+            let mut out: Vec<String> = Vec::with_capacity(len.min(PERMISSIONS.len()));
+            for i in 0..len {
+                let path = pointer_index("/permissions", i);
+                let item = list.index(i).map_err(|f| f.at(&path))?;
+                let p = r.string_value(&item, &path, "a permission")?;
+                check_permission(r, &p, &path)?;
+                if out.contains(&p) {
+                    return Err(r.error(
+                        Code::ToolPermissionDuplicate,
+                        &path,
+                        format!("permission {p:?} is listed twice"),
+                    ));
+                }
+                out.push(p);
+            }
+            Ok(out)
+        }
+        (_, _) => Err(r.error(
+            Code::ToolPermissionConflict,
+            "/permission",
+            "give either permissions (a list) or permission (one string), not both",
+        )),
+    }
+}
+
+fn check_permission(r: &Reader<'_>, p: &str, path: &str) -> Result<()> {
+    if PERMISSIONS.contains(&p) {
+        Ok(())
+    } else {
+        Err(r.error(
+            Code::ToolPermissionUnknown,
+            path,
+            format!("unknown permission {p:?}; expected one of read, write, execute, network"),
+        ))
+    }
+}

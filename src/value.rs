@@ -1,0 +1,170 @@
+//! The core's own value tree.
+//!
+//! It holds strict JSON, plus the few host things JSON cannot say, so that a rule can give the
+//! same verdict whichever host the value came from: JS `undefined` / Python `UNDEFINED`,
+//! non-finite numbers, strings with lone surrogates and values that are not JSON at all
+//! (functions, `Map`, `set`, class instances...). Strict JSON text never produces those; the
+//! host text written by the Python binding (see `json::Mode::Host`) can.
+
+use std::fmt::Write as _;
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum Value {
+    Undefined,
+    Null,
+    Bool(bool),
+    Number(Number),
+    String(String),
+    Array(Vec<Value>),
+    Object(Vec<(String, Value)>),
+    /// A string the host holds that is not valid Unicode (a lone UTF-16 surrogate).
+    IllFormedString,
+    /// Stands in an object for an entry whose key is not valid Unicode.
+    IllFormedKey,
+    /// A container the host binding did not descend into (deeper than the limit).
+    TooDeep { array: bool },
+    /// A host value with no JSON form; the text names its kind for messages ("function", "Map").
+    NotJson(String),
+}
+
+/// A number, keeping the exact text it was written with when it came from JSON text, so that a
+/// host with exact integers (Python) gets back exactly what was sent.
+#[derive(Clone, Debug)]
+pub struct Number {
+    pub value: f64,
+    pub text: Option<Box<str>>,
+}
+
+impl PartialEq for Number {
+    fn eq(&self, other: &Number) -> bool {
+        self.value == other.value
+    }
+}
+
+impl Number {
+    pub fn from_f64(value: f64) -> Number {
+        Number { value, text: None }
+    }
+}
+
+impl Value {
+    /// The name used in messages ("expected a string, got number").
+    pub fn kind_name(&self) -> &str {
+        match self {
+            Value::Undefined => "undefined",
+            Value::Null => "null",
+            Value::Bool(_) => "boolean",
+            Value::Number(_) => "number",
+            Value::String(_) | Value::IllFormedString => "string",
+            Value::Array(_) | Value::TooDeep { array: true } => "array",
+            Value::Object(_) | Value::TooDeep { array: false } => "object",
+            Value::IllFormedKey => "invalid key",
+            Value::NotJson(kind) => kind,
+        }
+    }
+
+    pub fn get(&self, key: &str) -> Option<&Value> {
+        match self {
+            Value::Object(entries) => entries.iter().find(|(k, _)| k == key).map(|(_, v)| v),
+            _ => None,
+        }
+    }
+}
+
+/// Appends `value` as JSON text. Host-only values have no JSON form and are written as `null`:
+/// `Undefined` only survives in tool input, and `wire::to_text` lists where it was; the others
+/// never pass a rule.
+pub fn write_json(out: &mut String, value: &Value) {
+    match value {
+        Value::Undefined | Value::Null | Value::IllFormedString | Value::IllFormedKey | Value::NotJson(_) | Value::TooDeep { .. } => {
+            out.push_str("null")
+        }
+        Value::Bool(true) => out.push_str("true"),
+        Value::Bool(false) => out.push_str("false"),
+        Value::Number(n) => write_number(out, n),
+        Value::String(s) => write_string(out, s),
+        Value::Array(items) => {
+            out.push('[');
+            for (i, item) in items.iter().enumerate() {
+                if i > 0 {
+                    out.push(',');
+                }
+                write_json(out, item);
+            }
+            out.push(']');
+        }
+        Value::Object(entries) => {
+            out.push('{');
+            for (i, (key, item)) in entries.iter().enumerate() {
+                if i > 0 {
+                    out.push(',');
+                }
+                write_string(out, key);
+                out.push(':');
+                write_json(out, item);
+            }
+            out.push('}');
+        }
+    }
+}
+
+fn write_number(out: &mut String, n: &Number) {
+    if let Some(text) = &n.text {
+        out.push_str(text);
+    } else if !n.value.is_finite() {
+        // Unreachable for values that passed a rule; written as null so the text stays JSON.
+        out.push_str("null");
+    } else if n.value == n.value.trunc() && n.value.abs() < 9.007_199_254_740_992e15 {
+        let _ = write!(out, "{}", n.value as i64);
+    } else {
+        out.push_str(ryu::Buffer::new().format_finite(n.value));
+    }
+}
+
+pub fn write_string(out: &mut String, s: &str) {
+    out.push('"');
+    let mut start = 0;
+    for (i, b) in s.bytes().enumerate() {
+        let escape = match b {
+            b'"' => "\\\"",
+            b'\\' => "\\\\",
+            b'\n' => "\\n",
+            b'\r' => "\\r",
+            b'\t' => "\\t",
+            0x00..=0x1f => "",
+            _ => continue,
+        };
+        out.push_str(&s[start..i]);
+        if escape.is_empty() {
+            let _ = write!(out, "\\u{:04x}", b);
+        } else {
+            out.push_str(escape);
+        }
+        start = i + 1;
+    }
+    out.push_str(&s[start..]);
+    out.push('"');
+}
+
+/// Appends one JSON Pointer segment (RFC 6901 escaping).
+pub fn push_pointer(path: &mut String, segment: &str) {
+    path.push('/');
+    for c in segment.chars() {
+        match c {
+            '~' => path.push_str("~0"),
+            '/' => path.push_str("~1"),
+            c => path.push(c),
+        }
+    }
+}
+
+pub fn pointer_child(path: &str, segment: &str) -> String {
+    let mut p = String::with_capacity(path.len() + segment.len() + 1);
+    p.push_str(path);
+    push_pointer(&mut p, segment);
+    p
+}
+
+pub fn pointer_index(path: &str, index: usize) -> String {
+    format!("{path}/{index}")
+}

@@ -1,0 +1,74 @@
+//! Results and errors as values and as text, for hosts that receive one string per call
+//! (Python through the component) and for the fixture runners.
+//!
+//! The text is JSON. `undefined` cannot be written in JSON, so it is written as `null` and its
+//! JSON Pointers are listed under `"undefined"`; the host puts its own undefined back there.
+
+use crate::error::ContractError;
+use crate::value::{pointer_child, pointer_index, write_json, Number, Value};
+
+pub fn error_value(e: &ContractError) -> Value {
+    let mut entries = vec![
+        ("layer".to_owned(), Value::String(e.layer.as_str().into())),
+        ("code".to_owned(), Value::String(e.code.as_str().into())),
+        ("path".to_owned(), Value::String(e.path.clone())),
+        ("message".to_owned(), Value::String(e.message.clone())),
+        ("retryable".to_owned(), Value::Bool(e.retryable())),
+    ];
+    if let Some(p) = e.position {
+        let n = |x: usize| Value::Number(Number::from_f64(x as f64));
+        entries.push((
+            "position".to_owned(),
+            Value::Object(vec![
+                ("offset".to_owned(), n(p.offset)),
+                ("line".to_owned(), n(p.line)),
+                ("column".to_owned(), n(p.column)),
+            ]),
+        ));
+    }
+    Value::Object(entries)
+}
+
+/// `{ok: true, value}` / `{ok: false, error}`.
+pub fn outcome_value(result: Result<Value, ContractError>) -> Value {
+    match result {
+        Ok(value) => Value::Object(vec![("ok".into(), Value::Bool(true)), ("value".into(), value)]),
+        Err(e) => Value::Object(vec![("ok".into(), Value::Bool(false)), ("error".into(), error_value(&e))]),
+    }
+}
+
+/// Writes `value` as JSON, adding `"undefined": [pointers]` when `value` is an object holding
+/// `Value::Undefined` anywhere.
+pub fn to_text(value: &Value) -> String {
+    let mut pointers = Vec::new();
+    collect_undefined(value, &mut String::new(), &mut pointers);
+    let mut out = String::with_capacity(64);
+    if pointers.is_empty() {
+        write_json(&mut out, value);
+        return out;
+    }
+    let mut entries = match value {
+        Value::Object(entries) => entries.clone(),
+        other => vec![("value".to_owned(), other.clone())],
+    };
+    entries.push(("undefined".to_owned(), Value::Array(pointers.into_iter().map(Value::String).collect())));
+    write_json(&mut out, &Value::Object(entries));
+    out
+}
+
+fn collect_undefined(value: &Value, path: &mut String, out: &mut Vec<String>) {
+    match value {
+        Value::Undefined => out.push(path.clone()),
+        Value::Array(items) => {
+            for (i, item) in items.iter().enumerate() {
+                collect_undefined(item, &mut pointer_index(path, i), out);
+            }
+        }
+        Value::Object(entries) => {
+            for (k, v) in entries {
+                collect_undefined(v, &mut pointer_child(path, k), out);
+            }
+        }
+        _ => {}
+    }
+}

@@ -1,0 +1,291 @@
+//! Runs every case in `fixtures/` against the Rust API (host 1 of 4).
+
+use std::path::Path;
+
+use agent_contract::api;
+use agent_contract::value::{Number, Value};
+use agent_contract::wire;
+use serde_json::Value as Json;
+
+fn to_value(j: &Json) -> Value {
+    match j {
+        Json::Null => Value::Null,
+        Json::Bool(b) => Value::Bool(*b),
+        Json::Number(n) => Value::Number(Number {
+            value: n.as_f64().unwrap(),
+            text: Some(n.to_string().into()),
+        }),
+        Json::String(s) => Value::String(s.clone()),
+        Json::Array(a) => Value::Array(a.iter().map(to_value).collect()),
+        Json::Object(o) => Value::Object(o.iter().map(|(k, v)| (k.clone(), to_value(v))).collect()),
+    }
+}
+
+fn special(spec: &Json) -> Option<Value> {
+    let name = match spec {
+        Json::String(s) => s.as_str(),
+        Json::Object(o) if o.contains_key("inherited") => return None,
+        other => panic!("unknown host value {other}"),
+    };
+    Some(match name {
+        "undefined" => Value::Undefined,
+        "NaN" => Value::Number(Number::from_f64(f64::NAN)),
+        "Infinity" => Value::Number(Number::from_f64(f64::INFINITY)),
+        "-Infinity" => Value::Number(Number::from_f64(f64::NEG_INFINITY)),
+        "function" | "Map" | "Set" | "Date" => Value::NotJson(name.to_owned()),
+        "classInstance" => Value::NotJson("Point".to_owned()),
+        "loneSurrogate" => Value::IllFormedString,
+        other => panic!("unknown host value {other}"),
+    })
+}
+
+fn unescape(segment: &str) -> String {
+    segment.replace("~1", "/").replace("~0", "~")
+}
+
+/// Places host values at their pointers (`inherited` ones are simply absent in Rust).
+fn apply_host(mut root: Value, host: Option<&Json>) -> Value {
+    let Some(Json::Object(map)) = host else {
+        return root;
+    };
+    for (pointer, spec) in map {
+        let Some(v) = special(spec) else { continue };
+        let segments: Vec<String> = pointer.split('/').skip(1).map(unescape).collect();
+        if segments.is_empty() {
+            root = v;
+            continue;
+        }
+        let mut node = &mut root;
+        for seg in &segments[..segments.len() - 1] {
+            node = match node {
+                Value::Object(entries) => {
+                    &mut entries
+                        .iter_mut()
+                        .find(|(k, _)| k == seg)
+                        .expect("pointer parent")
+                        .1
+                }
+                Value::Array(items) => &mut items[seg.parse::<usize>().unwrap()],
+                _ => panic!("pointer {pointer} goes through a scalar"),
+            };
+        }
+        let last = segments.last().unwrap();
+        match node {
+            Value::Object(entries) => match entries.iter_mut().find(|(k, _)| k == last) {
+                Some(entry) => entry.1 = v,
+                None => entries.push((last.clone(), v)),
+            },
+            Value::Array(items) => {
+                let i: usize = last.parse().unwrap();
+                if i == items.len() {
+                    items.push(v)
+                } else {
+                    items[i] = v
+                }
+            }
+            _ => panic!("pointer {pointer} parent is a scalar"),
+        }
+    }
+    root
+}
+
+fn same(a: &Value, b: &Value) -> bool {
+    match (a, b) {
+        (Value::Object(x), Value::Object(y)) => {
+            x.len() == y.len()
+                && x.iter()
+                    .all(|(k, v)| y.iter().any(|(k2, v2)| k == k2 && same(v, v2)))
+        }
+        (Value::Array(x), Value::Array(y)) => {
+            x.len() == y.len() && x.iter().zip(y).all(|(p, q)| same(p, q))
+        }
+        (Value::Number(x), Value::Number(y)) => x.value == y.value,
+        _ => a == b,
+    }
+}
+
+fn text_arg(case: &Json) -> Vec<u8> {
+    if let Some(t) = case.get("text") {
+        return t.as_str().unwrap().as_bytes().to_vec();
+    }
+    let hex = case
+        .get("textHex")
+        .or_else(|| case.get("bytesHex"))
+        .expect("text, textHex or bytesHex");
+    let hex = hex.as_str().unwrap();
+    (0..hex.len())
+        .step_by(2)
+        .map(|i| u8::from_str_radix(&hex[i..i + 2], 16).unwrap())
+        .collect()
+}
+
+/// The outcome as the fixtures write it: `{ok, value}` or `{ok, error}`.
+fn outcome(result: Result<Value, agent_contract::ContractError>) -> Value {
+    wire::outcome_value(result)
+}
+
+fn run(case: &Json) -> Value {
+    let op = case["op"].as_str().unwrap();
+    let options = case.get("options").map(to_value);
+    let input = case
+        .get("input")
+        .map(|i| apply_host(to_value(i), case.get("host")));
+    let input = input.as_ref();
+    let opts = options.as_ref();
+    match op {
+        "parseAgentAction" => {
+            outcome(api::parse_agent_action(&input.unwrap(), opts.as_ref()).map(|a| a.to_value()))
+        }
+        "defineTool" => {
+            outcome(api::define_tool(&input.unwrap(), opts.as_ref()).map(|t| t.to_value()))
+        }
+        "previewAction" => outcome(Ok(api::preview_action(&input.unwrap(), opts.as_ref()))),
+        "parseAgentActionJson" => outcome(
+            api::parse_agent_action_json(&text_arg(case), opts.as_ref()).map(|a| a.to_value()),
+        ),
+        "defineToolJson" => {
+            outcome(api::define_tool_json(&text_arg(case), opts.as_ref()).map(|t| t.to_value()))
+        }
+        "parseAgentActions" => outcome(
+            api::parse_agent_actions(&input.unwrap(), opts.as_ref()).map(|items| {
+                Value::Array(
+                    items
+                        .into_iter()
+                        .map(|r| outcome(r.map(|a| a.to_value())))
+                        .collect(),
+                )
+            }),
+        ),
+        "parseAgentActionsJsonl" => outcome(
+            api::parse_agent_actions_jsonl(&text_arg(case), opts.as_ref()).map(|items| {
+                Value::Array(
+                    items
+                        .into_iter()
+                        .map(|r| outcome(r.map(|a| a.to_value())))
+                        .collect(),
+                )
+            }),
+        ),
+        other => panic!("unknown op {other}"),
+    }
+}
+
+/// Compares an outcome with `expect`: values exactly, errors by layer, code, path (and position
+/// when the case gives one), nested batch outcomes the same way.
+fn check(got: &Value, expect: &Json, host: Option<&Json>) -> Result<(), String> {
+    let ok = expect["ok"].as_bool().unwrap();
+    let got_ok = got.get("ok") == Some(&Value::Bool(true));
+    if ok != got_ok {
+        return Err(format!("expected ok={ok}, got {}", show(got)));
+    }
+    if ok {
+        let want = apply_host(to_value(&expect["value"]), host);
+        let value = got.get("value").unwrap();
+        if let (Value::Array(items), Json::Array(wants)) = (value, &expect["value"]) {
+            if wants.iter().all(|w| {
+                w.get("ok").is_some() && (w.get("value").is_some() || w.get("error").is_some())
+            }) {
+                if items.len() != wants.len() {
+                    return Err(format!(
+                        "expected {} items, got {}",
+                        wants.len(),
+                        items.len()
+                    ));
+                }
+                for (i, (item, w)) in items.iter().zip(wants).enumerate() {
+                    let w = match w.get("error") {
+                        Some(e) => {
+                            let mut m = e.as_object().unwrap().clone();
+                            m.insert("ok".into(), Json::Bool(false));
+                            Json::Object(m)
+                        }
+                        None => w.clone(),
+                    };
+                    check(item, &w, w.get("host")).map_err(|e| format!("item {i}: {e}"))?;
+                }
+                return Ok(());
+            }
+        }
+        if !same(value, &want) {
+            return Err(format!(
+                "expected value {}, got {}",
+                show(&want),
+                show(value)
+            ));
+        }
+        return Ok(());
+    }
+    let error = got.get("error").unwrap();
+    for key in ["layer", "code", "path"] {
+        let want = expect
+            .get(key)
+            .unwrap_or_else(|| panic!("error expectation without {key}"));
+        let have = error.get(key).unwrap();
+        if Value::String(want.as_str().unwrap().into()) != *have {
+            return Err(format!(
+                "expected {key} {want}, got {} ({})",
+                show(have),
+                show(error)
+            ));
+        }
+    }
+    if let Some(position) = expect.get("position") {
+        let want = to_value(position);
+        let have = error.get("position").cloned().unwrap_or(Value::Null);
+        if !same(&have, &want) {
+            return Err(format!(
+                "expected position {}, got {}",
+                show(&want),
+                show(&have)
+            ));
+        }
+    }
+    Ok(())
+}
+
+fn show(v: &Value) -> String {
+    wire::to_text(v)
+}
+
+#[test]
+fn fixtures() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures");
+    let mut files: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    files.retain(|p| p.extension().is_some_and(|e| e == "json"));
+    files.sort();
+    let (mut passed, mut failed) = (0, 0);
+    let mut ids = std::collections::HashSet::new();
+    for file in files {
+        let doc: Json = serde_json::from_str(&std::fs::read_to_string(&file).unwrap()).unwrap();
+        for case in doc["cases"].as_array().unwrap() {
+            let id = case["id"].as_str().unwrap();
+            assert!(ids.insert(id.to_owned()), "duplicate case id {id}");
+            let got = run(case);
+            let mut result = check(&got, &case["expect"], case["expect"].get("host"));
+            // The non-throwing twins must agree with the throwing forms: in Rust both are the
+            // same `Result`, so there is nothing more to run here; JS and Python check theirs.
+            if result.is_ok()
+                && case["op"] == "previewAction"
+                && got.get("ok") != Some(&Value::Bool(true))
+            {
+                result = Err("previewAction must not fail".into());
+            }
+            match result {
+                Ok(()) => passed += 1,
+                Err(e) => {
+                    failed += 1;
+                    eprintln!(
+                        "FAIL {id} ({}): {e}",
+                        file.file_name().unwrap().to_string_lossy()
+                    );
+                }
+            }
+        }
+    }
+    println!("fixtures (rust): {passed} passed, {failed} failed");
+    assert!(passed > 0, "no fixture ran");
+    assert_eq!(failed, 0, "{failed} fixture cases failed");
+}

@@ -17,11 +17,24 @@ pub const SCHEMA_VERSION: f64 = 1.0;
 
 #[derive(Clone, Debug, PartialEq)]
 pub enum AgentAction {
-    Message { content: String },
+    Message {
+        content: String,
+    },
     /// `input` is `Value::Undefined` when the caller gave an own `input` holding undefined.
-    ToolCall { call_id: String, tool: String, input: Value },
-    Finish { summary: String },
-    RequestApproval { request_id: String, capability: String, resource: String, reason: String },
+    ToolCall {
+        call_id: String,
+        tool: String,
+        input: Value,
+    },
+    Finish {
+        summary: String,
+    },
+    RequestApproval {
+        request_id: String,
+        capability: String,
+        resource: String,
+        reason: String,
+    },
 }
 
 impl AgentAction {
@@ -37,16 +50,28 @@ impl AgentAction {
     /// The result object every host returns, `type` first, then the fields in protocol order.
     pub fn to_value(&self) -> Value {
         let s = |v: &String| Value::String(v.clone());
-        let mut entries = vec![("type".to_owned(), Value::String(self.type_name().to_owned()))];
+        let mut entries = vec![(
+            "type".to_owned(),
+            Value::String(self.type_name().to_owned()),
+        )];
         match self {
             AgentAction::Message { content } => entries.push(("content".into(), s(content))),
-            AgentAction::ToolCall { call_id, tool, input } => {
+            AgentAction::ToolCall {
+                call_id,
+                tool,
+                input,
+            } => {
                 entries.push(("callId".into(), s(call_id)));
                 entries.push(("tool".into(), s(tool)));
                 entries.push(("input".into(), input.clone()));
             }
             AgentAction::Finish { summary } => entries.push(("summary".into(), s(summary))),
-            AgentAction::RequestApproval { request_id, capability, resource, reason } => {
+            AgentAction::RequestApproval {
+                request_id,
+                capability,
+                resource,
+                reason,
+            } => {
                 entries.push(("requestId".into(), s(request_id)));
                 entries.push(("capability".into(), s(capability)));
                 entries.push(("resource".into(), s(resource)));
@@ -89,7 +114,10 @@ fn parse_with<V: HostValue>(value: &V, options: &Options, budget: Budget) -> Res
             return Err(r.error(
                 Code::ActionNotObject,
                 "",
-                format!("an action must be a plain object, got {}", kind_name(value, other)),
+                format!(
+                    "an action must be a plain object, got {}",
+                    kind_name(value, other)
+                ),
             ))
         }
     }
@@ -101,7 +129,9 @@ fn parse_with<V: HostValue>(value: &V, options: &Options, budget: Budget) -> Res
     check_version(&mut r, value)?;
 
     let action_type = match r.field(value, "type")? {
-        Field::Missing => return Err(r.error(Code::FieldMissing, "/type", "missing required field type")),
+        Field::Missing => {
+            return Err(r.error(Code::FieldMissing, "/type", "missing required field type"))
+        }
         Field::Undefined => return Err(r.undefined("/type", "type")),
         Field::Present(v) => r.string_value(&v, "/type", "type")?,
     };
@@ -130,23 +160,29 @@ fn parse_with<V: HostValue>(value: &V, options: &Options, budget: Budget) -> Res
     }
 
     let action = match action_type.as_str() {
-        "message" => AgentAction::Message { content: r.required_text(value, "content", Code::FieldEmpty)? },
-        "finish" => AgentAction::Finish { summary: r.required_text(value, "summary", Code::FieldEmpty)? },
+        "message" => AgentAction::Message {
+            content: r.required_text(value, "content", Code::FieldEmpty)?,
+        },
+        "finish" => AgentAction::Finish {
+            summary: r.required_text(value, "summary", Code::FieldEmpty)?,
+        },
         "tool_call" => {
             let call_id = r.required_text(value, "callId", Code::FieldEmpty)?;
             let tool = r.required_text(value, "tool", Code::FieldEmpty)?;
             let input = match r.field(value, "input")? {
-                Field::Missing => {
-                    return Err(r.error(
-                        Code::ActionInputMissing,
-                        "/input",
-                        "a tool_call must have an input field (null, {} or undefined for no arguments)",
-                    ))
-                }
+                Field::Missing => return Err(r.error(
+                    Code::ActionInputMissing,
+                    "/input",
+                    "a tool_call must have an input field (null, {} or undefined for no arguments)",
+                )),
                 Field::Undefined => Value::Undefined,
                 Field::Present(v) => r.copy(&v, "/input", Undefined::Keep)?,
             };
-            AgentAction::ToolCall { call_id, tool, input }
+            AgentAction::ToolCall {
+                call_id,
+                tool,
+                input,
+            }
         }
         _ => AgentAction::RequestApproval {
             request_id: r.required_text(value, "requestId", Code::FieldEmpty)?,

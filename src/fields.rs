@@ -23,7 +23,11 @@ pub struct Reader<'l> {
 
 impl<'l> Reader<'l> {
     pub fn new(layer: Layer, limits: &'l Limits, budget: Budget) -> Reader<'l> {
-        Reader { layer, limits, budget }
+        Reader {
+            layer,
+            limits,
+            budget,
+        }
     }
 
     pub fn error(&self, code: Code, path: &str, message: impl Into<String>) -> ContractError {
@@ -43,7 +47,11 @@ impl<'l> Reader<'l> {
     }
 
     /// A field that must hold a string; `None` when missing (for optional fields).
-    pub fn optional_string<V: HostValue>(&mut self, object: &V, key: &str) -> Result<Option<String>> {
+    pub fn optional_string<V: HostValue>(
+        &mut self,
+        object: &V,
+        key: &str,
+    ) -> Result<Option<String>> {
         let path = pointer_child("", key);
         match self.field(object, key)? {
             Field::Missing => Ok(None),
@@ -54,10 +62,19 @@ impl<'l> Reader<'l> {
 
     /// A field that must hold a string with at least one non-whitespace character. Returned as
     /// given, not trimmed.
-    pub fn required_text<V: HostValue>(&mut self, object: &V, key: &str, empty: Code) -> Result<String> {
+    pub fn required_text<V: HostValue>(
+        &mut self,
+        object: &V,
+        key: &str,
+        empty: Code,
+    ) -> Result<String> {
         let path = pointer_child("", key);
         let Some(text) = self.optional_string(object, key)? else {
-            return Err(self.error(Code::FieldMissing, &path, format!("missing required field {key}")));
+            return Err(self.error(
+                Code::FieldMissing,
+                &path,
+                format!("missing required field {key}"),
+            ));
         };
         if is_blank(&text) {
             return Err(self.error(empty, &path, format!("{key} must not be empty or blank")));
@@ -74,17 +91,29 @@ impl<'l> Reader<'l> {
             }
             Kind::IllFormedString => Err(lone_surrogate(path)),
             Kind::Undefined => Err(self.undefined(path, name)),
-            other => Err(self.error(Code::FieldType, path, format!("{name} must be a string, got {}", kind_name(v, other)))),
+            other => Err(self.error(
+                Code::FieldType,
+                path,
+                format!("{name} must be a string, got {}", kind_name(v, other)),
+            )),
         }
     }
 
     pub fn undefined(&self, path: &str, key: &str) -> ContractError {
-        self.error(Code::FieldUndefined, path, format!("{key} is present but undefined"))
+        self.error(
+            Code::FieldUndefined,
+            path,
+            format!("{key} is present but undefined"),
+        )
     }
 
     /// Deep-copies a nested value (tool input, schemas) under the same limits and budget.
     pub fn copy<V: HostValue>(&mut self, v: &V, path: &str, undefined: Undefined) -> Result<Value> {
-        let mut copier = Copier { limits: self.limits, budget: &mut self.budget, undefined };
+        let mut copier = Copier {
+            limits: self.limits,
+            budget: &mut self.budget,
+            undefined,
+        };
         // The value sits inside the root object: one container around it.
         copier.copy(v, path, 1)
     }

@@ -52,7 +52,11 @@ pub struct HostFault(pub String);
 
 impl HostFault {
     pub fn at(self, path: &str) -> ContractError {
-        ContractError::new(Code::ValueNotJson, path, format!("reading the value threw: {}", self.0))
+        ContractError::new(
+            Code::ValueNotJson,
+            path,
+            format!("reading the value threw: {}", self.0),
+        )
     }
 }
 
@@ -75,7 +79,7 @@ pub trait HostValue: Sized {
     /// Own enumerable string keys in ECMAScript order. A key that is not valid Unicode is a
     /// `STRING_LONE_SURROGATE` error at `path` (the object's).
     fn keys(&self, path: &str) -> Result<Vec<String>>;
-    fn len(&self) -> usize;
+    fn len(&self) -> HostResult<usize>;
     fn index(&self, i: usize) -> HostResult<Self>;
     /// For messages about a `NotJson` value: "function", "Map", "set"...
     fn not_json_name(&self) -> String;
@@ -84,7 +88,11 @@ pub trait HostValue: Sized {
 /// Whether `key` is an ECMAScript array index (canonical decimal below 2^32 - 1).
 pub fn is_array_index(key: &str) -> bool {
     let b = key.as_bytes();
-    if b.is_empty() || b.len() > 10 || (b.len() > 1 && b[0] == b'0') || !b.iter().all(u8::is_ascii_digit) {
+    if b.is_empty()
+        || b.len() > 10
+        || (b.len() > 1 && b[0] == b'0')
+        || !b.iter().all(u8::is_ascii_digit)
+    {
         return false;
     }
     key.parse::<u64>().is_ok_and(|n| n < u32::MAX as u64)
@@ -94,7 +102,13 @@ pub fn is_array_index(key: &str) -> bool {
 pub fn ecmascript_order(keys: &mut [String]) {
     if keys.iter().any(|k| is_array_index(k)) {
         // Stable: non-index keys keep insertion order.
-        keys.sort_by_key(|k| if is_array_index(k) { (0, k.parse::<u64>().unwrap_or(0)) } else { (1, 0) });
+        keys.sort_by_key(|k| {
+            if is_array_index(k) {
+                (0, k.parse::<u64>().unwrap_or(0))
+            } else {
+                (1, 0)
+            }
+        });
     }
 }
 
@@ -149,8 +163,13 @@ impl<'a> HostValue for &'a Value {
     }
 
     fn keys(&self, path: &str) -> Result<Vec<String>> {
-        let Value::Object(entries) = self else { return Ok(Vec::new()) };
-        if entries.iter().any(|(_, v)| matches!(v, Value::IllFormedKey)) {
+        let Value::Object(entries) = self else {
+            return Ok(Vec::new());
+        };
+        if entries
+            .iter()
+            .any(|(_, v)| matches!(v, Value::IllFormedKey))
+        {
             return Err(ill_formed_key(path));
         }
         let mut keys: Vec<String> = entries.iter().map(|(k, _)| k.clone()).collect();
@@ -158,11 +177,11 @@ impl<'a> HostValue for &'a Value {
         Ok(keys)
     }
 
-    fn len(&self) -> usize {
-        match self {
+    fn len(&self) -> HostResult<usize> {
+        Ok(match self {
             Value::Array(items) => items.len(),
             _ => 0,
-        }
+        })
     }
 
     fn index(&self, i: usize) -> HostResult<Self> {
@@ -181,7 +200,11 @@ impl<'a> HostValue for &'a Value {
 }
 
 pub fn ill_formed_key(path: &str) -> ContractError {
-    ContractError::new(Code::StringLoneSurrogate, path, "an object key contains a lone UTF-16 surrogate")
+    ContractError::new(
+        Code::StringLoneSurrogate,
+        path,
+        "an object key contains a lone UTF-16 surrogate",
+    )
 }
 
 /// Counts the measured size of what rules read against `Limits::max_bytes`.
@@ -192,22 +215,39 @@ pub struct Budget {
 
 impl Budget {
     pub fn new(limits: &Limits) -> Budget {
-        Budget { used: 0, max: limits.max_bytes }
+        Budget {
+            used: 0,
+            max: limits.max_bytes,
+        }
     }
 
     /// For values parsed from text, whose size the text length already bounded.
     pub fn unlimited() -> Budget {
-        Budget { used: 0, max: usize::MAX }
+        Budget {
+            used: 0,
+            max: usize::MAX,
+        }
+    }
+
+    pub fn check_room(&self, units: usize) -> Result<()> {
+        if self.used.saturating_add(units) > self.max {
+            return Err(self.too_large());
+        }
+        Ok(())
+    }
+
+    fn too_large(&self) -> ContractError {
+        ContractError::new(
+            Code::InputTooLarge,
+            "",
+            format!("input is larger than the limit of {} bytes", self.max),
+        )
     }
 
     pub fn charge(&mut self, units: usize) -> Result<()> {
         self.used = self.used.saturating_add(units);
         if self.used > self.max {
-            return Err(ContractError::new(
-                Code::InputTooLarge,
-                "",
-                format!("input is larger than the limit of {} bytes", self.max),
-            ));
+            return Err(self.too_large());
         }
         Ok(())
     }
@@ -253,11 +293,20 @@ impl Copier<'_> {
             Kind::Number => {
                 let n = value.number();
                 if !n.is_finite() {
-                    let name = if n.is_nan() { "NaN" } else if n > 0.0 { "Infinity" } else { "-Infinity" };
+                    let name = if n.is_nan() {
+                        "NaN"
+                    } else if n > 0.0 {
+                        "Infinity"
+                    } else {
+                        "-Infinity"
+                    };
                     return Err(not_json(path, name));
                 }
                 self.budget.charge(1)?;
-                Ok(Value::Number(Number { value: n, text: value.number_text() }))
+                Ok(Value::Number(Number {
+                    value: n,
+                    text: value.number_text(),
+                }))
             }
             Kind::String => {
                 let s = value.string();
@@ -267,7 +316,10 @@ impl Copier<'_> {
             Kind::IllFormedString => Err(lone_surrogate(path)),
             Kind::Array => {
                 self.enter(path, depth)?;
-                let len = value.len();
+                let len = value.len().map_err(|f| f.at(path))?;
+                // Every element costs at least one unit: a huge (even sparse) length fails now
+                // instead of after millions of reads.
+                self.budget.check_room(len)?;
                 let mut items = Vec::with_capacity(len.min(1024));
                 for i in 0..len {
                     let item_path = pointer_index(path, i);
@@ -285,7 +337,9 @@ impl Copier<'_> {
                     self.budget.charge(key.len())?;
                     // A key listed a moment ago can vanish under a getter or Proxy; it is then
                     // simply not there.
-                    let Some(item) = value.get(&key).map_err(|f| f.at(&item_path))? else { continue };
+                    let Some(item) = value.get(&key).map_err(|f| f.at(&item_path))? else {
+                        continue;
+                    };
                     let copied = self.copy(&item, &item_path, depth + 1)?;
                     entries.push((key, copied));
                 }
@@ -300,7 +354,10 @@ impl Copier<'_> {
             return Err(ContractError::new(
                 Code::InputTooDeep,
                 path,
-                format!("nesting is deeper than the limit of {}", self.limits.max_depth),
+                format!(
+                    "nesting is deeper than the limit of {}",
+                    self.limits.max_depth
+                ),
             ));
         }
         self.budget.charge(1)
@@ -308,15 +365,24 @@ impl Copier<'_> {
 }
 
 pub fn not_json(path: &str, what: &str) -> ContractError {
-    let article = if what.starts_with(|c: char| "aeiouAEIOU".contains(c)) { "an" } else { "a" };
-    let message = if what.chars().next().is_some_and(|c| c.is_ascii_uppercase()) || what == "undefined" {
-        format!("{what} is not a JSON value")
+    let article = if what.starts_with(|c: char| "aeiouAEIOU".contains(c)) {
+        "an"
     } else {
-        format!("{article} {what} is not a JSON value")
+        "a"
     };
+    let message =
+        if what.chars().next().is_some_and(|c| c.is_ascii_uppercase()) || what == "undefined" {
+            format!("{what} is not a JSON value")
+        } else {
+            format!("{article} {what} is not a JSON value")
+        };
     ContractError::new(Code::ValueNotJson, path, message)
 }
 
 pub fn lone_surrogate(path: &str) -> ContractError {
-    ContractError::new(Code::StringLoneSurrogate, path, "string contains a lone UTF-16 surrogate")
+    ContractError::new(
+        Code::StringLoneSurrogate,
+        path,
+        "string contains a lone UTF-16 surrogate",
+    )
 }

@@ -23,7 +23,10 @@ pub struct Limits {
 
 impl Default for Limits {
     fn default() -> Self {
-        Limits { max_bytes: DEFAULT_MAX_BYTES, max_depth: DEFAULT_MAX_DEPTH }
+        Limits {
+            max_bytes: DEFAULT_MAX_BYTES,
+            max_depth: DEFAULT_MAX_DEPTH,
+        }
     }
 }
 
@@ -41,7 +44,9 @@ impl Options {
     /// silently turn strict mode off.
     pub fn read<V: HostValue>(value: Option<&V>) -> Result<Options> {
         let mut options = Options::default();
-        let Some(value) = value else { return Ok(options) };
+        let Some(value) = value else {
+            return Ok(options);
+        };
         match value.kind() {
             Kind::Undefined | Kind::Null => return Ok(options),
             Kind::Object => {}
@@ -49,13 +54,19 @@ impl Options {
         }
         for key in value.keys("")? {
             let path = crate::value::pointer_child("", &key);
-            let Some(item) = value.get(&key).map_err(|f| f.at(&path))? else { continue };
+            let Some(item) = value.get(&key).map_err(|f| f.at(&path))? else {
+                continue;
+            };
             match (key.as_str(), item.kind()) {
                 (_, Kind::Undefined) => {}
                 ("strict", Kind::Bool) => options.strict = item.boolean(),
                 ("strict", _) => return Err(invalid(&path, "strict must be a boolean")),
-                ("maxBytes", _) => options.limits.max_bytes = read_count(&item, &path, MAX_BYTES_CEILING)?,
-                ("maxDepth", _) => options.limits.max_depth = read_count(&item, &path, MAX_DEPTH_CEILING)?,
+                ("maxBytes", _) => {
+                    options.limits.max_bytes = read_count(&item, &path, MAX_BYTES_CEILING)?
+                }
+                ("maxDepth", _) => {
+                    options.limits.max_depth = read_count(&item, &path, MAX_DEPTH_CEILING)?
+                }
                 _ => return Err(invalid(&path, format!("unknown option {key:?}"))),
             }
         }
@@ -70,7 +81,10 @@ fn read_count<V: HostValue>(item: &V, path: &str, ceiling: usize) -> Result<usiz
             return Ok(n as usize);
         }
     }
-    Err(invalid(path, format!("must be an integer from 1 to {ceiling}")))
+    Err(invalid(
+        path,
+        format!("must be an integer from 1 to {ceiling}"),
+    ))
 }
 
 fn invalid(path: &str, message: impl Into<String>) -> ContractError {

@@ -59,21 +59,35 @@ fn preview<V: HostValue>(value: &V, options: &Options) -> Result<Value> {
     let action = parse_agent_action(value, options)?;
     let fields = value.keys("")?;
     let s = |v: &str| Value::String(v.to_owned());
-    let mut out = vec![("ok".to_owned(), Value::Bool(true)), ("type".to_owned(), s(action.type_name()))];
+    let mut out = vec![
+        ("ok".to_owned(), Value::Bool(true)),
+        ("type".to_owned(), s(action.type_name())),
+    ];
     let mut input = None;
     match &action {
-        AgentAction::ToolCall { call_id, tool, input: i } => {
+        AgentAction::ToolCall {
+            call_id,
+            tool,
+            input: i,
+        } => {
             out.push(("callId".into(), s(call_id)));
             out.push(("tool".into(), s(tool)));
             input = Some(redact(i));
         }
-        AgentAction::RequestApproval { request_id, capability, .. } => {
+        AgentAction::RequestApproval {
+            request_id,
+            capability,
+            ..
+        } => {
             out.push(("requestId".into(), s(request_id)));
             out.push(("capability".into(), s(capability)));
         }
         AgentAction::Message { .. } | AgentAction::Finish { .. } => {}
     }
-    out.push(("fields".into(), Value::Array(fields.into_iter().map(Value::String).collect())));
+    out.push((
+        "fields".into(),
+        Value::Array(fields.into_iter().map(Value::String).collect()),
+    ));
     if let Some(input) = input {
         out.push(("input".into(), input));
     }
@@ -88,7 +102,11 @@ fn redact(value: &Value) -> Value {
             entries
                 .iter()
                 .map(|(k, v)| {
-                    let v = if is_sensitive_key(k) { Value::String(REDACTED.into()) } else { redact(v) };
+                    let v = if is_sensitive_key(k) {
+                        Value::String(REDACTED.into())
+                    } else {
+                        redact(v)
+                    };
                     (shorten(k), v)
                 })
                 .collect(),

@@ -6,7 +6,7 @@
 //! caller's objects cannot change a registered contract.
 
 use crate::error::{Code, Layer, Result};
-use crate::fields::{kind_name, Field, Reader};
+use crate::fields::{is_blank, kind_name, Field, Reader};
 use crate::input::{Budget, HostValue, Kind, Undefined};
 use crate::json::{self, Mode};
 use crate::limits::Options;
@@ -14,8 +14,15 @@ use crate::value::{pointer_child, pointer_index, Value};
 
 pub const NAME_MAX_LEN: usize = 64;
 pub const PERMISSIONS: [&str; 4] = ["read", "write", "execute", "network"];
-const TOOL_FIELDS: [&str; 7] =
-    ["name", "description", "inputSchema", "permissions", "permission", "outputSchema", "version"];
+const TOOL_FIELDS: [&str; 7] = [
+    "name",
+    "description",
+    "inputSchema",
+    "permissions",
+    "permission",
+    "outputSchema",
+    "version",
+];
 
 #[derive(Clone, Debug, PartialEq)]
 pub struct ToolDefinition {
@@ -33,11 +40,19 @@ impl ToolDefinition {
     pub fn to_value(&self) -> Value {
         let mut entries = vec![
             ("name".to_owned(), Value::String(self.name.clone())),
-            ("description".to_owned(), Value::String(self.description.clone())),
+            (
+                "description".to_owned(),
+                Value::String(self.description.clone()),
+            ),
             ("inputSchema".to_owned(), self.input_schema.clone()),
             (
                 "permissions".to_owned(),
-                Value::Array(self.permissions.iter().map(|p| Value::String(p.clone())).collect()),
+                Value::Array(
+                    self.permissions
+                        .iter()
+                        .map(|p| Value::String(p.clone()))
+                        .collect(),
+                ),
             ),
         ];
         if let Some(schema) = &self.output_schema {
@@ -67,7 +82,10 @@ fn define_with<V: HostValue>(def: &V, options: &Options, budget: Budget) -> Resu
             return Err(r.error(
                 Code::ToolNotObject,
                 "",
-                format!("a tool definition must be a plain object, got {}", kind_name(def, other)),
+                format!(
+                    "a tool definition must be a plain object, got {}",
+                    kind_name(def, other)
+                ),
             ))
         }
     }
@@ -93,12 +111,27 @@ fn define_with<V: HostValue>(def: &V, options: &Options, budget: Budget) -> Resu
             format!("tool name {name:?} must match ^[a-z][a-z0-9_]*$ and be at most {NAME_MAX_LEN} characters"),
         ));
     }
-    let description = r.required_text(def, "description", Code::ToolDescriptionEmpty)?.trim().to_owned();
-    let input_schema = schema(&mut r, def, "inputSchema")?
-        .ok_or_else(|| r.error(Code::FieldMissing, "/inputSchema", "missing required field inputSchema"))?;
+    let description = r
+        .required_text(def, "description", Code::ToolDescriptionEmpty)?
+        .trim()
+        .to_owned();
+    let input_schema = schema(&mut r, def, "inputSchema")?.ok_or_else(|| {
+        r.error(
+            Code::FieldMissing,
+            "/inputSchema",
+            "missing required field inputSchema",
+        )
+    })?;
     let permissions = permissions(&mut r, def)?;
     let output_schema = schema(&mut r, def, "outputSchema")?;
     let version = match r.optional_string(def, "version")? {
+        Some(v) if is_blank(&v) => {
+            return Err(r.error(
+                Code::FieldEmpty,
+                "/version",
+                "version must not be empty or blank",
+            ))
+        }
         Some(v) if is_semver(&v) => Some(v),
         Some(v) => {
             return Err(r.error(
@@ -109,7 +142,14 @@ fn define_with<V: HostValue>(def: &V, options: &Options, budget: Budget) -> Resu
         }
         None => None,
     };
-    Ok(ToolDefinition { name, description, input_schema, permissions, output_schema, version })
+    Ok(ToolDefinition {
+        name,
+        description,
+        input_schema,
+        permissions,
+        output_schema,
+        version,
+    })
 }
 
 /// `^[a-z][a-z0-9_]*$`, at most 64 characters.
@@ -118,7 +158,8 @@ pub fn is_valid_name(name: &str) -> bool {
     !b.is_empty()
         && b.len() <= NAME_MAX_LEN
         && b[0].is_ascii_lowercase()
-        && b.iter().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || *c == b'_')
+        && b.iter()
+            .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || *c == b'_')
 }
 
 /// `MAJOR.MINOR.PATCH`, decimal without leading zeros (semver 2.0 core; no pre-release or build
@@ -141,11 +182,16 @@ fn schema<V: HostValue>(r: &mut Reader<'_>, def: &V, key: &str) -> Result<Option
     match r.field(def, key)? {
         Field::Missing => Ok(None),
         Field::Undefined => Err(r.undefined(&path, key)),
-        Field::Present(v) if v.kind() == Kind::Object => r.copy(&v, &path, Undefined::Reject).map(Some),
+        Field::Present(v) if v.kind() == Kind::Object => {
+            r.copy(&v, &path, Undefined::Reject).map(Some)
+        }
         Field::Present(v) => Err(r.error(
             Code::ToolSchemaNotObject,
             &path,
-            format!("{key} must be a JSON Schema object, got {}", kind_name(&v, v.kind())),
+            format!(
+                "{key} must be a JSON Schema object, got {}",
+                kind_name(&v, v.kind())
+            ),
         )),
     }
 }
@@ -171,12 +217,20 @@ fn permissions<V: HostValue>(r: &mut Reader<'_>, def: &V) -> Result<Vec<String>>
                 return Err(r.error(
                     Code::FieldType,
                     "/permissions",
-                    format!("permissions must be an array, got {}", kind_name(&list, list.kind())),
+                    format!(
+                        "permissions must be an array, got {}",
+                        kind_name(&list, list.kind())
+                    ),
                 ));
             }
-            let len = list.len();
+            let len = list.len().map_err(|f| f.at("/permissions"))?;
+            r.budget.check_room(len)?;
             if len == 0 {
-                return Err(r.error(Code::FieldEmpty, "/permissions", "permissions must not be empty"));
+                return Err(r.error(
+                    Code::FieldEmpty,
+                    "/permissions",
+                    "permissions must not be empty",
+                ));
             }
             let mut out: Vec<String> = Vec::with_capacity(len.min(PERMISSIONS.len()));
             for i in 0..len {
@@ -204,6 +258,13 @@ fn permissions<V: HostValue>(r: &mut Reader<'_>, def: &V) -> Result<Vec<String>>
 }
 
 fn check_permission(r: &Reader<'_>, p: &str, path: &str) -> Result<()> {
+    if is_blank(p) {
+        return Err(r.error(
+            Code::FieldEmpty,
+            path,
+            "a permission must not be empty or blank",
+        ));
+    }
     if PERMISSIONS.contains(&p) {
         Ok(())
     } else {

@@ -22,7 +22,9 @@ pub enum Value {
     /// Stands in an object for an entry whose key is not valid Unicode.
     IllFormedKey,
     /// A container the host binding did not descend into (deeper than the limit).
-    TooDeep { array: bool },
+    TooDeep {
+        array: bool,
+    },
     /// A host value with no JSON form; the text names its kind for messages ("function", "Map").
     NotJson(String),
 }
@@ -76,9 +78,12 @@ impl Value {
 /// never pass a rule.
 pub fn write_json(out: &mut String, value: &Value) {
     match value {
-        Value::Undefined | Value::Null | Value::IllFormedString | Value::IllFormedKey | Value::NotJson(_) | Value::TooDeep { .. } => {
-            out.push_str("null")
-        }
+        Value::Undefined
+        | Value::Null
+        | Value::IllFormedString
+        | Value::IllFormedKey
+        | Value::NotJson(_)
+        | Value::TooDeep { .. } => out.push_str("null"),
         Value::Bool(true) => out.push_str("true"),
         Value::Bool(false) => out.push_str("false"),
         Value::Number(n) => write_number(out, n),

@@ -32,8 +32,14 @@ pub fn error_value(e: &ContractError) -> Value {
 /// `{ok: true, value}` / `{ok: false, error}`.
 pub fn outcome_value(result: Result<Value, ContractError>) -> Value {
     match result {
-        Ok(value) => Value::Object(vec![("ok".into(), Value::Bool(true)), ("value".into(), value)]),
-        Err(e) => Value::Object(vec![("ok".into(), Value::Bool(false)), ("error".into(), error_value(&e))]),
+        Ok(value) => Value::Object(vec![
+            ("ok".into(), Value::Bool(true)),
+            ("value".into(), value),
+        ]),
+        Err(e) => Value::Object(vec![
+            ("ok".into(), Value::Bool(false)),
+            ("error".into(), error_value(&e)),
+        ]),
     }
 }
 
@@ -51,7 +57,10 @@ pub fn to_text(value: &Value) -> String {
         Value::Object(entries) => entries.clone(),
         other => vec![("value".to_owned(), other.clone())],
     };
-    entries.push(("undefined".to_owned(), Value::Array(pointers.into_iter().map(Value::String).collect())));
+    entries.push((
+        "undefined".to_owned(),
+        Value::Array(pointers.into_iter().map(Value::String).collect()),
+    ));
     write_json(&mut out, &Value::Object(entries));
     out
 }

@@ -29,7 +29,14 @@ fn reply(result: Result<Value, ContractError>) -> String {
 }
 
 fn batch(result: Result<Vec<Result<crate::AgentAction, ContractError>>, ContractError>) -> String {
-    reply(result.map(|items| Value::Array(items.into_iter().map(|r| outcome_value(r.map(|a| a.to_value()))).collect())))
+    reply(result.map(|items| {
+        Value::Array(
+            items
+                .into_iter()
+                .map(|r| outcome_value(r.map(|a| a.to_value())))
+                .collect(),
+        )
+    }))
 }
 
 impl Guest for Core {
@@ -92,6 +99,10 @@ impl Guest for Core {
             let o = host_options(&options)?;
             api::parse_agent_actions_jsonl(&text, o.as_ref().as_ref())
         })())
+    }
+
+    fn not_text(value: String) -> String {
+        reply(host_value(&value).and_then(|v| Err(api::not_text(&&v))))
     }
 
     fn echo(text: String) -> String {

@@ -1,0 +1,199 @@
+// Runs conformance fixtures (fixtures/*.json) against the package API. Environment-neutral: the
+// Node test and the browser page both call runFixtures() with the API and the parsed files.
+
+const hasOwn = Object.prototype.hasOwnProperty;
+
+function define(target, key, value) {
+  // defineProperty, not assignment: the key may be "__proto__".
+  Object.defineProperty(target, key, { value, writable: true, enumerable: true, configurable: true });
+}
+
+function unescapePointer(segment) {
+  return segment.replace(/~1/g, '/').replace(/~0/g, '~');
+}
+
+class Point {}
+
+function hostValue(spec) {
+  switch (spec) {
+    case 'undefined': return undefined;
+    case 'NaN': return NaN;
+    case 'Infinity': return Infinity;
+    case '-Infinity': return -Infinity;
+    case 'function': return () => {};
+    case 'Map': return new Map();
+    case 'Set': return new Set();
+    case 'Date': return new Date(0);
+    case 'classInstance': return new Point();
+    case 'loneSurrogate': return '\ud800';
+    default: throw new Error(`unknown host value ${JSON.stringify(spec)}`);
+  }
+}
+
+/** Builds the JS argument: a fresh copy of `json` with host values placed at their pointers.
+ *  Returns the value and the prototype pollution to apply around the call. */
+function build(json, host) {
+  let root = json === undefined ? undefined : JSON.parse(JSON.stringify(json));
+  const inherited = [];
+  for (const [pointer, spec] of Object.entries(host || {})) {
+    const segments = pointer.split('/').slice(1).map(unescapePointer);
+    if (spec !== null && typeof spec === 'object' && hasOwn.call(spec, 'inherited')) {
+      inherited.push([segments[segments.length - 1], spec.inherited]);
+      continue;
+    }
+    const value = hostValue(spec);
+    if (segments.length === 0) {
+      root = value;
+      continue;
+    }
+    const last = segments.pop();
+    let target = root;
+    for (const segment of segments) target = target[segment];
+    define(target, last, value);
+  }
+  return { value: root, inherited };
+}
+
+function withInherited(inherited, call) {
+  for (const [key, value] of inherited) {
+    Object.defineProperty(Object.prototype, key, { value, writable: true, enumerable: false, configurable: true });
+  }
+  try {
+    return call();
+  } finally {
+    for (const [key] of inherited) delete Object.prototype[key];
+  }
+}
+
+function hexBytes(hex) {
+  const bytes = new Uint8Array(hex.length / 2);
+  for (let i = 0; i < bytes.length; i++) bytes[i] = parseInt(hex.slice(2 * i, 2 * i + 2), 16);
+  return bytes;
+}
+
+/** WTF-8 bytes to a JS string, keeping encoded lone surrogates as lone UTF-16 code units. */
+function wtf8ToString(bytes) {
+  let out = '';
+  for (let i = 0; i < bytes.length;) {
+    const b = bytes[i];
+    let cp, n;
+    if (b < 0x80) { cp = b; n = 1; }
+    else if (b >= 0xf0) { cp = b & 7; n = 4; }
+    else if (b >= 0xe0) { cp = b & 15; n = 3; }
+    else { cp = b & 31; n = 2; }
+    for (let k = 1; k < n; k++) cp = (cp << 6) | (bytes[i + k] & 63);
+    out += cp > 0xffff ? String.fromCodePoint(cp) : String.fromCharCode(cp);
+    i += n;
+  }
+  return out;
+}
+
+function textArgument(c) {
+  if (hasOwn.call(c, 'text')) return c.text;
+  if (hasOwn.call(c, 'textHex')) return wtf8ToString(hexBytes(c.textHex));
+  if (hasOwn.call(c, 'bytesHex')) return hexBytes(c.bytesHex);
+  throw new Error(`case ${c.id} has no text`);
+}
+
+export function deepEqual(a, b) {
+  if (a === b) return true;
+  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) {
+    return Number.isNaN(a) && Number.isNaN(b);
+  }
+  if (Array.isArray(a) !== Array.isArray(b)) return false;
+  const ka = Object.keys(a), kb = Object.keys(b);
+  if (ka.length !== kb.length) return false;
+  return ka.every((k) => hasOwn.call(b, k) && deepEqual(a[k], b[k]));
+}
+
+const show = (v) => JSON.stringify(v, (k, x) => (x === undefined ? '<undefined>' : x));
+
+function checkError(error, expect, api) {
+  if (!(error instanceof api.ContractError)) throw new Error(`expected a ContractError, got ${error}`);
+  for (const key of ['layer', 'code', 'path']) {
+    if (error[key] !== expect[key]) {
+      throw new Error(`expected ${key} ${show(expect[key])}, got ${show(error[key])} (${error.code} ${error.path}: ${error.message})`);
+    }
+  }
+  if (expect.position && !deepEqual(error.position, expect.position)) {
+    throw new Error(`expected position ${show(expect.position)}, got ${show(error.position)}`);
+  }
+}
+
+function checkOutcome(got, expect, api) {
+  if (got.ok !== expect.ok) {
+    throw new Error(`expected ok=${expect.ok}, got ${got.ok ? show(got.value) : `${got.error.code} ${got.error.path}: ${got.error.message}`}`);
+  }
+  if (!expect.ok) return checkError(got.error, expect.error ?? expect, api);
+  const want = build(expect.value, expect.host).value;
+  if (Array.isArray(want) && want.length > 0 && want.every((w) => w && typeof w === 'object' && hasOwn.call(w, 'ok'))
+      && Array.isArray(got.value) && got.value.every((g) => g && typeof g === 'object' && hasOwn.call(g, 'ok'))) {
+    if (got.value.length !== want.length) throw new Error(`expected ${want.length} items, got ${got.value.length}`);
+    got.value.forEach((item, i) => {
+      try {
+        checkOutcome(item, expect.value[i], api);
+      } catch (e) {
+        throw new Error(`item ${i}: ${e.message}`);
+      }
+    });
+    return;
+  }
+  if (!deepEqual(got.value, want)) throw new Error(`expected ${show(want)}, got ${show(got.value)}`);
+}
+
+function capture(call) {
+  try {
+    return { ok: true, value: call() };
+  } catch (error) {
+    return { ok: false, error };
+  }
+}
+
+const SAFE_TWIN = {
+  parseAgentAction: 'safeParseAgentAction',
+  parseAgentActionJson: 'safeParseAgentActionJson',
+  defineTool: 'safeDefineTool',
+  defineToolJson: 'safeDefineToolJson',
+};
+
+export function runCase(api, c) {
+  const fn = api[c.op];
+  if (typeof fn !== 'function') throw new Error(`unknown op ${c.op}`);
+  const isText = c.op.endsWith('Json') || c.op.endsWith('Jsonl');
+  const call = (f) => {
+    const { value, inherited } = isText ? { value: textArgument(c), inherited: [] } : build(c.input, c.host);
+    const options = c.options === undefined ? undefined : JSON.parse(JSON.stringify(c.options));
+    return withInherited(inherited, () => f(value, options));
+  };
+  const got = capture(() => call(fn));
+  if (!got.ok && !(got.error instanceof api.ContractError)) throw got.error;
+  checkOutcome(got, c.expect, api);
+  if (SAFE_TWIN[c.op]) {
+    const twin = call(api[SAFE_TWIN[c.op]]);
+    try {
+      checkOutcome(twin, c.expect, api);
+    } catch (e) {
+      throw new Error(`${SAFE_TWIN[c.op]}: ${e.message}`);
+    }
+  }
+}
+
+/** files: [{name, doc}]; returns {passed, failed, failures: [{id, file, message}]}. */
+export function runFixtures(api, files) {
+  let passed = 0;
+  const failures = [];
+  const ids = new Set();
+  for (const { name, doc } of files) {
+    for (const c of doc.cases) {
+      if (ids.has(c.id)) throw new Error(`duplicate case id ${c.id}`);
+      ids.add(c.id);
+      try {
+        runCase(api, c);
+        passed++;
+      } catch (e) {
+        failures.push({ id: c.id, file: name, message: e && e.stack ? e.stack : String(e) });
+      }
+    }
+  }
+  return { passed, failed: failures.length, failures };
+}

@@ -1,0 +1,68 @@
+// The browser host: headless Chromium loads pkg/browser.mjs as a plain ES module (no bundler),
+// runs every fixture and posts the result back to this test's local server.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { createServer } from 'node:http';
+import { spawn } from 'node:child_process';
+import { readFile, readdir, mkdtemp, rm } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, extname, normalize } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = fileURLToPath(new URL('../../', import.meta.url));
+const TYPES = { '.html': 'text/html', '.mjs': 'text/javascript', '.js': 'text/javascript', '.json': 'application/json', '.wasm': 'application/wasm' };
+const chromium = process.env.CHROMIUM || ['/usr/bin/chromium', '/usr/bin/chromium-browser'].find(existsSync);
+
+test('every fixture case gives the expected outcome in headless Chromium', { timeout: 120_000 }, async () => {
+  assert.ok(chromium, 'Chromium not found: install Debian chromium or set CHROMIUM');
+  let deliver;
+  const reported = new Promise((resolve) => { deliver = resolve; });
+  const server = createServer(async (req, res) => {
+    const url = new URL(req.url, 'http://localhost');
+    if (req.method === 'POST' && url.pathname === '/report') {
+      let body = '';
+      for await (const chunk of req) body += chunk;
+      res.end('ok');
+      deliver(JSON.parse(body));
+      return;
+    }
+    if (url.pathname === '/fixture-list') {
+      const names = (await readdir(join(root, 'fixtures'))).filter((f) => f.endsWith('.json')).sort();
+      res.setHeader('content-type', 'application/json');
+      res.end(JSON.stringify(names));
+      return;
+    }
+    const path = normalize(join(root, decodeURIComponent(url.pathname)));
+    if (!path.startsWith(root)) { res.statusCode = 403; res.end(); return; }
+    try {
+      const body = await readFile(path);
+      res.setHeader('content-type', TYPES[extname(path)] || 'application/octet-stream');
+      res.end(body);
+    } catch {
+      res.statusCode = 404;
+      res.end();
+    }
+  });
+  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const profile = await mkdtemp(join(tmpdir(), 'agent-contract-chromium-'));
+  const browser = spawn(chromium, ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run',
+    '--disable-background-networking', '--disable-component-update', '--disable-sync', '--disable-quic',
+    `--user-data-dir=${profile}`, `http://127.0.0.1:${server.address().port}/js-tests/browser/index.html`],
+  { stdio: 'ignore' });
+  let timer;
+  try {
+    const result = await Promise.race([reported,
+      new Promise((_, reject) => { timer = setTimeout(() => reject(new Error('no report from the browser in 90 s')), 90_000); })]);
+    assert.equal(result.crashed, undefined, `the page crashed: ${result.crashed}`);
+    for (const f of result.failures) console.log(`FAIL ${f.id} (${f.file}): ${f.message}`);
+    console.log(`fixtures (browser): ${result.passed} passed, ${result.failed} failed`);
+    assert.ok(result.passed > 0, 'no fixture ran');
+    assert.equal(result.failed, 0);
+  } finally {
+    clearTimeout(timer);
+    browser.kill('SIGKILL');
+    server.close();
+    await rm(profile, { recursive: true, force: true });
+  }
+});

@@ -1,0 +1,18 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync, readdirSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import * as api from 'agent-contract';
+import { runFixtures } from '../fixture-runner.mjs';
+
+const dir = fileURLToPath(new URL('../../fixtures/', import.meta.url));
+
+test('every fixture case gives the expected outcome in Node', () => {
+  const files = readdirSync(dir).filter((f) => f.endsWith('.json')).sort()
+    .map((name) => ({ name, doc: JSON.parse(readFileSync(dir + name, 'utf8')) }));
+  const result = runFixtures(api, files);
+  for (const f of result.failures) console.log(`FAIL ${f.id} (${f.file}): ${f.message}`);
+  console.log(`fixtures (node): ${result.passed} passed, ${result.failed} failed`);
+  assert.ok(result.passed > 0, 'no fixture ran');
+  assert.equal(result.failed, 0);
+});

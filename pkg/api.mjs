@@ -1,0 +1,72 @@
+// The package's public API over a wasm-bindgen build of the core. It translates, nothing more:
+// every core function returns one JSON string `{ok, value | error, undefined?}`; this file turns
+// it into objects (JSON.parse gives own data properties, `__proto__` included), puts `undefined`
+// back where the core says it was, freezes tool definitions and raises ContractError.
+
+export class ContractError extends Error {
+  constructor(error) {
+    super(error.message);
+    this.name = 'ContractError';
+    this.layer = error.layer;
+    this.code = error.code;
+    this.path = error.path;
+    this.retryable = error.retryable;
+    if (error.position) this.position = error.position;
+  }
+}
+
+function unescapePointer(segment) {
+  return segment.replace(/~1/g, '/').replace(/~0/g, '~');
+}
+
+function decode(text) {
+  const outcome = JSON.parse(text);
+  const pointers = outcome.undefined;
+  if (pointers) {
+    delete outcome.undefined;
+    for (const pointer of pointers) {
+      const segments = pointer.split('/').slice(1).map(unescapePointer);
+      const last = segments.pop();
+      let target = outcome;
+      for (const segment of segments) target = target[segment];
+      // defineProperty, not assignment: the key may be "__proto__".
+      Object.defineProperty(target, last, { value: undefined, writable: true, enumerable: true, configurable: true });
+    }
+  }
+  return outcome;
+}
+
+function deepFreeze(value) {
+  if (value !== null && typeof value === 'object') {
+    for (const key of Object.keys(value)) deepFreeze(value[key]);
+    Object.freeze(value);
+  }
+  return value;
+}
+
+const identity = (value) => value;
+
+export function createApi(core) {
+  const unwrap = (outcome, finish = identity) => {
+    if (outcome.ok) return finish(outcome.value);
+    throw new ContractError(outcome.error);
+  };
+  const safe = (outcome, finish = identity) =>
+    outcome.ok ? { ok: true, value: finish(outcome.value) } : { ok: false, error: new ContractError(outcome.error) };
+  const each = (outcome) => unwrap(outcome).map((item) => safe(item));
+
+  return {
+    ContractError,
+    parseAgentAction: (value, options) => unwrap(decode(core.parseAgentAction(value, options))),
+    safeParseAgentAction: (value, options) => safe(decode(core.parseAgentAction(value, options))),
+    parseAgentActionJson: (text, options) => unwrap(decode(core.parseAgentActionJson(text, options))),
+    safeParseAgentActionJson: (text, options) => safe(decode(core.parseAgentActionJson(text, options))),
+    parseAgentActions: (list, options) => each(decode(core.parseAgentActions(list, options))),
+    parseAgentActionsJsonl: (text, options) => each(decode(core.parseAgentActionsJsonl(text, options))),
+    previewAction: (value, options) => unwrap(decode(core.previewAction(value, options))),
+    defineTool: (def, options) => unwrap(decode(core.defineTool(def, options)), deepFreeze),
+    safeDefineTool: (def, options) => safe(decode(core.defineTool(def, options)), deepFreeze),
+    defineToolJson: (text, options) => unwrap(decode(core.defineToolJson(text, options)), deepFreeze),
+    safeDefineToolJson: (text, options) => safe(decode(core.defineToolJson(text, options)), deepFreeze),
+  };
+}

@@ -1,0 +1,160 @@
+// Types for agent-contract. Actions are a discriminated union on `type`.
+
+export type JsonValue = null | boolean | number | string | JsonValue[] | { [key: string]: JsonValue };
+/** Tool input as the caller gave it: JSON, where an own property may also hold `undefined`. */
+export type ToolInput = null | boolean | number | string | ToolInput[] | { [key: string]: ToolInput | undefined };
+
+export interface MessageAction {
+  type: 'message';
+  content: string;
+}
+export interface ToolCallAction {
+  type: 'tool_call';
+  callId: string;
+  tool: string;
+  /** Own property always present; `undefined` when the caller passed `input: undefined`. */
+  input: ToolInput | undefined;
+}
+export interface FinishAction {
+  type: 'finish';
+  summary: string;
+}
+/** A proposal to ask a human for a capability; never an authorisation. */
+export interface RequestApprovalAction {
+  type: 'request_approval';
+  requestId: string;
+  capability: string;
+  resource: string;
+  reason: string;
+}
+export type AgentAction = MessageAction | ToolCallAction | FinishAction | RequestApprovalAction;
+
+export type Permission = 'read' | 'write' | 'execute' | 'network';
+
+/** Deep-frozen; shares no reference with the definition it came from. */
+export interface ToolDefinition {
+  readonly name: string;
+  readonly description: string;
+  readonly inputSchema: { readonly [key: string]: JsonValue };
+  readonly permissions: readonly Permission[];
+  readonly outputSchema?: { readonly [key: string]: JsonValue };
+  readonly version?: string;
+}
+
+export interface ToolDefinitionInput {
+  name: string;
+  description: string;
+  inputSchema: { [key: string]: JsonValue };
+  permissions?: Permission[];
+  /** Shorthand for `permissions: [permission]`; giving both is an error. */
+  permission?: Permission;
+  outputSchema?: { [key: string]: JsonValue };
+  version?: string;
+}
+
+export interface Options {
+  /** Unknown fields are an error instead of being dropped. */
+  strict?: boolean;
+  /** Text: bytes of the text. Values: measured size of what is read. Default 4 MiB. */
+  maxBytes?: number;
+  /** Nesting depth; the root object is depth 1. Default 128, at most 512. */
+  maxDepth?: number;
+}
+
+export type Layer = 'parse' | 'protocol' | 'contract';
+export type ErrorCode =
+  | 'JSON_INVALID'
+  | 'JSON_TRAILING_CONTENT'
+  | 'JSON_DUPLICATE_KEY'
+  | 'STRING_LONE_SURROGATE'
+  | 'VALUE_NOT_JSON'
+  | 'INPUT_TOO_LARGE'
+  | 'INPUT_TOO_DEEP'
+  | 'ACTION_NOT_OBJECT'
+  | 'ACTION_TYPE_UNKNOWN'
+  | 'ACTION_INPUT_MISSING'
+  | 'ACTION_FIELD_UNKNOWN'
+  | 'ACTION_VERSION_UNSUPPORTED'
+  | 'FIELD_MISSING'
+  | 'FIELD_UNDEFINED'
+  | 'FIELD_TYPE'
+  | 'FIELD_EMPTY'
+  | 'TOOL_NOT_OBJECT'
+  | 'TOOL_NAME_INVALID'
+  | 'TOOL_DESCRIPTION_EMPTY'
+  | 'TOOL_SCHEMA_NOT_OBJECT'
+  | 'TOOL_PERMISSION_UNKNOWN'
+  | 'TOOL_PERMISSION_DUPLICATE'
+  | 'TOOL_PERMISSION_CONFLICT'
+  | 'TOOL_VERSION_INVALID'
+  | 'TOOL_FIELD_UNKNOWN'
+  | 'OPTION_INVALID';
+
+export interface Position {
+  /** Byte offset in the UTF-8 text, from 0. */
+  offset: number;
+  line: number;
+  /** In bytes, from 1. */
+  column: number;
+}
+
+export class ContractError extends Error {
+  readonly name: 'ContractError';
+  readonly layer: Layer;
+  readonly code: ErrorCode;
+  /** JSON Pointer of the offending value; "" for the root. */
+  readonly path: string;
+  readonly retryable: boolean;
+  readonly position?: Position;
+}
+
+export type SafeResult<T> = { ok: true; value: T } | { ok: false; error: ContractError };
+
+export type ActionPreview =
+  | {
+      ok: true;
+      type: AgentAction['type'];
+      callId?: string;
+      tool?: string;
+      requestId?: string;
+      capability?: string;
+      /** Own field names of the action. */
+      fields: string[];
+      /** Tool input with secrets replaced by "[REDACTED]" and long strings cut. */
+      input?: ToolInput;
+    }
+  | { ok: false; code: ErrorCode; path: string };
+
+/** JSON text: a string, or UTF-8 bytes. */
+export type JsonText = string | Uint8Array;
+
+export function parseAgentAction(value: unknown, options?: Options): AgentAction;
+export function safeParseAgentAction(value: unknown, options?: Options): SafeResult<AgentAction>;
+export function parseAgentActionJson(text: JsonText, options?: Options): AgentAction;
+export function safeParseAgentActionJson(text: JsonText, options?: Options): SafeResult<AgentAction>;
+/** One verdict per element, in one call. */
+export function parseAgentActions(list: unknown, options?: Options): SafeResult<AgentAction>[];
+/** JSON Lines: one verdict per line. */
+export function parseAgentActionsJsonl(text: JsonText, options?: Options): SafeResult<AgentAction>[];
+/** Never throws for bad input: returns `{ok: false, code, path}`. */
+export function previewAction(value: unknown, options?: Options): ActionPreview;
+export function defineTool(definition: unknown, options?: Options): ToolDefinition;
+export function safeDefineTool(definition: unknown, options?: Options): SafeResult<ToolDefinition>;
+export function defineToolJson(text: JsonText, options?: Options): ToolDefinition;
+export function safeDefineToolJson(text: JsonText, options?: Options): SafeResult<ToolDefinition>;
+
+declare const api: {
+  ContractError: typeof ContractError;
+  parseAgentAction: typeof parseAgentAction;
+  safeParseAgentAction: typeof safeParseAgentAction;
+  parseAgentActionJson: typeof parseAgentActionJson;
+  safeParseAgentActionJson: typeof safeParseAgentActionJson;
+  parseAgentActions: typeof parseAgentActions;
+  parseAgentActionsJsonl: typeof parseAgentActionsJsonl;
+  previewAction: typeof previewAction;
+  defineTool: typeof defineTool;
+  safeDefineTool: typeof safeDefineTool;
+  defineToolJson: typeof defineToolJson;
+  safeDefineToolJson: typeof safeDefineToolJson;
+};
+export default api;

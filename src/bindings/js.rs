@@ -1,0 +1,255 @@
+//! The wasm-bindgen binding (Node and browsers). A JS value is read in place through
+//! `JsInput`, one field at a time, by the same rules every host runs. Results leave as one JSON
+//! string (`wire::to_text`), which the package's `api.mjs` turns into objects with
+//! `JSON.parse` (own data properties, `__proto__` included) and puts `undefined` back.
+
+use js_sys::{Array, Uint8Array};
+use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
+
+use crate::api;
+use crate::error::ContractError;
+use crate::input::{ill_formed_key, HostFault, HostResult, HostValue, Kind};
+use crate::value::Value;
+use crate::wire::{outcome_value, to_text};
+
+#[wasm_bindgen(module = "/src/bindings/js_host.js")]
+extern "C" {
+    #[wasm_bindgen(js_name = kindOf)]
+    fn kind_of(v: &JsValue) -> u32;
+    #[wasm_bindgen(js_name = readOwn, catch)]
+    fn read_own(o: &JsValue, key: &JsValue) -> Result<u32, JsValue>;
+    #[wasm_bindgen(js_name = readIndex, catch)]
+    fn read_index(a: &JsValue, i: u32) -> Result<u32, JsValue>;
+    #[wasm_bindgen(js_name = takeLast)]
+    fn take_last() -> JsValue;
+    #[wasm_bindgen(js_name = lengthOf, catch)]
+    fn length_of(a: &JsValue) -> Result<u32, JsValue>;
+    #[wasm_bindgen(js_name = ownKeys, catch)]
+    fn own_keys(o: &JsValue) -> Result<JsValue, JsValue>;
+    #[wasm_bindgen(js_name = notJsonName)]
+    fn not_json_name(v: &JsValue) -> String;
+    #[wasm_bindgen(js_name = wtf8)]
+    fn wtf8(s: &JsValue) -> Uint8Array;
+    #[wasm_bindgen(js_name = describeThrown)]
+    fn describe_thrown(e: &JsValue) -> String;
+}
+
+const MISSING: u32 = 9;
+
+fn kind(code: u32) -> Kind {
+    match code {
+        0 => Kind::Undefined,
+        1 => Kind::Null,
+        2 => Kind::Bool,
+        3 => Kind::Number,
+        4 => Kind::String,
+        5 => Kind::IllFormedString,
+        6 => Kind::Array,
+        7 => Kind::Object,
+        _ => Kind::NotJson,
+    }
+}
+
+fn fault(e: JsValue) -> HostFault {
+    HostFault(describe_thrown(&e))
+}
+
+thread_local! {
+    /// JS strings for the field names rules ask for, made once: creating a JS string from
+    /// Rust text is a crossing plus a decode.
+    static KEYS: std::cell::RefCell<Vec<(&'static str, JsValue)>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
+const RULE_KEYS: [&str; 22] = [
+    "type",
+    "schemaVersion",
+    "content",
+    "summary",
+    "callId",
+    "tool",
+    "input",
+    "requestId",
+    "capability",
+    "resource",
+    "reason",
+    "name",
+    "description",
+    "inputSchema",
+    "permissions",
+    "permission",
+    "outputSchema",
+    "version",
+    "strict",
+    "maxBytes",
+    "maxDepth",
+    "ok",
+];
+
+fn js_key(key: &str) -> JsValue {
+    let Some(known) = RULE_KEYS.iter().find(|k| **k == key) else {
+        return JsValue::from_str(key);
+    };
+    KEYS.with(|cache| {
+        let mut cache = cache.borrow_mut();
+        if let Some((_, v)) = cache.iter().find(|(k, _)| *k == *known) {
+            return v.clone();
+        }
+        let v = JsValue::from_str(known);
+        cache.push((known, v.clone()));
+        v
+    })
+}
+
+struct JsInput {
+    value: JsValue,
+    kind: Kind,
+}
+
+impl JsInput {
+    fn new(value: JsValue) -> JsInput {
+        let kind = kind(kind_of(&value));
+        JsInput { value, kind }
+    }
+
+    fn taken(code: u32) -> JsInput {
+        JsInput {
+            value: take_last(),
+            kind: kind(code),
+        }
+    }
+}
+
+impl HostValue for JsInput {
+    fn kind(&self) -> Kind {
+        self.kind
+    }
+
+    fn boolean(&self) -> bool {
+        self.value.as_bool().unwrap_or(false)
+    }
+
+    fn number(&self) -> f64 {
+        self.value.as_f64().unwrap_or(f64::NAN)
+    }
+
+    fn string(&self) -> String {
+        self.value.as_string().unwrap_or_default()
+    }
+
+    fn get(&self, key: &str) -> HostResult<Option<JsInput>> {
+        match read_own(&self.value, &js_key(key)).map_err(fault)? {
+            MISSING => Ok(None),
+            code => Ok(Some(JsInput::taken(code))),
+        }
+    }
+
+    fn keys(&self, path: &str) -> Result<Vec<String>, ContractError> {
+        let keys = own_keys(&self.value).map_err(|e| fault(e).at(path))?;
+        if keys.is_null() {
+            return Err(ill_formed_key(path));
+        }
+        let keys: Array = keys.unchecked_into();
+        Ok(keys
+            .iter()
+            .map(|k| k.as_string().unwrap_or_default())
+            .collect())
+    }
+
+    fn len(&self) -> HostResult<usize> {
+        length_of(&self.value).map(|n| n as usize).map_err(fault)
+    }
+
+    fn index(&self, i: usize) -> HostResult<JsInput> {
+        let code = read_index(&self.value, i as u32).map_err(fault)?;
+        Ok(JsInput::taken(code))
+    }
+
+    fn not_json_name(&self) -> String {
+        not_json_name(&self.value)
+    }
+}
+
+/// JSON text from the caller: a string (with lone surrogates sent as WTF-8, so the core can
+/// point at them instead of seeing U+FFFD) or a `Uint8Array`.
+fn text_bytes(text: &JsValue) -> Result<Vec<u8>, ContractError> {
+    match kind(kind_of(text)) {
+        Kind::String => Ok(text.as_string().unwrap_or_default().into_bytes()),
+        Kind::IllFormedString => Ok(wtf8(text).to_vec()),
+        _ => match text.dyn_ref::<Uint8Array>() {
+            Some(bytes) => Ok(bytes.to_vec()),
+            None => Err(api::not_text(&JsInput::new(text.clone()))),
+        },
+    }
+}
+
+fn reply(result: Result<Value, ContractError>) -> String {
+    to_text(&outcome_value(result))
+}
+
+fn batch(result: Result<Vec<Result<crate::AgentAction, ContractError>>, ContractError>) -> String {
+    reply(result.map(|items| {
+        Value::Array(
+            items
+                .into_iter()
+                .map(|r| outcome_value(r.map(|a| a.to_value())))
+                .collect(),
+        )
+    }))
+}
+
+#[wasm_bindgen(js_name = parseAgentAction)]
+pub fn parse_agent_action(value: JsValue, options: JsValue) -> String {
+    let options = JsInput::new(options);
+    reply(api::parse_agent_action(&JsInput::new(value), Some(&options)).map(|a| a.to_value()))
+}
+
+#[wasm_bindgen(js_name = parseAgentActionJson)]
+pub fn parse_agent_action_json(text: JsValue, options: JsValue) -> String {
+    let options = JsInput::new(options);
+    reply(
+        text_bytes(&text)
+            .and_then(|t| api::parse_agent_action_json(&t, Some(&options)))
+            .map(|a| a.to_value()),
+    )
+}
+
+#[wasm_bindgen(js_name = previewAction)]
+pub fn preview_action(value: JsValue, options: JsValue) -> String {
+    let options = JsInput::new(options);
+    reply(Ok(api::preview_action(
+        &JsInput::new(value),
+        Some(&options),
+    )))
+}
+
+#[wasm_bindgen(js_name = defineTool)]
+pub fn define_tool(def: JsValue, options: JsValue) -> String {
+    let options = JsInput::new(options);
+    reply(api::define_tool(&JsInput::new(def), Some(&options)).map(|t| t.to_value()))
+}
+
+#[wasm_bindgen(js_name = defineToolJson)]
+pub fn define_tool_json(text: JsValue, options: JsValue) -> String {
+    let options = JsInput::new(options);
+    reply(
+        text_bytes(&text)
+            .and_then(|t| api::define_tool_json(&t, Some(&options)))
+            .map(|t| t.to_value()),
+    )
+}
+
+#[wasm_bindgen(js_name = parseAgentActions)]
+pub fn parse_agent_actions(list: JsValue, options: JsValue) -> String {
+    let options = JsInput::new(options);
+    batch(api::parse_agent_actions(
+        &JsInput::new(list),
+        Some(&options),
+    ))
+}
+
+#[wasm_bindgen(js_name = parseAgentActionsJsonl)]
+pub fn parse_agent_actions_jsonl(text: JsValue, options: JsValue) -> String {
+    let options = JsInput::new(options);
+    batch(text_bytes(&text).and_then(|t| api::parse_agent_actions_jsonl(&t, Some(&options))))
+}

@@ -16,7 +16,7 @@ pub mod tool_contract;
 pub mod value;
 pub mod wire;
 
-mod bindings;
+pub mod bindings;
 
 pub use action::AgentAction;
 pub use error::{Code, ContractError, Layer, Position};

@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# Installs the tooling every build and test needs, on a fresh machine: the wasm32 target, the
+# wasm-bindgen CLI at exactly the version of the wasm-bindgen crate in Cargo.lock, wasm-tools,
+# the npm dev dependencies and the Python venv. Skips what is already there.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+rustup target add wasm32-unknown-unknown >/dev/null
+
+wbg_version=$(awk '/^name = "wasm-bindgen"$/ { getline; gsub(/version = |"/, ""); print; exit }' Cargo.lock)
+if [ "$(wasm-bindgen --version 2>/dev/null | awk '{print $2}')" != "$wbg_version" ]; then
+  echo "installing wasm-bindgen-cli $wbg_version (a few minutes)"
+  # Without --locked: the registry lacks one of its locked dependencies.
+  cargo install wasm-bindgen-cli --version "$wbg_version"
+fi
+
+wasm_tools_version=1.263.0
+if [ "$(wasm-tools --version 2>/dev/null | awk '{print $2}')" != "$wasm_tools_version" ]; then
+  echo "installing wasm-tools $wasm_tools_version (a few minutes)"
+  cargo install wasm-tools --version "$wasm_tools_version"
+fi
+
+(cd js-tests && npm ci --no-audit --no-fund --loglevel=error)
+(cd bench && npm ci --no-audit --no-fund --loglevel=error)
+
+if [ ! -x .venv/bin/python ]; then
+  python3 -m venv .venv
+fi
+.venv/bin/python -m pip install --quiet --disable-pip-version-check -r py-host/requirements-dev.txt

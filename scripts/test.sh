@@ -1,0 +1,39 @@
+#!/usr/bin/env bash
+# The one test command: installs what it needs, builds, runs every suite in every host, then
+# checks that all four hosts ran the same number of fixture cases with no failure.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+./scripts/setup.sh
+./scripts/build.sh
+
+logs=$(mktemp -d)
+failed=()
+suite() {
+  local name=$1
+  shift
+  echo "=== $name: $*"
+  if "$@" 2>&1 | tee "$logs/$name.log"; then :; else failed+=("$name"); fi
+}
+
+suite rust cargo test --quiet -- --nocapture
+suite rust-wasm cargo test --quiet --target wasm32-unknown-unknown --features js --test wasm \
+  --config 'target.wasm32-unknown-unknown.runner="wasm-bindgen-test-runner"'
+suite node bash -c 'cd js-tests && node --test --test-reporter=spec test/'
+suite python ./scripts/test-python.sh
+
+echo
+echo "=== parity"
+counts=$(cat "$logs"/*.log | grep -oE 'fixtures \((rust|node|browser|python)\): [0-9]+ passed, [0-9]+ failed' | sort -u)
+echo "$counts"
+hosts=$(echo "$counts" | grep -c . || true)
+distinct=$(echo "$counts" | sed -E 's/^fixtures \([a-z]+\): //' | sort -u | wc -l)
+if [ "$hosts" -ne 4 ] || [ "$distinct" -ne 1 ] || echo "$counts" | grep -qv ' 0 failed$' || echo "$counts" | grep -q ': 0 passed'; then
+  echo "parity FAILED: every host must report the same non-zero count with 0 failed"
+  failed+=(parity)
+fi
+
+if [ ${#failed[@]} -gt 0 ]; then
+  echo "FAILED suites: ${failed[*]}"
+  exit 1
+fi
+echo "all suites passed"

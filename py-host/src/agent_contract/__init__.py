@@ -1,0 +1,241 @@
+"""agent_contract: decides whether what an LLM produced may act.
+
+Every verdict comes from the Rust core, run as a WebAssembly component with no imports (it
+cannot do I/O). This module only translates: Python values become host text, text goes in as
+it is, and the core's JSON reply becomes plain dicts and lists (or a ContractError).
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any, Literal, Optional, Union
+
+from . import _runtime
+from ._host_text import (
+    DEFAULT_MAX_BYTES,
+    DEFAULT_MAX_DEPTH,
+    UNDEFINED,
+    has_surrogates,
+    limits_of,
+    max_chars,
+    write,
+)
+from ._types import (
+    ActionPreview,
+    AgentAction,
+    ErrorPosition,
+    Failure,
+    FinishAction,
+    MessageAction,
+    Options,
+    Outcome,
+    RequestApprovalAction,
+    Success,
+    ToolCallAction,
+    ToolDefinition,
+)
+
+__all__ = [
+    "UNDEFINED",
+    "ContractError",
+    "parse_agent_action",
+    "parse_agent_action_json",
+    "preview_action",
+    "define_tool",
+    "define_tool_json",
+    "safe_parse_agent_action",
+    "safe_define_tool",
+    "parse_agent_actions",
+    "parse_agent_actions_jsonl",
+    "AgentAction",
+    "MessageAction",
+    "ToolCallAction",
+    "FinishAction",
+    "RequestApprovalAction",
+    "ToolDefinition",
+    "ActionPreview",
+    "Options",
+    "ErrorPosition",
+    "Outcome",
+    "Success",
+    "Failure",
+]
+
+Text = Union[str, bytes, bytearray, memoryview]
+
+
+class ContractError(ValueError):
+    """The one error of the package; its fields are the core's, translated one by one."""
+
+    layer: Literal["parse", "protocol", "contract"]
+    code: str
+    path: str
+    message: str
+    retryable: bool
+    position: Optional[ErrorPosition]
+
+    def __init__(
+        self,
+        layer: Literal["parse", "protocol", "contract"],
+        code: str,
+        path: str,
+        message: str,
+        retryable: bool,
+        position: Optional[ErrorPosition] = None,
+    ) -> None:
+        super().__init__(layer, code, path, message, retryable, position)  # args: pickling works
+        self.layer = layer
+        self.code = code
+        self.path = path
+        self.message = message
+        self.retryable = retryable
+        self.position = position
+
+    def __str__(self) -> str:
+        p = self.position
+        where = f" at line {p['line']} column {p['column']} (byte {p['offset']})" if p else ""
+        return f"{self.code} at {self.path!r}: {self.message}{where}"
+
+
+# --- translation -------------------------------------------------------------------------
+
+
+def _options_text(options: Any) -> str:
+    if options is None:
+        return ""
+    return write(options, DEFAULT_MAX_DEPTH, max_chars(DEFAULT_MAX_BYTES))
+
+
+def _call_value(export: str, value: Any, options: Any, batch: bool = False) -> dict[str, Any]:
+    max_depth, max_bytes = limits_of(options)
+    limit = max_chars(max_bytes)
+    root_depth = 1
+    if batch:
+        # Each element is an action of its own: its own depth count (the list is depth 0) and
+        # its own size budget, as the core gives it.
+        root_depth = 0
+        if type(value) is list:
+            limit *= max(1, len(value))
+    text = write(value, max_depth, limit, root_depth)
+    return _reply(_runtime.call(export, text, _options_text(options)))
+
+
+def _call_text(export: str, text: Any, options: Any) -> dict[str, Any]:
+    opts = _options_text(options)
+    if isinstance(text, str):
+        text = str.__str__(text)  # an exact str, whatever a subclass overrides
+        if has_surrogates(text):
+            # Not valid Unicode, so not a WIT string: the core gets the WTF-8 bytes and reports
+            # STRING_LONE_SURROGATE with the byte position.
+            return _reply(_runtime.call(export + "-bytes", text.encode("utf-8", "surrogatepass"), opts))
+        return _reply(_runtime.call(export, text, opts))
+    if isinstance(text, (bytes, bytearray, memoryview)):
+        data = bytes(text)
+        try:
+            # Valid UTF-8 takes the string export: the core receives the very same bytes, and
+            # wasmtime converts list<u8> one element at a time, which is slow.
+            decoded = data.decode("utf-8")
+        except UnicodeDecodeError:
+            return _reply(_runtime.call(export + "-bytes", data, opts))
+        return _reply(_runtime.call(export, decoded, opts))
+    # Neither text nor bytes: the verdict is the core's too. It reads only the kind of the
+    # value, so a container is sent without its contents (max depth 0).
+    return _reply(_runtime.call("not-text", write(text, 0, max_chars(DEFAULT_MAX_BYTES))))
+
+
+def _reply(text: str) -> dict[str, Any]:
+    reply: dict[str, Any] = json.loads(text)
+    # JSON cannot hold undefined: the core lists where it was, as JSON Pointers into the reply.
+    for pointer in reply.pop("undefined", ()):
+        segments = [s.replace("~1", "/").replace("~0", "~") for s in pointer.split("/")[1:]]
+        node: Any = reply
+        for segment in segments[:-1]:
+            node = node[int(segment)] if type(node) is list else node[segment]
+        last = segments[-1]
+        if type(node) is list:
+            node[int(last)] = UNDEFINED
+        else:
+            node[last] = UNDEFINED
+    return reply
+
+
+def _error(e: dict[str, Any]) -> ContractError:
+    return ContractError(e["layer"], e["code"], e["path"], e["message"], e["retryable"], e.get("position"))
+
+
+def _unwrap(reply: dict[str, Any]) -> Any:
+    if reply["ok"]:
+        return reply["value"]
+    raise _error(reply["error"])
+
+
+def _outcomes(reply: dict[str, Any]) -> list[Outcome[AgentAction]]:
+    return [
+        {"ok": True, "value": item["value"]} if item["ok"] else {"ok": False, "error": _error(item["error"])}
+        for item in _unwrap(reply)
+    ]
+
+
+# --- public API ----------------------------------------------------------------------------
+
+
+def parse_agent_action(value: Any, options: Optional[Options] = None) -> AgentAction:
+    """Validates a Python value as an agent action; raises ContractError."""
+    result: AgentAction = _unwrap(_call_value("parse-agent-action", value, options))
+    return result
+
+
+def parse_agent_action_json(text: Text, options: Optional[Options] = None) -> AgentAction:
+    """Validates strict JSON text (str or bytes) as an agent action; raises ContractError."""
+    result: AgentAction = _unwrap(_call_text("parse-agent-action-json", text, options))
+    return result
+
+
+def preview_action(value: Any, options: Optional[Options] = None) -> ActionPreview:
+    """A log-safe summary of an action; never raises ContractError: bad input gives
+    `{"ok": False, "code": ..., "path": ...}`."""
+    reply = _call_value("preview-action", value, options)
+    if not reply["ok"]:
+        # The core could not even read the host text (e.g. the value is too large to send):
+        # the same summary shape the core gives for every other error.
+        error = reply["error"]
+        return {"ok": False, "code": error["code"], "path": error["path"]}
+    result: ActionPreview = reply["value"]
+    return result
+
+
+def define_tool(defn: Any, options: Optional[Options] = None) -> ToolDefinition:
+    """Validates a tool definition; returns a normalised copy; raises ContractError."""
+    result: ToolDefinition = _unwrap(_call_value("define-tool", defn, options))
+    return result
+
+
+def define_tool_json(text: Text, options: Optional[Options] = None) -> ToolDefinition:
+    """Validates a tool definition given as strict JSON text; raises ContractError."""
+    result: ToolDefinition = _unwrap(_call_text("define-tool-json", text, options))
+    return result
+
+
+def safe_parse_agent_action(value: Any, options: Optional[Options] = None) -> Outcome[AgentAction]:
+    try:
+        return {"ok": True, "value": parse_agent_action(value, options)}
+    except ContractError as error:
+        return {"ok": False, "error": error}
+
+
+def safe_define_tool(defn: Any, options: Optional[Options] = None) -> Outcome[ToolDefinition]:
+    try:
+        return {"ok": True, "value": define_tool(defn, options)}
+    except ContractError as error:
+        return {"ok": False, "error": error}
+
+
+def parse_agent_actions(values: Any, options: Optional[Options] = None) -> list[Outcome[AgentAction]]:
+    """One outcome per element of a list, in one crossing. Raises ContractError only when
+    `values` is not a list or the options are invalid."""
+    return _outcomes(_call_value("parse-agent-actions", values, options, batch=True))
+
+
+def parse_agent_actions_jsonl(text: Text, options: Optional[Options] = None) -> list[Outcome[AgentAction]]:
+    """JSON Lines: one outcome per line, in one crossing; positions are in the whole text."""
+    return _outcomes(_call_text("parse-agent-actions-jsonl", text, options))

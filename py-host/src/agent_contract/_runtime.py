@@ -1,0 +1,74 @@
+"""Runs the core component: one compiled component per process, one instance per thread.
+
+A wasmtime `Store` must not be used from two threads at once, so each thread lazily gets its
+own `Store` and instance (cheap: compilation is shared). The component imports nothing, so it
+is instantiated with an empty `Linker`.
+"""
+
+from __future__ import annotations
+
+import threading
+from importlib import resources
+from typing import Any
+
+import wasmtime
+from wasmtime import component as wc
+
+EXPORTS = (
+    "parse-agent-action",
+    "parse-agent-action-json",
+    "parse-agent-action-json-bytes",
+    "preview-action",
+    "define-tool",
+    "define-tool-json",
+    "define-tool-json-bytes",
+    "parse-agent-actions",
+    "parse-agent-actions-jsonl",
+    "parse-agent-actions-jsonl-bytes",
+    "not-text",
+    "echo",
+)
+
+_lock = threading.Lock()
+_compiled: tuple[wasmtime.Engine, wc.Component] | None = None
+_local = threading.local()
+
+
+def compiled() -> tuple[wasmtime.Engine, wc.Component]:
+    """The process-wide engine and compiled component (compiled on first use)."""
+    global _compiled
+    if _compiled is None:
+        with _lock:
+            if _compiled is None:
+                wasm = resources.files(__package__).joinpath("core.wasm").read_bytes()
+                engine = wasmtime.Engine()
+                _compiled = (engine, wc.Component(engine, wasm))
+    return _compiled
+
+
+class _Instance:
+    def __init__(self) -> None:
+        engine, component = compiled()
+        self.store = wasmtime.Store(engine)
+        instance = wc.Linker(engine).instantiate(self.store, component)
+        self.funcs: dict[str, wc.Func] = {}
+        for name in EXPORTS:
+            func = instance.get_func(self.store, name)
+            if func is None:
+                raise RuntimeError(f"core.wasm has no export {name!r}: rebuild it with scripts/build-python.sh")
+            self.funcs[name] = func
+
+
+def call(export: str, *args: Any) -> str:
+    """Calls an export of this thread's instance and returns its JSON reply."""
+    instance: _Instance | None = getattr(_local, "instance", None)
+    if instance is None:
+        instance = _local.instance = _Instance()
+    try:
+        reply: str = instance.funcs[export](instance.store, *args)
+    except Exception:
+        # A trap is a bug in the core and surfaces as is; the instance may be left in any
+        # state, so this thread's next call starts from a fresh one.
+        _local.instance = None
+        raise
+    return reply

@@ -1,0 +1,90 @@
+"""Static types of the results (plain dicts and lists at run time)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, Generic, Literal, NotRequired, TypedDict, TypeVar, Union
+
+if TYPE_CHECKING:
+    from . import ContractError
+
+T = TypeVar("T")
+
+
+class MessageAction(TypedDict):
+    type: Literal["message"]
+    content: str
+
+
+class ToolCallAction(TypedDict):
+    type: Literal["tool_call"]
+    callId: str
+    tool: str
+    input: Any  # JSON value, or agent_contract.UNDEFINED
+
+
+class FinishAction(TypedDict):
+    type: Literal["finish"]
+    summary: str
+
+
+class RequestApprovalAction(TypedDict):
+    type: Literal["request_approval"]
+    requestId: str
+    capability: str
+    resource: str
+    reason: str
+
+
+AgentAction = Union[MessageAction, ToolCallAction, FinishAction, RequestApprovalAction]
+
+Permission = Literal["read", "write", "execute", "network"]
+
+
+class ToolDefinition(TypedDict):
+    name: str
+    description: str
+    inputSchema: dict[str, Any]
+    permissions: list[Permission]
+    outputSchema: NotRequired[dict[str, Any]]
+    version: NotRequired[str]
+
+
+class Options(TypedDict, total=False):
+    strict: bool
+    maxBytes: int
+    maxDepth: int
+
+
+class ErrorPosition(TypedDict):
+    offset: int
+    line: int
+    column: int
+
+
+class ActionPreview(TypedDict, total=False):
+    """`ok` True: type, fields and the linking fields (callId, tool, requestId, capability),
+    plus the redacted input of a tool call. `ok` False: code and path of the error."""
+
+    ok: bool
+    type: str
+    callId: str
+    tool: str
+    requestId: str
+    capability: str
+    fields: list[str]
+    input: Any
+    code: str
+    path: str
+
+
+class Success(TypedDict, Generic[T]):
+    ok: Literal[True]
+    value: T
+
+
+class Failure(TypedDict):
+    ok: Literal[False]
+    error: ContractError
+
+
+Outcome = Union[Success[T], Failure]

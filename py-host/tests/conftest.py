@@ -1,0 +1,28 @@
+"""Shared test set-up: where the fixtures are, and the parity summary line."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+FIXTURES = Path(os.environ.get("AGENT_CONTRACT_FIXTURES") or Path(__file__).resolve().parents[2] / "fixtures")
+
+_fixture_counts = {"passed": 0, "failed": 0}
+GENERATED = {"values": 0}  # property tests count the values they feed in
+
+
+def pytest_runtest_logreport(report: pytest.TestReport) -> None:
+    if "test_fixtures.py::test_fixture[" not in report.nodeid:
+        return
+    if report.when == "call" or (report.when == "setup" and not report.passed):
+        _fixture_counts["passed" if report.passed else "failed"] += 1
+
+
+def pytest_terminal_summary(terminalreporter) -> None:  # type: ignore[no-untyped-def]
+    if GENERATED["values"]:
+        terminalreporter.write_line(f"property tests (python): {GENERATED['values']} generated values")
+    if sum(_fixture_counts.values()):
+        passed, failed = _fixture_counts["passed"], _fixture_counts["failed"]
+        terminalreporter.write_line(f"fixtures (python): {passed} passed, {failed} failed")

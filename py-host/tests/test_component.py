@@ -1,0 +1,27 @@
+"""The component imports nothing (no WASI, no host functions), so it cannot do I/O."""
+
+from __future__ import annotations
+
+import wasmtime
+from wasmtime import component as wc
+
+from agent_contract import _runtime
+
+
+def test_component_has_no_imports() -> None:
+    engine, component = _runtime.compiled()
+    assert component.type.imports(engine) == {}
+
+
+def test_component_instantiates_with_an_empty_linker() -> None:
+    # An empty Linker provides nothing: instantiation would fail on any import.
+    engine, component = _runtime.compiled()
+    store = wasmtime.Store(engine)
+    instance = wc.Linker(engine).instantiate(store, component)
+    echo = instance.get_func(store, "echo")
+    assert echo is not None and echo(store, "héllo") == "héllo"
+
+
+def test_component_exports_what_the_binding_calls() -> None:
+    engine, component = _runtime.compiled()
+    assert set(component.type.exports(engine)) == set(_runtime.EXPORTS)

@@ -1,0 +1,194 @@
+"""Runs every case in fixtures/ through the Python host (host 4 of 4), compared exactly as
+tests/fixtures.rs compares them. See fixtures/README.md."""
+
+from __future__ import annotations
+
+import datetime
+import json
+import math
+import types
+from typing import Any
+
+import pytest
+
+import agent_contract as ac
+from conftest import FIXTURES
+
+
+def load_cases() -> list[dict[str, Any]]:
+    cases, ids = [], set()
+    for file in sorted(FIXTURES.glob("*.json")):
+        for case in json.loads(file.read_text(encoding="utf-8"))["cases"]:
+            assert case["id"] not in ids, f"duplicate case id {case['id']}"
+            ids.add(case["id"])
+            cases.append(case)
+    return cases
+
+
+CASES = load_cases()
+
+
+class Point:
+    pass
+
+
+_OMIT = object()
+
+
+def host_value(spec: Any) -> Any:
+    if isinstance(spec, dict) and "inherited" in spec:
+        return _OMIT  # a dict inherits nothing: the field is simply absent
+    return {
+        "undefined": lambda: ac.UNDEFINED,
+        "NaN": lambda: float("nan"),
+        "Infinity": lambda: float("inf"),
+        "-Infinity": lambda: float("-inf"),
+        "function": lambda: (lambda: None),
+        "Map": lambda: types.MappingProxyType({}),
+        "Set": lambda: set(),
+        "Date": lambda: datetime.datetime(1970, 1, 1),
+        "classInstance": lambda: Point(),
+        "loneSurrogate": lambda: "\ud800",
+    }[spec]()
+
+
+def apply_host(root: Any, host: dict[str, Any] | None) -> Any:
+    for pointer, spec in (host or {}).items():
+        value = host_value(spec)
+        if value is _OMIT:
+            continue
+        segments = [s.replace("~1", "/").replace("~0", "~") for s in pointer.split("/")[1:]]
+        if not segments:
+            root = value
+            continue
+        node = root
+        for segment in segments[:-1]:
+            node = node[int(segment)] if isinstance(node, list) else node[segment]
+        last = segments[-1]
+        if isinstance(node, list):
+            i = int(last)
+            if i == len(node):
+                node.append(value)
+            else:
+                node[i] = value
+        else:
+            node[last] = value
+    return root
+
+
+def text_arg(case: dict[str, Any]) -> str | bytes:
+    if "text" in case:
+        return case["text"]
+    if "textHex" in case:
+        # WTF-8: a host string that may hold lone surrogates.
+        return bytes.fromhex(case["textHex"]).decode("utf-8", "surrogatepass")
+    return bytes.fromhex(case["bytesHex"])
+
+
+def outcome(call: Any) -> dict[str, Any]:
+    try:
+        return {"ok": True, "value": call()}
+    except ac.ContractError as error:
+        return {"ok": False, "error": error}
+
+
+def run(case: dict[str, Any]) -> dict[str, Any]:
+    op = case["op"]
+    options = case.get("options")
+    value = apply_host(case["input"], case.get("host")) if "input" in case else None
+    if op == "parseAgentAction":
+        return outcome(lambda: ac.parse_agent_action(value, options))
+    if op == "defineTool":
+        return outcome(lambda: ac.define_tool(value, options))
+    if op == "previewAction":
+        return {"ok": True, "value": ac.preview_action(value, options)}
+    if op == "parseAgentActionJson":
+        return outcome(lambda: ac.parse_agent_action_json(text_arg(case), options))
+    if op == "defineToolJson":
+        return outcome(lambda: ac.define_tool_json(text_arg(case), options))
+    if op == "parseAgentActions":
+        return outcome(lambda: ac.parse_agent_actions(value, options))
+    if op == "parseAgentActionsJsonl":
+        return outcome(lambda: ac.parse_agent_actions_jsonl(text_arg(case), options))
+    raise AssertionError(f"unknown op {op}")
+
+
+def same(a: Any, b: Any) -> bool:
+    """Deep equality: numbers by value (not bool), dicts regardless of key order, UNDEFINED
+    by identity."""
+    if a is ac.UNDEFINED or b is ac.UNDEFINED:
+        return a is b
+    if isinstance(a, bool) or isinstance(b, bool):
+        return type(a) is type(b) and a == b
+    if isinstance(a, (int, float)) and isinstance(b, (int, float)):
+        return a == b or (isinstance(a, float) and isinstance(b, float) and math.isnan(a) and math.isnan(b))
+    if type(a) is not type(b):
+        return False
+    if isinstance(a, dict):
+        return a.keys() == b.keys() and all(same(a[k], b[k]) for k in a)
+    if isinstance(a, list):
+        return len(a) == len(b) and all(same(x, y) for x, y in zip(a, b))
+    return bool(a == b)
+
+
+def is_outcome_list(want: Any) -> bool:
+    return isinstance(want, list) and all(
+        isinstance(w, dict) and "ok" in w and ("value" in w or "error" in w) for w in want
+    )
+
+
+def check(got: dict[str, Any], expect: dict[str, Any], host: dict[str, Any] | None) -> None:
+    ok = expect["ok"]
+    assert got["ok"] == ok, f"expected ok={ok}, got {got!r}"
+    if ok:
+        value = got["value"]
+        if is_outcome_list(expect["value"]) and isinstance(value, list):
+            assert len(value) == len(expect["value"]), f"expected {len(expect['value'])} items, got {value!r}"
+            for i, (item, want) in enumerate(zip(value, expect["value"])):
+                if "error" in want:
+                    want = {**want["error"], "ok": False}
+                try:
+                    check(item, want, want.get("host"))
+                except AssertionError as e:
+                    raise AssertionError(f"item {i}: {e}") from None
+            return
+        want = apply_host(json.loads(json.dumps(expect["value"])), host)
+        assert same(value, want), f"expected value {want!r}, got {value!r}"
+        return
+    error = got["error"]
+    assert isinstance(error, ac.ContractError), f"expected a ContractError, got {error!r}"
+    for key in ("layer", "code", "path"):
+        assert getattr(error, key) == expect[key], f"expected {key} {expect[key]!r}, got {error!r}"
+    if "position" in expect:
+        assert error.position is not None and same(error.position, expect["position"]), (
+            f"expected position {expect['position']!r}, got {error.position!r}"
+        )
+
+
+def check_safe_twin(case: dict[str, Any], got: dict[str, Any]) -> None:
+    safe = {"parseAgentAction": ac.safe_parse_agent_action, "defineTool": ac.safe_define_tool}.get(case["op"])
+    if safe is None:
+        return
+    value = apply_host(case["input"], case.get("host"))
+    twin = safe(value, case.get("options"))
+    assert twin["ok"] == got["ok"], f"safe twin disagrees: {twin!r} vs {got!r}"
+    if twin["ok"]:
+        assert same(twin["value"], got["value"]), f"safe twin value {twin['value']!r} vs {got['value']!r}"
+    else:
+        a, b = twin["error"], got["error"]
+        assert (a.layer, a.code, a.path, a.message, a.retryable, a.position) == (
+            b.layer, b.code, b.path, b.message, b.retryable, b.position
+        ), f"safe twin error {a!r} vs {b!r}"
+
+
+def test_fixture_cases_found() -> None:
+    assert CASES, f"no fixture cases found in {FIXTURES}"
+
+
+@pytest.mark.parametrize("case", CASES, ids=[c["id"] for c in CASES])
+def test_fixture(case: dict[str, Any]) -> None:
+    got = run(case)
+    check(got, case["expect"], case["expect"].get("host"))
+    check_safe_twin(case, got)
+    if case["op"] == "previewAction":
+        assert "ok" in got["value"], "previewAction must return a summary"

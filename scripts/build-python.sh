@@ -1,0 +1,22 @@
+#!/usr/bin/env bash
+# Builds the core as a WebAssembly component with no imports and copies it into the Python
+# package as agent_contract/core.wasm (git-ignored: it is always built from src/).
+set -euo pipefail
+root="$(cd "$(dirname "$0")/.." && pwd)"
+cd "$root"
+
+rustup target add wasm32-unknown-unknown >/dev/null 2>&1 || true
+command -v wasm-tools >/dev/null || cargo install wasm-tools --version 1.263.0
+
+# wasm32-unknown-unknown, not wasm32-wasip2: a wasip2 build imports WASI even for pure code.
+cargo build --target wasm32-unknown-unknown --features component --release --target-dir target/component
+out="$root/py-host/src/agent_contract/core.wasm"
+wasm-tools component new target/component/wasm32-unknown-unknown/release/agent_contract.wasm -o "$out"
+
+# The component must not be able to do I/O: refuse to ship one that imports anything.
+if wasm-tools component wit "$out" | grep -q '^ *import '; then
+  echo "error: $out has imports" >&2
+  wasm-tools component wit "$out" >&2
+  exit 1
+fi
+echo "built $out ($(wc -c <"$out") bytes)"

@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# Python host (host 4): builds the core component, sets up .venv with the pinned dev tools and
+# runs the py-host tests. Fails on any failure, on zero tests and on zero fixture cases.
+# AGENT_CONTRACT_SKIP_BUILD=1 reuses the built core.wasm; AGENT_CONTRACT_SKIP_PACKAGING=1 skips
+# the fresh-venv install test. Extra arguments go to pytest.
+set -euo pipefail
+root="$(cd "$(dirname "$0")/.." && pwd)"
+cd "$root"
+
+[ "${AGENT_CONTRACT_SKIP_BUILD:-}" = 1 ] || scripts/build-python.sh
+
+[ -x .venv/bin/python ] || python3 -m venv .venv
+pip=(.venv/bin/python -m pip install -q --disable-pip-version-check)
+"${pip[@]}" -r py-host/requirements-dev.txt
+"${pip[@]}" -e py-host
+
+log="$(mktemp)"
+trap 'rm -f "$log"' EXIT
+set +e
+.venv/bin/python -m pytest py-host -p no:cacheprovider "$@" | tee "$log"
+status=${PIPESTATUS[0]}
+set -e
+# pytest exits 5 when it ran no test: non-zero, so that fails too.
+[ "$status" -eq 0 ] || exit "$status"
+if [ $# -eq 0 ] && ! grep -Eq '^fixtures \(python\): [1-9][0-9]* passed, 0 failed$' "$log"; then
+  echo "error: the fixture runner ran no case" >&2
+  exit 1
+fi

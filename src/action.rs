@@ -198,7 +198,7 @@ fn check_version<V: HostValue>(r: &mut Reader<'_>, value: &V) -> Result<()> {
     match r.field(value, "schemaVersion")? {
         Field::Missing => Ok(()),
         Field::Undefined => Err(r.undefined("/schemaVersion", "schemaVersion")),
-        Field::Present(v) if v.kind() == Kind::Number && v.number() == SCHEMA_VERSION => Ok(()),
+        Field::Present(v) if v.kind() == Kind::Number && v.number() == SCHEMA_VERSION => r.budget.charge(1),
         Field::Present(v) => {
             let shown = match v.kind() {
                 Kind::Number => format!("{}", v.number()),

@@ -62,6 +62,10 @@ pub fn parse(bytes: &[u8], mode: Mode, limits: &Limits) -> Result<Value> {
             "JSON text must not start with a byte order mark",
         ));
     }
+    parser.skip_whitespace();
+    if bytes[parser.pos..].starts_with(b"```") {
+        return Err(parser.error(Code::JsonInvalid, "JSON text must not be wrapped in a markdown fence"));
+    }
     let value = parser.parse_document()?;
     parser.skip_whitespace();
     if parser.pos < bytes.len() {

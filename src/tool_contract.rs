@@ -224,6 +224,7 @@ fn permissions<V: HostValue>(r: &mut Reader<'_>, def: &V) -> Result<Vec<String>>
                 ));
             }
             let len = list.len().map_err(|f| f.at("/permissions"))?;
+            r.budget.charge(1)?;
             r.budget.check_room(len)?;
             if len == 0 {
                 return Err(r.error(

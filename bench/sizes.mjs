@@ -1,0 +1,43 @@
+// (d) wasm sizes, raw and `gzip -9`, for the browser/Node module and the Python component.
+// Usage: node sizes.mjs [--json out.json]
+import { execFileSync } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { gzipSync } from 'node:zlib';
+import { fileURLToPath } from 'node:url';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const files = {
+  web: 'pkg/dist/web/agent_contract_bg.wasm',
+  node: 'pkg/dist/node/agent_contract_bg.wasm',
+  component: 'py-host/src/agent_contract/core.wasm',
+};
+const LIMIT = 150 * 1024;
+
+function gzip9(path) {
+  try {
+    return execFileSync('gzip', ['-9', '-c', path], { maxBuffer: 1 << 28 }).length;
+  } catch {
+    return gzipSync(readFileSync(path), { level: 9 }).length; // no gzip binary: zlib, same level
+  }
+}
+
+const results = {};
+console.log('\n(d) wasm sizes — target: core wasm ≤ 150 KB (153,600 bytes) gzip -9');
+for (const [key, rel] of Object.entries(files)) {
+  let raw;
+  try {
+    raw = readFileSync(root + rel).length;
+  } catch {
+    console.log(`  ${rel.padEnd(40)}  (not built)`);
+    continue;
+  }
+  const gz = gzip9(root + rel);
+  results[key] = { file: rel, raw, gzip: gz };
+  const kb = (n) => `${(n / 1024).toFixed(1)} KB`;
+  console.log(
+    `  ${rel.padEnd(40)}  raw ${kb(raw).padStart(9)}  gzip -9 ${kb(gz).padStart(9)}  ${gz <= LIMIT ? 'met' : 'NOT met'} (${((gz / LIMIT) * 100).toFixed(0)}% of limit)`,
+  );
+}
+
+const out = process.argv.indexOf('--json');
+if (out > 0) writeFileSync(process.argv[out + 1], JSON.stringify(results, null, 2));

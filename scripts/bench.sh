@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# Runs every benchmark of issue 2 in one go and prints the results side by side:
+# (a) JS object input, (b) JS text input, (c) Python through the component, (d) wasm sizes,
+# then a summary against the targets. Numbers are medians of many batches (see bench/).
+# Installs what is missing (scripts/setup.sh) and builds both wasm artifacts first (incremental,
+# so cheap when src/ is unchanged); BENCH_NO_BUILD=1 benches the artifacts as they are.
+set -euo pipefail
+root="$(cd "$(dirname "$0")/.." && pwd)"
+cd "$root"
+
+if [ ! -x .venv/bin/python ] || [ ! -d bench/node_modules ] || ! command -v wasm-bindgen >/dev/null; then
+  ./scripts/setup.sh
+fi
+if [ "${BENCH_NO_BUILD:-}" != 1 ] || [ ! -f pkg/dist/node/agent_contract_bg.wasm ] \
+  || [ ! -f py-host/src/agent_contract/core.wasm ]; then
+  log="$(mktemp)"
+  ./scripts/build.sh >"$log" 2>&1 || { cat "$log" >&2; rm -f "$log"; exit 1; }
+  rm -f "$log"
+fi
+.venv/bin/python -m pip install --quiet --disable-pip-version-check -r bench/requirements.txt
+[ -d bench/node_modules/zod ] || (cd bench && npm ci --no-audit --no-fund --loglevel=error)
+
+out=bench/out
+mkdir -p "$out"
+echo "machine: $(nproc) CPU, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//'); node $(node --version); $(.venv/bin/python --version); $(date -u +%Y-%m-%dT%H:%MZ)"
+(cd bench && node bench_js.mjs --json out/js.json)
+PYTHONPATH="$root/py-host/src${PYTHONPATH:+:$PYTHONPATH}" .venv/bin/python bench/bench_python.py --json "$out/python.json"
+(cd bench && node sizes.mjs --json out/sizes.json)
+(cd bench && node summary.mjs out/js.json out/python.json out/sizes.json)

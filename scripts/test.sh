@@ -16,7 +16,7 @@ suite() {
 }
 
 suite rust cargo test --quiet -- --nocapture
-suite rust-wasm cargo test --quiet --target wasm32-unknown-unknown --features js --test wasm \
+suite rust-wasm cargo test --target wasm32-unknown-unknown --features js --test wasm \
   --config 'target.wasm32-unknown-unknown.runner="wasm-bindgen-test-runner"'
 suite node bash -c 'cd js-tests && node --test --test-reporter=spec test/'
 suite python ./scripts/test-python.sh
@@ -34,6 +34,9 @@ fi
 
 if [ ${#failed[@]} -gt 0 ]; then
   echo "FAILED suites: ${failed[*]}"
-  exit 1
+else
+  echo "all suites passed"
 fi
-echo "all suites passed"
+# Closing line: fixture cases run over all hosts; a failed suite counts as one failure more.
+echo "$counts" | awk -v suites=${#failed[@]} '{ p += $3; f += $5 } END { printf "fixtures: %d passed, %d failed\n", p, f + suites }'
+[ ${#failed[@]} -eq 0 ]

@@ -6,11 +6,11 @@
 //! Anything else is an error: no defaults, no guessing, no fallback to `message`.
 
 use crate::error::{Code, ContractError, Layer, Result};
-use crate::fields::{kind_name, Field, Reader};
-use crate::input::{Budget, HostValue, Kind, Undefined};
+use crate::fields::{kind_name, Field, Reader, Source};
+use crate::input::{HostValue, Kind, Path, Undefined};
 use crate::json::{self, Mode};
 use crate::limits::Options;
-use crate::value::{pointer_child, Value};
+use crate::value::{pointer_child, take_member, Value};
 
 /// The protocol version this parser speaks. An action without `schemaVersion` is version 1.
 pub const SCHEMA_VERSION: f64 = 1.0;
@@ -48,34 +48,24 @@ impl AgentAction {
     }
 
     /// The result object every host returns, `type` first, then the fields in protocol order.
-    pub fn to_value(&self) -> Value {
-        let s = |v: &String| Value::String(v.clone());
-        let mut entries = vec![(
-            "type".to_owned(),
-            Value::String(self.type_name().to_owned()),
-        )];
+    pub fn into_value(self) -> Value {
+        let type_name = Value::String(self.type_name().to_owned());
+        let mut entries = Vec::with_capacity(5);
+        entries.push(("type".to_owned(), type_name));
+        let mut push = |key: &str, value: Value| entries.push((key.to_owned(), value));
         match self {
-            AgentAction::Message { content } => entries.push(("content".into(), s(content))),
-            AgentAction::ToolCall {
-                call_id,
-                tool,
-                input,
-            } => {
-                entries.push(("callId".into(), s(call_id)));
-                entries.push(("tool".into(), s(tool)));
-                entries.push(("input".into(), input.clone()));
+            AgentAction::Message { content } => push("content", Value::String(content)),
+            AgentAction::ToolCall { call_id, tool, input } => {
+                push("callId", Value::String(call_id));
+                push("tool", Value::String(tool));
+                push("input", input);
             }
-            AgentAction::Finish { summary } => entries.push(("summary".into(), s(summary))),
-            AgentAction::RequestApproval {
-                request_id,
-                capability,
-                resource,
-                reason,
-            } => {
-                entries.push(("requestId".into(), s(request_id)));
-                entries.push(("capability".into(), s(capability)));
-                entries.push(("resource".into(), s(resource)));
-                entries.push(("reason".into(), s(reason)));
+            AgentAction::Finish { summary } => push("summary", Value::String(summary)),
+            AgentAction::RequestApproval { request_id, capability, resource, reason } => {
+                push("requestId", Value::String(request_id));
+                push("capability", Value::String(capability));
+                push("resource", Value::String(resource));
+                push("reason", Value::String(reason));
             }
         }
         Value::Object(entries)
@@ -95,29 +85,28 @@ fn fields_of(action_type: &str) -> &'static [&'static str] {
 
 /// Parses a host value (a JS object read in place, a Python value, a `Value`).
 pub fn parse_agent_action<V: HostValue>(value: &V, options: &Options) -> Result<AgentAction> {
-    let budget = Budget::new(&options.limits);
-    parse_with(value, options, budget)
+    parse_with(value, options, Source::Host)
 }
 
 /// Parses strict JSON text (`Mode::Strict`): exactly one value, nothing after it.
 pub fn parse_agent_action_json(text: &[u8], options: &Options) -> Result<AgentAction> {
-    let value = json::parse(text, Mode::Strict, &options.limits)?;
-    // The text itself was bounded by `max_bytes`; do not count its contents a second time.
-    parse_with(&&value, options, Budget::unlimited())
+    let mut document = json::parse(text, Mode::Strict, &options.limits)?;
+    let mut action = parse_with(&&document, options, Source::StrictText)?;
+    if let AgentAction::ToolCall { input, .. } = &mut action {
+        *input = take_member(&mut document, "input");
+    }
+    Ok(action)
 }
 
-fn parse_with<V: HostValue>(value: &V, options: &Options, budget: Budget) -> Result<AgentAction> {
-    let mut r = Reader::new(Layer::Protocol, &options.limits, budget);
+fn parse_with<V: HostValue>(value: &V, options: &Options, source: Source) -> Result<AgentAction> {
+    let mut r = Reader::new(Layer::Protocol, &options.limits, source);
     match value.kind() {
         Kind::Object => {}
         other => {
             return Err(r.error(
                 Code::ActionNotObject,
                 "",
-                format!(
-                    "an action must be a plain object, got {}",
-                    kind_name(value, other)
-                ),
+                format!("an action must be a plain object, got {}", kind_name(value, other)),
             ))
         }
     }
@@ -129,11 +118,9 @@ fn parse_with<V: HostValue>(value: &V, options: &Options, budget: Budget) -> Res
     check_version(&mut r, value)?;
 
     let action_type = match r.field(value, "type")? {
-        Field::Missing => {
-            return Err(r.error(Code::FieldMissing, "/type", "missing required field type"))
-        }
+        Field::Missing => return Err(r.error(Code::FieldMissing, "/type", "missing required field type")),
         Field::Undefined => return Err(r.undefined("/type", "type")),
-        Field::Present(v) => r.string_value(&v, "/type", "type")?,
+        Field::Present(v) => r.string_value(&v, &Path::Root("/type"), "type")?,
     };
     if crate::fields::is_blank(&action_type) {
         return Err(r.error(Code::FieldEmpty, "/type", "type must not be empty or blank"));
@@ -142,13 +129,15 @@ fn parse_with<V: HostValue>(value: &V, options: &Options, budget: Budget) -> Res
         return Err(r.error(
             Code::ActionTypeUnknown,
             "/type",
-            format!("unknown action type {action_type:?}; expected one of message, tool_call, finish, request_approval"),
+            format!(
+                "unknown action type {action_type:?}; expected one of message, tool_call, finish, request_approval"
+            ),
         ));
     }
 
     if options.strict {
         let allowed = fields_of(&action_type);
-        for key in value.keys("")? {
+        for key in value.keys().map_err(|e| e.at(""))? {
             if key != "type" && key != "schemaVersion" && !allowed.contains(&key.as_str()) {
                 return Err(r.error(
                     Code::ActionFieldUnknown,
@@ -160,29 +149,23 @@ fn parse_with<V: HostValue>(value: &V, options: &Options, budget: Budget) -> Res
     }
 
     let action = match action_type.as_str() {
-        "message" => AgentAction::Message {
-            content: r.required_text(value, "content", Code::FieldEmpty)?,
-        },
-        "finish" => AgentAction::Finish {
-            summary: r.required_text(value, "summary", Code::FieldEmpty)?,
-        },
+        "message" => AgentAction::Message { content: r.required_text(value, "content", Code::FieldEmpty)? },
+        "finish" => AgentAction::Finish { summary: r.required_text(value, "summary", Code::FieldEmpty)? },
         "tool_call" => {
             let call_id = r.required_text(value, "callId", Code::FieldEmpty)?;
             let tool = r.required_text(value, "tool", Code::FieldEmpty)?;
             let input = match r.field(value, "input")? {
-                Field::Missing => return Err(r.error(
-                    Code::ActionInputMissing,
-                    "/input",
-                    "a tool_call must have an input field (null, {} or undefined for no arguments)",
-                )),
+                Field::Missing => {
+                    return Err(r.error(
+                        Code::ActionInputMissing,
+                        "/input",
+                        "a tool_call must have an input field (null, {} or undefined for no arguments)",
+                    ))
+                }
                 Field::Undefined => Value::Undefined,
                 Field::Present(v) => r.copy(&v, "/input", Undefined::Keep)?,
             };
-            AgentAction::ToolCall {
-                call_id,
-                tool,
-                input,
-            }
+            AgentAction::ToolCall { call_id, tool, input }
         }
         _ => AgentAction::RequestApproval {
             request_id: r.required_text(value, "requestId", Code::FieldEmpty)?,

@@ -14,10 +14,7 @@ pub fn parse_agent_action<V: HostValue>(value: &V, options: Option<&V>) -> Resul
     action::parse_agent_action(value, &Options::read(options)?)
 }
 
-pub fn parse_agent_action_json<O: HostValue>(
-    text: &[u8],
-    options: Option<&O>,
-) -> Result<AgentAction> {
+pub fn parse_agent_action_json<O: HostValue>(text: &[u8], options: Option<&O>) -> Result<AgentAction> {
     action::parse_agent_action_json(text, &Options::read(options)?)
 }
 
@@ -38,29 +35,19 @@ pub fn preview_action<V: HostValue>(value: &V, options: Option<&V>) -> Value {
 
 /// One verdict per element of a list, each with its own size budget; the list itself must be
 /// an array.
-pub fn parse_agent_actions<V: HostValue>(
-    list: &V,
-    options: Option<&V>,
-) -> Result<Vec<Result<AgentAction>>> {
+pub fn parse_agent_actions<V: HostValue>(list: &V, options: Option<&V>) -> Result<Vec<Result<AgentAction>>> {
     let options = Options::read(options)?;
     if list.kind() != Kind::Array {
         return Err(ContractError::new(
             Code::FieldType,
             "",
-            format!(
-                "expected a list of actions, got {}",
-                crate::fields::kind_name(list, list.kind())
-            ),
+            format!("expected a list of actions, got {}", crate::fields::kind_name(list, list.kind())),
         )
         .in_layer(Layer::Protocol));
     }
     let len = list.len().map_err(|f| f.at(""))?;
     if len > options.limits.max_bytes {
-        return Err(ContractError::new(
-            Code::InputTooLarge,
-            "",
-            "the list has more items than the size limit allows",
-        ));
+        return Err(ContractError::new(Code::InputTooLarge, "", "the list has more items than the size limit allows"));
     }
     let mut out = Vec::with_capacity(len.min(1 << 16));
     for i in 0..len {
@@ -75,32 +62,24 @@ pub fn parse_agent_actions<V: HostValue>(
 
 /// JSON Lines: one action per line (`\n`, optional `\r` before it); a final newline is allowed,
 /// any other empty line is an error for that line. Positions are in the whole text.
-pub fn parse_agent_actions_jsonl<O: HostValue>(
-    text: &[u8],
-    options: Option<&O>,
-) -> Result<Vec<Result<AgentAction>>> {
+pub fn parse_agent_actions_jsonl<O: HostValue>(text: &[u8], options: Option<&O>) -> Result<Vec<Result<AgentAction>>> {
     let options = Options::read(options)?;
     let mut out = Vec::new();
     let mut start = 0;
     let mut line_no = 1;
     while start < text.len() {
-        let end = text[start..]
-            .iter()
-            .position(|&b| b == b'\n')
-            .map_or(text.len(), |i| start + i);
+        let end = text[start..].iter().position(|&b| b == b'\n').map_or(text.len(), |i| start + i);
         let mut line = &text[start..end];
         if line.last() == Some(&b'\r') {
             line = &line[..line.len() - 1];
         }
-        out.push(
-            action::parse_agent_action_json(line, &options).map_err(|mut e| {
-                if let Some(p) = e.position.as_mut() {
-                    p.offset += start;
-                    p.line = line_no;
-                }
-                e
-            }),
-        );
+        out.push(action::parse_agent_action_json(line, &options).map_err(|mut e| {
+            if let Some(p) = e.position.as_mut() {
+                p.offset += start;
+                p.line = line_no;
+            }
+            e
+        }));
         start = end + 1;
         line_no += 1;
     }
@@ -112,9 +91,6 @@ pub fn not_text<V: HostValue>(value: &V) -> ContractError {
     ContractError::new(
         Code::JsonInvalid,
         "",
-        format!(
-            "expected JSON text (a string or bytes), got {}",
-            crate::fields::kind_name(value, value.kind())
-        ),
+        format!("expected JSON text (a string or bytes), got {}", crate::fields::kind_name(value, value.kind())),
     )
 }

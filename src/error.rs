@@ -100,15 +100,8 @@ impl Position {
         let offset = offset.min(bytes.len());
         let before = &bytes[..offset];
         let line = 1 + before.iter().filter(|&&b| b == b'\n').count();
-        let line_start = before
-            .iter()
-            .rposition(|&b| b == b'\n')
-            .map_or(0, |i| i + 1);
-        Position {
-            offset,
-            line,
-            column: offset - line_start + 1,
-        }
+        let line_start = before.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
+        Position { offset, line, column: offset - line_start + 1 }
     }
 }
 
@@ -125,13 +118,7 @@ pub struct ContractError {
 
 impl ContractError {
     pub fn new(code: Code, path: impl Into<String>, message: impl Into<String>) -> Self {
-        ContractError {
-            layer: code.default_layer(),
-            code,
-            path: path.into(),
-            message: message.into(),
-            position: None,
-        }
+        ContractError { layer: code.default_layer(), code, path: path.into(), message: message.into(), position: None }
     }
 
     pub fn in_layer(mut self, layer: Layer) -> Self {
@@ -153,11 +140,7 @@ impl fmt::Display for ContractError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{}", self.message)?;
         if let Some(p) = self.position {
-            write!(
-                f,
-                " at line {} column {} (byte {})",
-                p.line, p.column, p.offset
-            )?;
+            write!(f, " at line {} column {} (byte {})", p.line, p.column, p.offset)?;
         }
         Ok(())
     }

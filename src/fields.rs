@@ -3,7 +3,7 @@
 //! and JSON Pointer, in the layer of the rule asking.
 
 use crate::error::{Code, ContractError, Layer, Result};
-use crate::input::{lone_surrogate, Budget, Copier, HostValue, Kind, Undefined};
+use crate::input::{lone_surrogate, Budget, Copier, HostValue, Kind, Path, Undefined};
 use crate::limits::Limits;
 use crate::value::{pointer_child, Value};
 
@@ -14,20 +14,32 @@ pub enum Field<V> {
     Present(V),
 }
 
+/// Where the value a rule reads comes from.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub enum Source {
+    /// A host value: measured against `max_bytes` as it is read; nested values are deep-copied
+    /// (and checked to be JSON) as they are read.
+    Host,
+    /// A document the strict parser just built: its size, depth and JSON-ness are already
+    /// proven, so nested values are not copied; the caller moves them out of the document.
+    StrictText,
+}
+
 /// Reads fields of one object for one rule, in that rule's layer, charging what it reads.
 pub struct Reader<'l> {
     pub layer: Layer,
     pub limits: &'l Limits,
     pub budget: Budget,
+    source: Source,
 }
 
 impl<'l> Reader<'l> {
-    pub fn new(layer: Layer, limits: &'l Limits, budget: Budget) -> Reader<'l> {
-        Reader {
-            layer,
-            limits,
-            budget,
-        }
+    pub fn new(layer: Layer, limits: &'l Limits, source: Source) -> Reader<'l> {
+        let budget = match source {
+            Source::Host => Budget::new(limits),
+            Source::StrictText => Budget::unlimited(),
+        };
+        Reader { layer, limits, budget, source }
     }
 
     pub fn error(&self, code: Code, path: &str, message: impl Into<String>) -> ContractError {
@@ -35,8 +47,7 @@ impl<'l> Reader<'l> {
     }
 
     pub fn field<V: HostValue>(&mut self, object: &V, key: &str) -> Result<Field<V>> {
-        let path = pointer_child("", key);
-        match object.get(key).map_err(|f| f.at(&path))? {
+        match object.get(key).map_err(|f| f.at(&pointer_child("", key)))? {
             None => Ok(Field::Missing),
             Some(v) if v.kind() == Kind::Undefined => Ok(Field::Undefined),
             Some(v) => {
@@ -47,75 +58,60 @@ impl<'l> Reader<'l> {
     }
 
     /// A field that must hold a string; `None` when missing (for optional fields).
-    pub fn optional_string<V: HostValue>(
-        &mut self,
-        object: &V,
-        key: &str,
-    ) -> Result<Option<String>> {
-        let path = pointer_child("", key);
+    pub fn optional_string<V: HostValue>(&mut self, object: &V, key: &str) -> Result<Option<String>> {
         match self.field(object, key)? {
             Field::Missing => Ok(None),
-            Field::Undefined => Err(self.undefined(&path, key)),
-            Field::Present(v) => self.string_value(&v, &path, key).map(Some),
+            Field::Undefined => Err(self.undefined(&pointer_child("", key), key)),
+            Field::Present(v) => self.string_value(&v, &Path::Key(&Path::Root(""), key), key).map(Some),
         }
     }
 
     /// A field that must hold a string with at least one non-whitespace character. Returned as
     /// given, not trimmed.
-    pub fn required_text<V: HostValue>(
-        &mut self,
-        object: &V,
-        key: &str,
-        empty: Code,
-    ) -> Result<String> {
-        let path = pointer_child("", key);
+    pub fn required_text<V: HostValue>(&mut self, object: &V, key: &str, empty: Code) -> Result<String> {
         let Some(text) = self.optional_string(object, key)? else {
             return Err(self.error(
                 Code::FieldMissing,
-                &path,
+                &pointer_child("", key),
                 format!("missing required field {key}"),
             ));
         };
         if is_blank(&text) {
-            return Err(self.error(empty, &path, format!("{key} must not be empty or blank")));
+            return Err(self.error(empty, &pointer_child("", key), format!("{key} must not be empty or blank")));
         }
         Ok(text)
     }
 
-    pub fn string_value<V: HostValue>(&mut self, v: &V, path: &str, name: &str) -> Result<String> {
+    pub fn string_value<V: HostValue>(&mut self, v: &V, path: &Path<'_>, name: &str) -> Result<String> {
         match v.kind() {
             Kind::String => {
                 let s = v.string();
                 self.budget.charge(1 + s.len())?;
                 Ok(s)
             }
-            Kind::IllFormedString => Err(lone_surrogate(path)),
-            Kind::Undefined => Err(self.undefined(path, name)),
+            Kind::IllFormedString => Err(lone_surrogate(&path.render())),
+            Kind::Undefined => Err(self.undefined(&path.render(), name)),
             other => Err(self.error(
                 Code::FieldType,
-                path,
+                &path.render(),
                 format!("{name} must be a string, got {}", kind_name(v, other)),
             )),
         }
     }
 
     pub fn undefined(&self, path: &str, key: &str) -> ContractError {
-        self.error(
-            Code::FieldUndefined,
-            path,
-            format!("{key} is present but undefined"),
-        )
+        self.error(Code::FieldUndefined, path, format!("{key} is present but undefined"))
     }
 
     /// Deep-copies a nested value (tool input, schemas) under the same limits and budget.
+    /// For `Source::StrictText` this returns `Null`: the caller moves the value out instead.
     pub fn copy<V: HostValue>(&mut self, v: &V, path: &str, undefined: Undefined) -> Result<Value> {
-        let mut copier = Copier {
-            limits: self.limits,
-            budget: &mut self.budget,
-            undefined,
-        };
+        if self.source == Source::StrictText {
+            return Ok(Value::Null);
+        }
+        let mut copier = Copier { limits: self.limits, budget: &mut self.budget, undefined };
         // The value sits inside the root object: one container around it.
-        copier.copy(v, path, 1)
+        copier.copy(v, &Path::Root(path), 1)
     }
 }
 

@@ -52,15 +52,47 @@ pub struct HostFault(pub String);
 
 impl HostFault {
     pub fn at(self, path: &str) -> ContractError {
-        ContractError::new(
-            Code::ValueNotJson,
-            path,
-            format!("reading the value threw: {}", self.0),
-        )
+        ContractError::new(Code::ValueNotJson, path, format!("reading the value threw: {}", self.0))
     }
 }
 
 pub type HostResult<T> = std::result::Result<T, HostFault>;
+
+/// Why the keys of an object could not be listed.
+#[derive(Debug)]
+pub enum KeysError {
+    Fault(HostFault),
+    /// A key is not valid Unicode (lone surrogate).
+    IllFormedKey,
+}
+
+impl KeysError {
+    pub fn at(self, path: &str) -> ContractError {
+        match self {
+            KeysError::Fault(f) => f.at(path),
+            KeysError::IllFormedKey => ill_formed_key(path),
+        }
+    }
+}
+
+/// A JSON Pointer built as a chain on the stack and written out only when an error needs it:
+/// the common, valid case allocates no path strings.
+#[derive(Clone, Copy)]
+pub enum Path<'a> {
+    Root(&'a str),
+    Key(&'a Path<'a>, &'a str),
+    Index(&'a Path<'a>, usize),
+}
+
+impl Path<'_> {
+    pub fn render(&self) -> String {
+        match self {
+            Path::Root(p) => (*p).to_owned(),
+            Path::Key(parent, key) => pointer_child(&parent.render(), key),
+            Path::Index(parent, i) => pointer_index(&parent.render(), *i),
+        }
+    }
+}
 
 pub trait HostValue: Sized {
     fn kind(&self) -> Kind;
@@ -76,9 +108,8 @@ pub trait HostValue: Sized {
     fn string(&self) -> String;
     /// The own property `key`; `None` when missing (inherited properties are missing).
     fn get(&self, key: &str) -> HostResult<Option<Self>>;
-    /// Own enumerable string keys in ECMAScript order. A key that is not valid Unicode is a
-    /// `STRING_LONE_SURROGATE` error at `path` (the object's).
-    fn keys(&self, path: &str) -> Result<Vec<String>>;
+    /// Own enumerable string keys in ECMAScript order.
+    fn keys(&self) -> std::result::Result<Vec<String>, KeysError>;
     fn len(&self) -> HostResult<usize>;
     fn index(&self, i: usize) -> HostResult<Self>;
     /// For messages about a `NotJson` value: "function", "Map", "set"...
@@ -88,11 +119,7 @@ pub trait HostValue: Sized {
 /// Whether `key` is an ECMAScript array index (canonical decimal below 2^32 - 1).
 pub fn is_array_index(key: &str) -> bool {
     let b = key.as_bytes();
-    if b.is_empty()
-        || b.len() > 10
-        || (b.len() > 1 && b[0] == b'0')
-        || !b.iter().all(u8::is_ascii_digit)
-    {
+    if b.is_empty() || b.len() > 10 || (b.len() > 1 && b[0] == b'0') || !b.iter().all(u8::is_ascii_digit) {
         return false;
     }
     key.parse::<u64>().is_ok_and(|n| n < u32::MAX as u64)
@@ -102,13 +129,7 @@ pub fn is_array_index(key: &str) -> bool {
 pub fn ecmascript_order(keys: &mut [String]) {
     if keys.iter().any(|k| is_array_index(k)) {
         // Stable: non-index keys keep insertion order.
-        keys.sort_by_key(|k| {
-            if is_array_index(k) {
-                (0, k.parse::<u64>().unwrap_or(0))
-            } else {
-                (1, 0)
-            }
-        });
+        keys.sort_by_key(|k| if is_array_index(k) { (0, k.parse::<u64>().unwrap_or(0)) } else { (1, 0) });
     }
 }
 
@@ -154,23 +175,19 @@ impl<'a> HostValue for &'a Value {
 
     fn get(&self, key: &str) -> HostResult<Option<Self>> {
         Ok(match self {
-            Value::Object(entries) => entries
-                .iter()
-                .find(|(k, v)| k == key && !matches!(v, Value::IllFormedKey))
-                .map(|(_, v)| v),
+            Value::Object(entries) => {
+                entries.iter().find(|(k, v)| k == key && !matches!(v, Value::IllFormedKey)).map(|(_, v)| v)
+            }
             _ => None,
         })
     }
 
-    fn keys(&self, path: &str) -> Result<Vec<String>> {
+    fn keys(&self) -> std::result::Result<Vec<String>, KeysError> {
         let Value::Object(entries) = self else {
             return Ok(Vec::new());
         };
-        if entries
-            .iter()
-            .any(|(_, v)| matches!(v, Value::IllFormedKey))
-        {
-            return Err(ill_formed_key(path));
+        if entries.iter().any(|(_, v)| matches!(v, Value::IllFormedKey)) {
+            return Err(KeysError::IllFormedKey);
         }
         let mut keys: Vec<String> = entries.iter().map(|(k, _)| k.clone()).collect();
         ecmascript_order(&mut keys);
@@ -200,11 +217,7 @@ impl<'a> HostValue for &'a Value {
 }
 
 pub fn ill_formed_key(path: &str) -> ContractError {
-    ContractError::new(
-        Code::StringLoneSurrogate,
-        path,
-        "an object key contains a lone UTF-16 surrogate",
-    )
+    ContractError::new(Code::StringLoneSurrogate, path, "an object key contains a lone UTF-16 surrogate")
 }
 
 /// Counts the measured size of what rules read against `Limits::max_bytes`.
@@ -215,18 +228,12 @@ pub struct Budget {
 
 impl Budget {
     pub fn new(limits: &Limits) -> Budget {
-        Budget {
-            used: 0,
-            max: limits.max_bytes,
-        }
+        Budget { used: 0, max: limits.max_bytes }
     }
 
     /// For values parsed from text, whose size the text length already bounded.
     pub fn unlimited() -> Budget {
-        Budget {
-            used: 0,
-            max: usize::MAX,
-        }
+        Budget { used: 0, max: usize::MAX }
     }
 
     pub fn check_room(&self, units: usize) -> Result<()> {
@@ -237,11 +244,7 @@ impl Budget {
     }
 
     fn too_large(&self) -> ContractError {
-        ContractError::new(
-            Code::InputTooLarge,
-            "",
-            format!("input is larger than the limit of {} bytes", self.max),
-        )
+        ContractError::new(Code::InputTooLarge, "", format!("input is larger than the limit of {} bytes", self.max))
     }
 
     pub fn charge(&mut self, units: usize) -> Result<()> {
@@ -272,15 +275,15 @@ pub struct Copier<'l> {
 impl Copier<'_> {
     /// Deep-copies a host value into a `Value` holding only JSON (and `Undefined` when kept),
     /// failing on the first value with no JSON form. `depth` is the number of containers
-    /// around `value`; `path` its JSON Pointer.
-    pub fn copy<V: HostValue>(&mut self, value: &V, path: &str, depth: usize) -> Result<Value> {
+    /// around `value`.
+    pub fn copy<V: HostValue>(&mut self, value: &V, path: &Path<'_>, depth: usize) -> Result<Value> {
         match value.kind() {
             Kind::Undefined => match self.undefined {
                 Undefined::Keep => {
                     self.budget.charge(1)?;
                     Ok(Value::Undefined)
                 }
-                Undefined::Reject => Err(not_json(path, "undefined")),
+                Undefined::Reject => Err(not_json(&path.render(), "undefined")),
             },
             Kind::Null => {
                 self.budget.charge(1)?;
@@ -300,64 +303,56 @@ impl Copier<'_> {
                     } else {
                         "-Infinity"
                     };
-                    return Err(not_json(path, name));
+                    return Err(not_json(&path.render(), name));
                 }
                 self.budget.charge(1)?;
-                Ok(Value::Number(Number {
-                    value: n,
-                    text: value.number_text(),
-                }))
+                Ok(Value::Number(Number { value: n, text: value.number_text() }))
             }
             Kind::String => {
                 let s = value.string();
                 self.budget.charge(1 + s.len())?;
                 Ok(Value::String(s))
             }
-            Kind::IllFormedString => Err(lone_surrogate(path)),
+            Kind::IllFormedString => Err(lone_surrogate(&path.render())),
             Kind::Array => {
                 self.enter(path, depth)?;
-                let len = value.len().map_err(|f| f.at(path))?;
+                let len = value.len().map_err(|f| f.at(&path.render()))?;
                 // Every element costs at least one unit: a huge (even sparse) length fails now
                 // instead of after millions of reads.
                 self.budget.check_room(len)?;
                 let mut items = Vec::with_capacity(len.min(1024));
                 for i in 0..len {
-                    let item_path = pointer_index(path, i);
-                    let item = value.index(i).map_err(|f| f.at(&item_path))?;
+                    let item_path = Path::Index(path, i);
+                    let item = value.index(i).map_err(|f| f.at(&item_path.render()))?;
                     items.push(self.copy(&item, &item_path, depth + 1)?);
                 }
                 Ok(Value::Array(items))
             }
             Kind::Object => {
                 self.enter(path, depth)?;
-                let keys = value.keys(path)?;
+                let keys = value.keys().map_err(|e| e.at(&path.render()))?;
                 let mut entries = Vec::with_capacity(keys.len());
                 for key in keys {
-                    let item_path = pointer_child(path, &key);
                     self.budget.charge(key.len())?;
+                    let item_path = Path::Key(path, &key);
                     // A key listed a moment ago can vanish under a getter or Proxy; it is then
                     // simply not there.
-                    let Some(item) = value.get(&key).map_err(|f| f.at(&item_path))? else {
-                        continue;
-                    };
+                    let Some(item) = value.get(&key).map_err(|f| f.at(&item_path.render()))? else { continue };
                     let copied = self.copy(&item, &item_path, depth + 1)?;
                     entries.push((key, copied));
                 }
                 Ok(Value::Object(entries))
             }
-            Kind::NotJson => Err(not_json(path, &value.not_json_name())),
+            Kind::NotJson => Err(not_json(&path.render(), &value.not_json_name())),
         }
     }
 
-    fn enter(&mut self, path: &str, depth: usize) -> Result<()> {
+    fn enter(&mut self, path: &Path<'_>, depth: usize) -> Result<()> {
         if depth + 1 > self.limits.max_depth {
             return Err(ContractError::new(
                 Code::InputTooDeep,
-                path,
-                format!(
-                    "nesting is deeper than the limit of {}",
-                    self.limits.max_depth
-                ),
+                path.render(),
+                format!("nesting is deeper than the limit of {}", self.limits.max_depth),
             ));
         }
         self.budget.charge(1)
@@ -365,24 +360,15 @@ impl Copier<'_> {
 }
 
 pub fn not_json(path: &str, what: &str) -> ContractError {
-    let article = if what.starts_with(|c: char| "aeiouAEIOU".contains(c)) {
-        "an"
+    let article = if what.starts_with(|c: char| "aeiouAEIOU".contains(c)) { "an" } else { "a" };
+    let message = if what.chars().next().is_some_and(|c| c.is_ascii_uppercase()) || what == "undefined" {
+        format!("{what} is not a JSON value")
     } else {
-        "a"
+        format!("{article} {what} is not a JSON value")
     };
-    let message =
-        if what.chars().next().is_some_and(|c| c.is_ascii_uppercase()) || what == "undefined" {
-            format!("{what} is not a JSON value")
-        } else {
-            format!("{article} {what} is not a JSON value")
-        };
     ContractError::new(Code::ValueNotJson, path, message)
 }
 
 pub fn lone_surrogate(path: &str) -> ContractError {
-    ContractError::new(
-        Code::StringLoneSurrogate,
-        path,
-        "string contains a lone UTF-16 surrogate",
-    )
+    ContractError::new(Code::StringLoneSurrogate, path, "string contains a lone UTF-16 surrogate")
 }

@@ -35,11 +35,7 @@ pub fn parse(bytes: &[u8], mode: Mode, limits: &Limits) -> Result<Value> {
         return Err(ContractError::new(
             Code::InputTooLarge,
             "",
-            format!(
-                "JSON text is {} bytes, over the limit of {} bytes",
-                bytes.len(),
-                limits.max_bytes
-            ),
+            format!("JSON text is {} bytes, over the limit of {} bytes", bytes.len(), limits.max_bytes),
         )
         .at(Position::locate(bytes, limits.max_bytes)));
     }
@@ -49,18 +45,9 @@ pub fn parse(bytes: &[u8], mode: Mode, limits: &Limits) -> Result<Value> {
         Mode::Strict => limits.max_depth,
         Mode::Host => crate::limits::MAX_DEPTH_CEILING + 1,
     };
-    let mut parser = Parser {
-        bytes,
-        pos: 0,
-        mode,
-        max_depth,
-        stack: Vec::new(),
-    };
+    let mut parser = Parser { bytes, pos: 0, mode, max_depth, stack: Vec::new() };
     if bytes.starts_with(&[0xEF, 0xBB, 0xBF]) {
-        return Err(parser.error(
-            Code::JsonInvalid,
-            "JSON text must not start with a byte order mark",
-        ));
+        return Err(parser.error(Code::JsonInvalid, "JSON text must not start with a byte order mark"));
     }
     parser.skip_whitespace();
     if bytes[parser.pos..].starts_with(b"```") {
@@ -70,10 +57,7 @@ pub fn parse(bytes: &[u8], mode: Mode, limits: &Limits) -> Result<Value> {
     parser.skip_whitespace();
     if parser.pos < bytes.len() {
         let what = describe_trailing(&bytes[parser.pos..]);
-        return Err(parser.error_at_root(
-            Code::JsonTrailingContent,
-            format!("unexpected {what} after the JSON value"),
-        ));
+        return Err(parser.error_at_root(Code::JsonTrailingContent, format!("unexpected {what} after the JSON value")));
     }
     Ok(value)
 }
@@ -90,12 +74,7 @@ fn describe_trailing(rest: &[u8]) -> &'static str {
 
 enum Frame {
     Array(Vec<Value>),
-    Object {
-        entries: Vec<(String, Value)>,
-        key: Option<String>,
-        ill_formed_key: bool,
-        names: Option<BTreeSet<String>>,
-    },
+    Object { entries: Vec<(String, Value)>, key: Option<String>, ill_formed_key: bool, names: Option<BTreeSet<String>> },
 }
 
 struct Parser<'a> {
@@ -134,12 +113,7 @@ impl<'a> Parser<'a> {
                         _ => return Err(self.unexpected("',' or ']' in array")),
                     }
                 }
-                Frame::Object {
-                    entries,
-                    key,
-                    ill_formed_key,
-                    ..
-                } => {
+                Frame::Object { entries, key, ill_formed_key, .. } => {
                     let name = key.take().unwrap_or_default();
                     if std::mem::take(ill_formed_key) {
                         entries.push((name, Value::IllFormedKey));
@@ -174,10 +148,7 @@ impl<'a> Parser<'a> {
     fn parse_value(&mut self) -> Result<Value> {
         loop {
             let Some(byte) = self.peek() else {
-                return Err(self.error(
-                    Code::JsonInvalid,
-                    "unexpected end of input, expected a value",
-                ));
+                return Err(self.error(Code::JsonInvalid, "unexpected end of input, expected a value"));
             };
             match byte {
                 b'{' | b'[' => {
@@ -235,12 +206,7 @@ impl<'a> Parser<'a> {
         let Some(name) = self.parse_string()? else {
             // Host mode only: a key that is not valid Unicode. The entry becomes a marker so
             // that a rule reading the keys fails exactly as the JS binding does.
-            if let Some(Frame::Object {
-                key,
-                ill_formed_key,
-                ..
-            }) = self.stack.last_mut()
-            {
+            if let Some(Frame::Object { key, ill_formed_key, .. }) = self.stack.last_mut() {
                 *key = Some(String::new());
                 *ill_formed_key = true;
             }
@@ -254,13 +220,7 @@ impl<'a> Parser<'a> {
                 None => {
                     let found = entries.iter().any(|(k, _)| *k == name);
                     if entries.len() >= LINEAR_DUPLICATE_SCAN {
-                        *names = Some(
-                            entries
-                                .iter()
-                                .map(|(k, _)| k.clone())
-                                .chain([name.clone()])
-                                .collect(),
-                        );
+                        *names = Some(entries.iter().map(|(k, _)| k.clone()).chain([name.clone()]).collect());
                     }
                     found
                 }
@@ -268,10 +228,7 @@ impl<'a> Parser<'a> {
             _ => false,
         };
         if duplicate && self.mode == Mode::Strict {
-            let mut err = self.error(
-                Code::JsonDuplicateKey,
-                format!("duplicate object member name {name:?}"),
-            );
+            let mut err = self.error(Code::JsonDuplicateKey, format!("duplicate object member name {name:?}"));
             push_pointer(&mut err.path, &name);
             err.position = Some(Position::locate(self.bytes, start));
             return Err(err);
@@ -308,10 +265,7 @@ impl<'a> Parser<'a> {
             (&b"undefined"[..], Value::Undefined),
             (b"NaN", Value::Number(Number::from_f64(f64::NAN))),
             (b"Infinity", Value::Number(Number::from_f64(f64::INFINITY))),
-            (
-                b"-Infinity",
-                Value::Number(Number::from_f64(f64::NEG_INFINITY)),
-            ),
+            (b"-Infinity", Value::Number(Number::from_f64(f64::NEG_INFINITY))),
         ] {
             if rest.starts_with(word) {
                 self.pos += word.len();
@@ -322,22 +276,13 @@ impl<'a> Parser<'a> {
         // It stays a marker: only a rule that reads it reports INPUT_TOO_DEEP, as in JS.
         if rest.starts_with(b"!![") || rest.starts_with(b"!!{") {
             self.pos += 3;
-            return Ok(Value::TooDeep {
-                array: rest[2] == b'[',
-            });
+            return Ok(Value::TooDeep { array: rest[2] == b'[' });
         }
         if rest.starts_with(b"!!large") {
-            return Err(ContractError::new(
-                Code::InputTooLarge,
-                "",
-                "the value is too large to encode",
-            ));
+            return Err(ContractError::new(Code::InputTooLarge, "", "the value is too large to encode"));
         }
         if rest.first() == Some(&b'!') {
-            let len = rest[1..]
-                .iter()
-                .take_while(|b| b.is_ascii_alphanumeric() || **b == b'_')
-                .count();
+            let len = rest[1..].iter().take_while(|b| b.is_ascii_alphanumeric() || **b == b'_').count();
             if len > 0 {
                 let kind = String::from_utf8_lossy(&rest[1..=len]).into_owned();
                 self.pos += 1 + len;
@@ -397,19 +342,15 @@ impl<'a> Parser<'a> {
         let value: f64 = text.parse().unwrap_or(f64::NAN);
         if !value.is_finite() {
             if self.mode == Mode::Strict {
-                return Err(self.error(
-                    Code::JsonInvalid,
-                    format!("number {text} is out of the range of a 64-bit float"),
-                ));
+                return Err(
+                    self.error(Code::JsonInvalid, format!("number {text} is out of the range of a 64-bit float"))
+                );
             }
             self.pos = i;
             return Ok(Value::Number(Number::from_f64(value)));
         }
         self.pos = i;
-        Ok(Value::Number(Number {
-            value,
-            text: Some(text.into()),
-        }))
+        Ok(Value::Number(Number { value, text: Some(text.into()) }))
     }
 
     /// Parses a string starting at the opening quote. `None` (host mode only) means the string
@@ -453,10 +394,7 @@ impl<'a> Parser<'a> {
                     run = self.pos;
                 }
                 0x00..=0x1f => {
-                    return Err(self.error(
-                        Code::JsonInvalid,
-                        "control character in string must be escaped",
-                    ));
+                    return Err(self.error(Code::JsonInvalid, "control character in string must be escaped"));
                 }
                 _ => self.pos += 1,
             }
@@ -483,10 +421,7 @@ impl<'a> Parser<'a> {
                 }
                 self.pos = bad;
                 if surrogate {
-                    Err(self.error(
-                        Code::StringLoneSurrogate,
-                        "string contains a lone UTF-16 surrogate",
-                    ))
+                    Err(self.error(Code::StringLoneSurrogate, "string contains a lone UTF-16 surrogate"))
                 } else {
                     Err(self.error(Code::JsonInvalid, "invalid UTF-8"))
                 }
@@ -547,10 +482,7 @@ impl<'a> Parser<'a> {
             return Ok(None);
         }
         self.pos = at;
-        Err(self.error(
-            Code::StringLoneSurrogate,
-            "string contains a lone UTF-16 surrogate escape",
-        ))
+        Err(self.error(Code::StringLoneSurrogate, "string contains a lone UTF-16 surrogate escape"))
     }
 
     fn hex4(&mut self) -> Result<u32> {
@@ -560,12 +492,7 @@ impl<'a> Parser<'a> {
                 Some(c @ b'0'..=b'9') => c - b'0',
                 Some(c @ b'a'..=b'f') => c - b'a' + 10,
                 Some(c @ b'A'..=b'F') => c - b'A' + 10,
-                _ => {
-                    return Err(self.error(
-                        Code::JsonInvalid,
-                        "invalid \\u escape, expected 4 hex digits",
-                    ))
-                }
+                _ => return Err(self.error(Code::JsonInvalid, "invalid \\u escape, expected 4 hex digits")),
             };
             n = n * 16 + d as u32;
             self.pos += 1;
@@ -600,8 +527,7 @@ impl<'a> Parser<'a> {
     }
 
     fn error(&self, code: Code, message: impl Into<String>) -> ContractError {
-        ContractError::new(code, self.current_path(), message)
-            .at(Position::locate(self.bytes, self.pos))
+        ContractError::new(code, self.current_path(), message).at(Position::locate(self.bytes, self.pos))
     }
 
     fn error_at_root(&self, code: Code, message: impl Into<String>) -> ContractError {
@@ -614,10 +540,7 @@ impl<'a> Parser<'a> {
             Some(b) if b.is_ascii_graphic() => format!("'{}'", b as char),
             Some(b) => format!("byte 0x{b:02x}"),
         };
-        self.error(
-            Code::JsonInvalid,
-            format!("expected {expected}, found {found}"),
-        )
+        self.error(Code::JsonInvalid, format!("expected {expected}, found {found}"))
     }
 }
 

@@ -13,7 +13,10 @@ pub const DEFAULT_MAX_DEPTH: usize = 128;
 /// Rules copy nested values recursively; this ceiling keeps that recursion far from the wasm
 /// stack and the Python binding's recursion limit.
 pub const MAX_DEPTH_CEILING: usize = 512;
-pub const MAX_BYTES_CEILING: usize = 1 << 31;
+/// A parsed value takes up to ~50 bytes per JSON value in memory (two bytes of text, `0,`, are
+/// one value): 64 MiB of text stays well inside a 32-bit wasm memory, so no input can make the
+/// core run out of memory (which would be a trap, not an error).
+pub const MAX_BYTES_CEILING: usize = 64 * 1024 * 1024;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Limits {
@@ -23,10 +26,7 @@ pub struct Limits {
 
 impl Default for Limits {
     fn default() -> Self {
-        Limits {
-            max_bytes: DEFAULT_MAX_BYTES,
-            max_depth: DEFAULT_MAX_DEPTH,
-        }
+        Limits { max_bytes: DEFAULT_MAX_BYTES, max_depth: DEFAULT_MAX_DEPTH }
     }
 }
 
@@ -52,7 +52,7 @@ impl Options {
             Kind::Object => {}
             _ => return Err(invalid("", "options must be an object")),
         }
-        for key in value.keys("")? {
+        for key in value.keys().map_err(|e| e.at(""))? {
             let path = crate::value::pointer_child("", &key);
             let Some(item) = value.get(&key).map_err(|f| f.at(&path))? else {
                 continue;
@@ -61,12 +61,8 @@ impl Options {
                 (_, Kind::Undefined) => {}
                 ("strict", Kind::Bool) => options.strict = item.boolean(),
                 ("strict", _) => return Err(invalid(&path, "strict must be a boolean")),
-                ("maxBytes", _) => {
-                    options.limits.max_bytes = read_count(&item, &path, MAX_BYTES_CEILING)?
-                }
-                ("maxDepth", _) => {
-                    options.limits.max_depth = read_count(&item, &path, MAX_DEPTH_CEILING)?
-                }
+                ("maxBytes", _) => options.limits.max_bytes = read_count(&item, &path, MAX_BYTES_CEILING)?,
+                ("maxDepth", _) => options.limits.max_depth = read_count(&item, &path, MAX_DEPTH_CEILING)?,
                 _ => return Err(invalid(&path, format!("unknown option {key:?}"))),
             }
         }
@@ -81,10 +77,7 @@ fn read_count<V: HostValue>(item: &V, path: &str, ceiling: usize) -> Result<usiz
             return Ok(n as usize);
         }
     }
-    Err(invalid(
-        path,
-        format!("must be an integer from 1 to {ceiling}"),
-    ))
+    Err(invalid(path, format!("must be an integer from 1 to {ceiling}")))
 }
 
 fn invalid(path: &str, message: impl Into<String>) -> ContractError {

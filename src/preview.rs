@@ -30,11 +30,8 @@ pub const REDACTED: &str = "[REDACTED]";
 pub const PREVIEW_STRING_MAX_CHARS: usize = 64;
 
 pub fn is_sensitive_key(key: &str) -> bool {
-    let folded: String = key
-        .chars()
-        .filter(|c| !matches!(c, '-' | '_' | '.' | ' '))
-        .flat_map(char::to_lowercase)
-        .collect();
+    let folded: String =
+        key.chars().filter(|c| !matches!(c, '-' | '_' | '.' | ' ')).flat_map(char::to_lowercase).collect();
     SENSITIVE_KEY_PARTS.iter().any(|part| folded.contains(part))
 }
 
@@ -57,37 +54,23 @@ pub fn preview_action_error(e: &ContractError) -> Value {
 
 fn preview<V: HostValue>(value: &V, options: &Options) -> Result<Value> {
     let action = parse_agent_action(value, options)?;
-    let fields = value.keys("")?;
+    let fields = value.keys().map_err(|e| e.at(""))?;
     let s = |v: &str| Value::String(v.to_owned());
-    let mut out = vec![
-        ("ok".to_owned(), Value::Bool(true)),
-        ("type".to_owned(), s(action.type_name())),
-    ];
+    let mut out = vec![("ok".to_owned(), Value::Bool(true)), ("type".to_owned(), s(action.type_name()))];
     let mut input = None;
     match &action {
-        AgentAction::ToolCall {
-            call_id,
-            tool,
-            input: i,
-        } => {
+        AgentAction::ToolCall { call_id, tool, input: i } => {
             out.push(("callId".into(), s(call_id)));
             out.push(("tool".into(), s(tool)));
             input = Some(redact(i));
         }
-        AgentAction::RequestApproval {
-            request_id,
-            capability,
-            ..
-        } => {
+        AgentAction::RequestApproval { request_id, capability, .. } => {
             out.push(("requestId".into(), s(request_id)));
             out.push(("capability".into(), s(capability)));
         }
         AgentAction::Message { .. } | AgentAction::Finish { .. } => {}
     }
-    out.push((
-        "fields".into(),
-        Value::Array(fields.into_iter().map(Value::String).collect()),
-    ));
+    out.push(("fields".into(), Value::Array(fields.into_iter().map(Value::String).collect())));
     if let Some(input) = input {
         out.push(("input".into(), input));
     }
@@ -102,11 +85,7 @@ fn redact(value: &Value) -> Value {
             entries
                 .iter()
                 .map(|(k, v)| {
-                    let v = if is_sensitive_key(k) {
-                        Value::String(REDACTED.into())
-                    } else {
-                        redact(v)
-                    };
+                    let v = if is_sensitive_key(k) { Value::String(REDACTED.into()) } else { redact(v) };
                     (shorten(k), v)
                 })
                 .collect(),

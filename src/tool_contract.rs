@@ -6,23 +6,16 @@
 //! caller's objects cannot change a registered contract.
 
 use crate::error::{Code, Layer, Result};
-use crate::fields::{is_blank, kind_name, Field, Reader};
-use crate::input::{Budget, HostValue, Kind, Undefined};
+use crate::fields::{is_blank, kind_name, Field, Reader, Source};
+use crate::input::{HostValue, Kind, Path, Undefined};
 use crate::json::{self, Mode};
 use crate::limits::Options;
-use crate::value::{pointer_child, pointer_index, Value};
+use crate::value::{pointer_child, pointer_index, take_member, Value};
 
 pub const NAME_MAX_LEN: usize = 64;
 pub const PERMISSIONS: [&str; 4] = ["read", "write", "execute", "network"];
-const TOOL_FIELDS: [&str; 7] = [
-    "name",
-    "description",
-    "inputSchema",
-    "permissions",
-    "permission",
-    "outputSchema",
-    "version",
-];
+const TOOL_FIELDS: [&str; 7] =
+    ["name", "description", "inputSchema", "permissions", "permission", "outputSchema", "version"];
 
 #[derive(Clone, Debug, PartialEq)]
 pub struct ToolDefinition {
@@ -37,62 +30,53 @@ pub struct ToolDefinition {
 }
 
 impl ToolDefinition {
-    pub fn to_value(&self) -> Value {
+    pub fn into_value(self) -> Value {
         let mut entries = vec![
-            ("name".to_owned(), Value::String(self.name.clone())),
-            (
-                "description".to_owned(),
-                Value::String(self.description.clone()),
-            ),
-            ("inputSchema".to_owned(), self.input_schema.clone()),
-            (
-                "permissions".to_owned(),
-                Value::Array(
-                    self.permissions
-                        .iter()
-                        .map(|p| Value::String(p.clone()))
-                        .collect(),
-                ),
-            ),
+            ("name".to_owned(), Value::String(self.name)),
+            ("description".to_owned(), Value::String(self.description)),
+            ("inputSchema".to_owned(), self.input_schema),
+            ("permissions".to_owned(), Value::Array(self.permissions.into_iter().map(Value::String).collect())),
         ];
-        if let Some(schema) = &self.output_schema {
-            entries.push(("outputSchema".to_owned(), schema.clone()));
+        if let Some(schema) = self.output_schema {
+            entries.push(("outputSchema".to_owned(), schema));
         }
-        if let Some(version) = &self.version {
-            entries.push(("version".to_owned(), Value::String(version.clone())));
+        if let Some(version) = self.version {
+            entries.push(("version".to_owned(), Value::String(version)));
         }
         Value::Object(entries)
     }
 }
 
 pub fn define_tool<V: HostValue>(def: &V, options: &Options) -> Result<ToolDefinition> {
-    define_with(def, options, Budget::new(&options.limits))
+    define_with(def, options, Source::Host)
 }
 
 pub fn define_tool_json(text: &[u8], options: &Options) -> Result<ToolDefinition> {
-    let value = json::parse(text, Mode::Strict, &options.limits)?;
-    define_with(&&value, options, Budget::unlimited())
+    let mut document = json::parse(text, Mode::Strict, &options.limits)?;
+    let mut tool = define_with(&&document, options, Source::StrictText)?;
+    tool.input_schema = take_member(&mut document, "inputSchema");
+    if let Some(schema) = tool.output_schema.as_mut() {
+        *schema = take_member(&mut document, "outputSchema");
+    }
+    Ok(tool)
 }
 
-fn define_with<V: HostValue>(def: &V, options: &Options, budget: Budget) -> Result<ToolDefinition> {
-    let mut r = Reader::new(Layer::Contract, &options.limits, budget);
+fn define_with<V: HostValue>(def: &V, options: &Options, source: Source) -> Result<ToolDefinition> {
+    let mut r = Reader::new(Layer::Contract, &options.limits, source);
     match def.kind() {
         Kind::Object => {}
         other => {
             return Err(r.error(
                 Code::ToolNotObject,
                 "",
-                format!(
-                    "a tool definition must be a plain object, got {}",
-                    kind_name(def, other)
-                ),
+                format!("a tool definition must be a plain object, got {}", kind_name(def, other)),
             ))
         }
     }
     r.budget.charge(1)?;
 
     if options.strict {
-        for key in def.keys("")? {
+        for key in def.keys().map_err(|e| e.at(""))? {
             if !TOOL_FIELDS.contains(&key.as_str()) {
                 return Err(r.error(
                     Code::ToolFieldUnknown,
@@ -111,26 +95,14 @@ fn define_with<V: HostValue>(def: &V, options: &Options, budget: Budget) -> Resu
             format!("tool name {name:?} must match ^[a-z][a-z0-9_]*$ and be at most {NAME_MAX_LEN} characters"),
         ));
     }
-    let description = r
-        .required_text(def, "description", Code::ToolDescriptionEmpty)?
-        .trim()
-        .to_owned();
-    let input_schema = schema(&mut r, def, "inputSchema")?.ok_or_else(|| {
-        r.error(
-            Code::FieldMissing,
-            "/inputSchema",
-            "missing required field inputSchema",
-        )
-    })?;
+    let description = r.required_text(def, "description", Code::ToolDescriptionEmpty)?.trim().to_owned();
+    let input_schema = schema(&mut r, def, "inputSchema")?
+        .ok_or_else(|| r.error(Code::FieldMissing, "/inputSchema", "missing required field inputSchema"))?;
     let permissions = permissions(&mut r, def)?;
     let output_schema = schema(&mut r, def, "outputSchema")?;
     let version = match r.optional_string(def, "version")? {
         Some(v) if is_blank(&v) => {
-            return Err(r.error(
-                Code::FieldEmpty,
-                "/version",
-                "version must not be empty or blank",
-            ))
+            return Err(r.error(Code::FieldEmpty, "/version", "version must not be empty or blank"))
         }
         Some(v) if is_semver(&v) => Some(v),
         Some(v) => {
@@ -142,14 +114,7 @@ fn define_with<V: HostValue>(def: &V, options: &Options, budget: Budget) -> Resu
         }
         None => None,
     };
-    Ok(ToolDefinition {
-        name,
-        description,
-        input_schema,
-        permissions,
-        output_schema,
-        version,
-    })
+    Ok(ToolDefinition { name, description, input_schema, permissions, output_schema, version })
 }
 
 /// `^[a-z][a-z0-9_]*$`, at most 64 characters.
@@ -158,8 +123,7 @@ pub fn is_valid_name(name: &str) -> bool {
     !b.is_empty()
         && b.len() <= NAME_MAX_LEN
         && b[0].is_ascii_lowercase()
-        && b.iter()
-            .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || *c == b'_')
+        && b.iter().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || *c == b'_')
 }
 
 /// `MAJOR.MINOR.PATCH`, decimal without leading zeros (semver 2.0 core; no pre-release or build
@@ -182,16 +146,11 @@ fn schema<V: HostValue>(r: &mut Reader<'_>, def: &V, key: &str) -> Result<Option
     match r.field(def, key)? {
         Field::Missing => Ok(None),
         Field::Undefined => Err(r.undefined(&path, key)),
-        Field::Present(v) if v.kind() == Kind::Object => {
-            r.copy(&v, &path, Undefined::Reject).map(Some)
-        }
+        Field::Present(v) if v.kind() == Kind::Object => r.copy(&v, &path, Undefined::Reject).map(Some),
         Field::Present(v) => Err(r.error(
             Code::ToolSchemaNotObject,
             &path,
-            format!(
-                "{key} must be a JSON Schema object, got {}",
-                kind_name(&v, v.kind())
-            ),
+            format!("{key} must be a JSON Schema object, got {}", kind_name(&v, v.kind())),
         )),
     }
 }
@@ -207,7 +166,7 @@ fn permissions<V: HostValue>(r: &mut Reader<'_>, def: &V) -> Result<Vec<String>>
         )),
         (Field::Missing, Field::Undefined) => Err(r.undefined("/permission", "permission")),
         (Field::Missing, Field::Present(p)) => {
-            let p = r.string_value(&p, "/permission", "permission")?;
+            let p = r.string_value(&p, &Path::Root("/permission"), "permission")?;
             check_permission(r, &p, "/permission")?;
             Ok(vec![p])
         }
@@ -217,27 +176,20 @@ fn permissions<V: HostValue>(r: &mut Reader<'_>, def: &V) -> Result<Vec<String>>
                 return Err(r.error(
                     Code::FieldType,
                     "/permissions",
-                    format!(
-                        "permissions must be an array, got {}",
-                        kind_name(&list, list.kind())
-                    ),
+                    format!("permissions must be an array, got {}", kind_name(&list, list.kind())),
                 ));
             }
             let len = list.len().map_err(|f| f.at("/permissions"))?;
             r.budget.charge(1)?;
             r.budget.check_room(len)?;
             if len == 0 {
-                return Err(r.error(
-                    Code::FieldEmpty,
-                    "/permissions",
-                    "permissions must not be empty",
-                ));
+                return Err(r.error(Code::FieldEmpty, "/permissions", "permissions must not be empty"));
             }
             let mut out: Vec<String> = Vec::with_capacity(len.min(PERMISSIONS.len()));
             for i in 0..len {
                 let path = pointer_index("/permissions", i);
                 let item = list.index(i).map_err(|f| f.at(&path))?;
-                let p = r.string_value(&item, &path, "a permission")?;
+                let p = r.string_value(&item, &Path::Root(&path), "a permission")?;
                 check_permission(r, &p, &path)?;
                 if out.contains(&p) {
                     return Err(r.error(
@@ -260,11 +212,7 @@ fn permissions<V: HostValue>(r: &mut Reader<'_>, def: &V) -> Result<Vec<String>>
 
 fn check_permission(r: &Reader<'_>, p: &str, path: &str) -> Result<()> {
     if is_blank(p) {
-        return Err(r.error(
-            Code::FieldEmpty,
-            path,
-            "a permission must not be empty or blank",
-        ));
+        return Err(r.error(Code::FieldEmpty, path, "a permission must not be empty or blank"));
     }
     if PERMISSIONS.contains(&p) {
         Ok(())

@@ -73,6 +73,18 @@ impl Value {
     }
 }
 
+/// Moves member `key` out of an object, leaving `Null` behind (`Null` when absent).
+pub fn take_member(object: &mut Value, key: &str) -> Value {
+    match object {
+        Value::Object(entries) => entries
+            .iter_mut()
+            .find(|(k, _)| k == key)
+            .map(|(_, v)| std::mem::replace(v, Value::Null))
+            .unwrap_or(Value::Null),
+        _ => Value::Null,
+    }
+}
+
 /// Appends `value` as JSON text. Host-only values have no JSON form and are written as `null`:
 /// `Undefined` only survives in tool input, and `wire::to_text` lists where it was; the others
 /// never pass a rule.
@@ -127,23 +139,23 @@ fn write_number(out: &mut String, n: &Number) {
 }
 
 pub fn write_string(out: &mut String, s: &str) {
+    out.reserve(s.len() + 2);
     out.push('"');
+    let bytes = s.as_bytes();
     let mut start = 0;
-    for (i, b) in s.bytes().enumerate() {
-        let escape = match b {
-            b'"' => "\\\"",
-            b'\\' => "\\\\",
-            b'\n' => "\\n",
-            b'\r' => "\\r",
-            b'\t' => "\\t",
-            0x00..=0x1f => "",
-            _ => continue,
-        };
+    // Most strings need no escape: copy runs between escapes in one go.
+    while let Some(offset) = bytes[start..].iter().position(|&b| b < 0x20 || b == b'"' || b == b'\\') {
+        let i = start + offset;
         out.push_str(&s[start..i]);
-        if escape.is_empty() {
-            let _ = write!(out, "\\u{:04x}", b);
-        } else {
-            out.push_str(escape);
+        match bytes[i] {
+            b'"' => out.push_str("\\\""),
+            b'\\' => out.push_str("\\\\"),
+            b'\n' => out.push_str("\\n"),
+            b'\r' => out.push_str("\\r"),
+            b'\t' => out.push_str("\\t"),
+            b => {
+                let _ = write!(out, "\\u{:04x}", b);
+            }
         }
         start = i + 1;
     }
@@ -154,6 +166,10 @@ pub fn write_string(out: &mut String, s: &str) {
 /// Appends one JSON Pointer segment (RFC 6901 escaping).
 pub fn push_pointer(path: &mut String, segment: &str) {
     path.push('/');
+    if !segment.contains(['~', '/']) {
+        path.push_str(segment);
+        return;
+    }
     for c in segment.chars() {
         match c {
             '~' => path.push_str("~0"),

@@ -5,7 +5,9 @@
 //! JSON Pointers are listed under `"undefined"`; the host puts its own undefined back there.
 
 use crate::error::ContractError;
-use crate::value::{pointer_child, pointer_index, write_json, Number, Value};
+use std::fmt::Write as _;
+
+use crate::value::{push_pointer, write_json, Number, Value};
 
 pub fn error_value(e: &ContractError) -> Value {
     let mut entries = vec![
@@ -32,14 +34,8 @@ pub fn error_value(e: &ContractError) -> Value {
 /// `{ok: true, value}` / `{ok: false, error}`.
 pub fn outcome_value(result: Result<Value, ContractError>) -> Value {
     match result {
-        Ok(value) => Value::Object(vec![
-            ("ok".into(), Value::Bool(true)),
-            ("value".into(), value),
-        ]),
-        Err(e) => Value::Object(vec![
-            ("ok".into(), Value::Bool(false)),
-            ("error".into(), error_value(&e)),
-        ]),
+        Ok(value) => Value::Object(vec![("ok".into(), Value::Bool(true)), ("value".into(), value)]),
+        Err(e) => Value::Object(vec![("ok".into(), Value::Bool(false)), ("error".into(), error_value(&e))]),
     }
 }
 
@@ -47,8 +43,10 @@ pub fn outcome_value(result: Result<Value, ContractError>) -> Value {
 /// `Value::Undefined` anywhere.
 pub fn to_text(value: &Value) -> String {
     let mut pointers = Vec::new();
-    collect_undefined(value, &mut String::new(), &mut pointers);
-    let mut out = String::with_capacity(64);
+    if contains_undefined(value) {
+        collect_undefined(value, &mut String::new(), &mut pointers);
+    }
+    let mut out = String::with_capacity(256);
     if pointers.is_empty() {
         write_json(&mut out, value);
         return out;
@@ -57,25 +55,38 @@ pub fn to_text(value: &Value) -> String {
         Value::Object(entries) => entries.clone(),
         other => vec![("value".to_owned(), other.clone())],
     };
-    entries.push((
-        "undefined".to_owned(),
-        Value::Array(pointers.into_iter().map(Value::String).collect()),
-    ));
+    entries.push(("undefined".to_owned(), Value::Array(pointers.into_iter().map(Value::String).collect())));
     write_json(&mut out, &Value::Object(entries));
     out
 }
 
+fn contains_undefined(value: &Value) -> bool {
+    match value {
+        Value::Undefined => true,
+        Value::Array(items) => items.iter().any(contains_undefined),
+        Value::Object(entries) => entries.iter().any(|(_, v)| contains_undefined(v)),
+        _ => false,
+    }
+}
+
 fn collect_undefined(value: &Value, path: &mut String, out: &mut Vec<String>) {
+    // One path buffer, grown and truncated in place: nothing is allocated unless found.
     match value {
         Value::Undefined => out.push(path.clone()),
         Value::Array(items) => {
             for (i, item) in items.iter().enumerate() {
-                collect_undefined(item, &mut pointer_index(path, i), out);
+                let len = path.len();
+                let _ = write!(path, "/{i}");
+                collect_undefined(item, path, out);
+                path.truncate(len);
             }
         }
         Value::Object(entries) => {
             for (k, v) in entries {
-                collect_undefined(v, &mut pointer_child(path, k), out);
+                let len = path.len();
+                push_pointer(path, k);
+                collect_undefined(v, path, out);
+                path.truncate(len);
             }
         }
         _ => {}

@@ -11,10 +11,7 @@ fn to_value(j: &Json) -> Value {
     match j {
         Json::Null => Value::Null,
         Json::Bool(b) => Value::Bool(*b),
-        Json::Number(n) => Value::Number(Number {
-            value: n.as_f64().unwrap(),
-            text: Some(n.to_string().into()),
-        }),
+        Json::Number(n) => Value::Number(Number { value: n.as_f64().unwrap(), text: Some(n.to_string().into()) }),
         Json::String(s) => Value::String(s.clone()),
         Json::Array(a) => Value::Array(a.iter().map(to_value).collect()),
         Json::Object(o) => Value::Object(o.iter().map(|(k, v)| (k.clone(), to_value(v))).collect()),
@@ -58,13 +55,7 @@ fn apply_host(mut root: Value, host: Option<&Json>) -> Value {
         let mut node = &mut root;
         for seg in &segments[..segments.len() - 1] {
             node = match node {
-                Value::Object(entries) => {
-                    &mut entries
-                        .iter_mut()
-                        .find(|(k, _)| k == seg)
-                        .expect("pointer parent")
-                        .1
-                }
+                Value::Object(entries) => &mut entries.iter_mut().find(|(k, _)| k == seg).expect("pointer parent").1,
                 Value::Array(items) => &mut items[seg.parse::<usize>().unwrap()],
                 _ => panic!("pointer {pointer} goes through a scalar"),
             };
@@ -92,13 +83,9 @@ fn apply_host(mut root: Value, host: Option<&Json>) -> Value {
 fn same(a: &Value, b: &Value) -> bool {
     match (a, b) {
         (Value::Object(x), Value::Object(y)) => {
-            x.len() == y.len()
-                && x.iter()
-                    .all(|(k, v)| y.iter().any(|(k2, v2)| k == k2 && same(v, v2)))
+            x.len() == y.len() && x.iter().all(|(k, v)| y.iter().any(|(k2, v2)| k == k2 && same(v, v2)))
         }
-        (Value::Array(x), Value::Array(y)) => {
-            x.len() == y.len() && x.iter().zip(y).all(|(p, q)| same(p, q))
-        }
+        (Value::Array(x), Value::Array(y)) => x.len() == y.len() && x.iter().zip(y).all(|(p, q)| same(p, q)),
         (Value::Number(x), Value::Number(y)) => x.value == y.value,
         _ => a == b,
     }
@@ -108,15 +95,9 @@ fn text_arg(case: &Json) -> Vec<u8> {
     if let Some(t) = case.get("text") {
         return t.as_str().unwrap().as_bytes().to_vec();
     }
-    let hex = case
-        .get("textHex")
-        .or_else(|| case.get("bytesHex"))
-        .expect("text, textHex or bytesHex");
+    let hex = case.get("textHex").or_else(|| case.get("bytesHex")).expect("text, textHex or bytesHex");
     let hex = hex.as_str().unwrap();
-    (0..hex.len())
-        .step_by(2)
-        .map(|i| u8::from_str_radix(&hex[i..i + 2], 16).unwrap())
-        .collect()
+    (0..hex.len()).step_by(2).map(|i| u8::from_str_radix(&hex[i..i + 2], 16).unwrap()).collect()
 }
 
 /// The outcome as the fixtures write it: `{ok, value}` or `{ok, error}`.
@@ -127,44 +108,24 @@ fn outcome(result: Result<Value, agent_contract::ContractError>) -> Value {
 fn run(case: &Json) -> Value {
     let op = case["op"].as_str().unwrap();
     let options = case.get("options").map(to_value);
-    let input = case
-        .get("input")
-        .map(|i| apply_host(to_value(i), case.get("host")));
+    let input = case.get("input").map(|i| apply_host(to_value(i), case.get("host")));
     let input = input.as_ref();
     let opts = options.as_ref();
     match op {
-        "parseAgentAction" => {
-            outcome(api::parse_agent_action(&input.unwrap(), opts.as_ref()).map(|a| a.to_value()))
-        }
-        "defineTool" => {
-            outcome(api::define_tool(&input.unwrap(), opts.as_ref()).map(|t| t.to_value()))
-        }
+        "parseAgentAction" => outcome(api::parse_agent_action(&input.unwrap(), opts.as_ref()).map(|a| a.into_value())),
+        "defineTool" => outcome(api::define_tool(&input.unwrap(), opts.as_ref()).map(|t| t.into_value())),
         "previewAction" => outcome(Ok(api::preview_action(&input.unwrap(), opts.as_ref()))),
-        "parseAgentActionJson" => outcome(
-            api::parse_agent_action_json(&text_arg(case), opts.as_ref()).map(|a| a.to_value()),
-        ),
-        "defineToolJson" => {
-            outcome(api::define_tool_json(&text_arg(case), opts.as_ref()).map(|t| t.to_value()))
+        "parseAgentActionJson" => {
+            outcome(api::parse_agent_action_json(&text_arg(case), opts.as_ref()).map(|a| a.into_value()))
         }
+        "defineToolJson" => outcome(api::define_tool_json(&text_arg(case), opts.as_ref()).map(|t| t.into_value())),
         "parseAgentActions" => outcome(
-            api::parse_agent_actions(&input.unwrap(), opts.as_ref()).map(|items| {
-                Value::Array(
-                    items
-                        .into_iter()
-                        .map(|r| outcome(r.map(|a| a.to_value())))
-                        .collect(),
-                )
-            }),
+            api::parse_agent_actions(&input.unwrap(), opts.as_ref())
+                .map(|items| Value::Array(items.into_iter().map(|r| outcome(r.map(|a| a.into_value()))).collect())),
         ),
         "parseAgentActionsJsonl" => outcome(
-            api::parse_agent_actions_jsonl(&text_arg(case), opts.as_ref()).map(|items| {
-                Value::Array(
-                    items
-                        .into_iter()
-                        .map(|r| outcome(r.map(|a| a.to_value())))
-                        .collect(),
-                )
-            }),
+            api::parse_agent_actions_jsonl(&text_arg(case), opts.as_ref())
+                .map(|items| Value::Array(items.into_iter().map(|r| outcome(r.map(|a| a.into_value()))).collect())),
         ),
         other => panic!("unknown op {other}"),
     }
@@ -182,15 +143,9 @@ fn check(got: &Value, expect: &Json, host: Option<&Json>) -> Result<(), String> 
         let want = apply_host(to_value(&expect["value"]), host);
         let value = got.get("value").unwrap();
         if let (Value::Array(items), Json::Array(wants)) = (value, &expect["value"]) {
-            if wants.iter().all(|w| {
-                w.get("ok").is_some() && (w.get("value").is_some() || w.get("error").is_some())
-            }) {
+            if wants.iter().all(|w| w.get("ok").is_some() && (w.get("value").is_some() || w.get("error").is_some())) {
                 if items.len() != wants.len() {
-                    return Err(format!(
-                        "expected {} items, got {}",
-                        wants.len(),
-                        items.len()
-                    ));
+                    return Err(format!("expected {} items, got {}", wants.len(), items.len()));
                 }
                 for (i, (item, w)) in items.iter().zip(wants).enumerate() {
                     let w = match w.get("error") {
@@ -207,37 +162,23 @@ fn check(got: &Value, expect: &Json, host: Option<&Json>) -> Result<(), String> 
             }
         }
         if !same(value, &want) {
-            return Err(format!(
-                "expected value {}, got {}",
-                show(&want),
-                show(value)
-            ));
+            return Err(format!("expected value {}, got {}", show(&want), show(value)));
         }
         return Ok(());
     }
     let error = got.get("error").unwrap();
     for key in ["layer", "code", "path"] {
-        let want = expect
-            .get(key)
-            .unwrap_or_else(|| panic!("error expectation without {key}"));
+        let want = expect.get(key).unwrap_or_else(|| panic!("error expectation without {key}"));
         let have = error.get(key).unwrap();
         if Value::String(want.as_str().unwrap().into()) != *have {
-            return Err(format!(
-                "expected {key} {want}, got {} ({})",
-                show(have),
-                show(error)
-            ));
+            return Err(format!("expected {key} {want}, got {} ({})", show(have), show(error)));
         }
     }
     if let Some(position) = expect.get("position") {
         let want = to_value(position);
         let have = error.get("position").cloned().unwrap_or(Value::Null);
         if !same(&have, &want) {
-            return Err(format!(
-                "expected position {}, got {}",
-                show(&want),
-                show(&have)
-            ));
+            return Err(format!("expected position {}, got {}", show(&want), show(&have)));
         }
     }
     Ok(())
@@ -250,10 +191,7 @@ fn show(v: &Value) -> String {
 #[test]
 fn fixtures() {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures");
-    let mut files: Vec<_> = std::fs::read_dir(&dir)
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .collect();
+    let mut files: Vec<_> = std::fs::read_dir(&dir).unwrap().map(|e| e.unwrap().path()).collect();
     files.retain(|p| p.extension().is_some_and(|e| e == "json"));
     files.sort();
     let (mut passed, mut failed) = (0, 0);
@@ -267,20 +205,14 @@ fn fixtures() {
             let mut result = check(&got, &case["expect"], case["expect"].get("host"));
             // The non-throwing twins must agree with the throwing forms: in Rust both are the
             // same `Result`, so there is nothing more to run here; JS and Python check theirs.
-            if result.is_ok()
-                && case["op"] == "previewAction"
-                && got.get("ok") != Some(&Value::Bool(true))
-            {
+            if result.is_ok() && case["op"] == "previewAction" && got.get("ok") != Some(&Value::Bool(true)) {
                 result = Err("previewAction must not fail".into());
             }
             match result {
                 Ok(()) => passed += 1,
                 Err(e) => {
                     failed += 1;
-                    eprintln!(
-                        "FAIL {id} ({}): {e}",
-                        file.file_name().unwrap().to_string_lossy()
-                    );
+                    eprintln!("FAIL {id} ({}): {e}", file.file_name().unwrap().to_string_lossy());
                 }
             }
         }

@@ -56,11 +56,18 @@ fn json_test_suite() {
             eprintln!("FAIL {name}: expected {}, got {}", verdict(expected), verdict(accepted));
         }
     }
-    println!("JSONTestSuite (rust): {} y_, {} n_, {} i_ files; {passed} passed, {failed} failed", counts[0], counts[1], counts[2]);
+    println!(
+        "JSONTestSuite (rust): {} y_, {} n_, {} i_ files; {passed} passed, {failed} failed",
+        counts[0], counts[1], counts[2]
+    );
     assert!(passed > 300, "too few files ran: {passed}");
     assert_eq!(failed, 0);
 }
 
 fn verdict(accepted: bool) -> &'static str {
-    if accepted { "accept" } else { "reject" }
+    if accepted {
+        "accept"
+    } else {
+        "reject"
+    }
 }

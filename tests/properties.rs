@@ -30,7 +30,9 @@ fn same(ours: &Value, theirs: &serde_json::Value) -> bool {
         (Value::Bool(a), serde_json::Value::Bool(b)) => a == b,
         (Value::Number(a), serde_json::Value::Number(b)) => Some(a.value) == b.as_f64(),
         (Value::String(a), serde_json::Value::String(b)) => a == b,
-        (Value::Array(a), serde_json::Value::Array(b)) => a.len() == b.len() && a.iter().zip(b).all(|(x, y)| same(x, y)),
+        (Value::Array(a), serde_json::Value::Array(b)) => {
+            a.len() == b.len() && a.iter().zip(b).all(|(x, y)| same(x, y))
+        }
         (Value::Object(a), serde_json::Value::Object(b)) => {
             a.len() == b.len() && a.iter().zip(b).all(|((k1, v1), (k2, v2))| k1 == k2 && same(v1, v2))
         }
@@ -47,15 +49,34 @@ fn host_value() -> impl Strategy<Value = Value> {
         Just(Value::NotJson("Map".into())),
         any::<bool>().prop_map(Value::Bool),
         any::<f64>().prop_map(|f| Value::Number(Number::from_f64(f))),
-        prop_oneof![Just("message"), Just("tool_call"), Just("finish"), Just("request_approval"), Just("read"), Just(" ")]
-            .prop_map(|s| Value::String(s.into())),
+        prop_oneof![
+            Just("message"),
+            Just("tool_call"),
+            Just("finish"),
+            Just("request_approval"),
+            Just("read"),
+            Just(" ")
+        ]
+        .prop_map(|s| Value::String(s.into())),
         any::<String>().prop_map(Value::String),
     ];
     leaf.prop_recursive(5, 64, 8, |inner| {
         let key = prop_oneof![
-            Just("type"), Just("content"), Just("callId"), Just("tool"), Just("input"), Just("name"),
-            Just("description"), Just("inputSchema"), Just("permissions"), Just("permission"), Just("version"),
-            Just("schemaVersion"), Just("summary"), Just("0"), Just("x"),
+            Just("type"),
+            Just("content"),
+            Just("callId"),
+            Just("tool"),
+            Just("input"),
+            Just("name"),
+            Just("description"),
+            Just("inputSchema"),
+            Just("permissions"),
+            Just("permission"),
+            Just("version"),
+            Just("schemaVersion"),
+            Just("summary"),
+            Just("0"),
+            Just("x"),
         ];
         prop_oneof![
             prop::collection::vec(inner.clone(), 0..6).prop_map(Value::Array),

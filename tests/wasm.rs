@@ -27,19 +27,28 @@ fn error_of(text: String) -> (String, String) {
 fn reads_a_js_object_in_place() {
     let action = json(r#"{"type":"tool_call","callId":"c1","tool":"read_file","input":{"path":"a"},"extra":1}"#);
     let o = outcome(js::parse_agent_action(action, JsValue::UNDEFINED));
-    assert_eq!(o["value"], serde_json::json!({"type":"tool_call","callId":"c1","tool":"read_file","input":{"path":"a"}}));
+    assert_eq!(
+        o["value"],
+        serde_json::json!({"type":"tool_call","callId":"c1","tool":"read_file","input":{"path":"a"}})
+    );
 }
 
 #[wasm_bindgen_test]
 fn undefined_is_neither_missing_nor_null() {
     let action = json(r#"{"type":"tool_call","callId":"c1","tool":"noop"}"#);
-    assert_eq!(error_of(js::parse_agent_action(action.clone(), JsValue::UNDEFINED)), ("ACTION_INPUT_MISSING".into(), "/input".into()));
+    assert_eq!(
+        error_of(js::parse_agent_action(action.clone(), JsValue::UNDEFINED)),
+        ("ACTION_INPUT_MISSING".into(), "/input".into())
+    );
     Reflect::set(&action, &"input".into(), &JsValue::UNDEFINED).unwrap();
     let o = outcome(js::parse_agent_action(action, JsValue::UNDEFINED));
     assert_eq!(o["undefined"], serde_json::json!(["/value/input"]));
     let callid_undefined = json(r#"{"type":"tool_call","tool":"noop","input":null}"#);
     Reflect::set(&callid_undefined, &"callId".into(), &JsValue::UNDEFINED).unwrap();
-    assert_eq!(error_of(js::parse_agent_action(callid_undefined, JsValue::UNDEFINED)), ("FIELD_UNDEFINED".into(), "/callId".into()));
+    assert_eq!(
+        error_of(js::parse_agent_action(callid_undefined, JsValue::UNDEFINED)),
+        ("FIELD_UNDEFINED".into(), "/callId".into())
+    );
 }
 
 #[wasm_bindgen_test]
@@ -48,21 +57,33 @@ fn non_finite_numbers_and_functions_are_not_json() {
     let input = Reflect::get(&action, &"input".into()).unwrap();
     let list = Reflect::get(&input, &"a".into()).unwrap();
     Reflect::set(&list, &1.into(), &JsValue::from_f64(f64::NAN)).unwrap();
-    assert_eq!(error_of(js::parse_agent_action(action.clone(), JsValue::UNDEFINED)), ("VALUE_NOT_JSON".into(), "/input/a/1".into()));
+    assert_eq!(
+        error_of(js::parse_agent_action(action.clone(), JsValue::UNDEFINED)),
+        ("VALUE_NOT_JSON".into(), "/input/a/1".into())
+    );
     Reflect::set(&input, &"a".into(), &js_sys::Function::new_no_args("return 1")).unwrap();
-    assert_eq!(error_of(js::parse_agent_action(action, JsValue::UNDEFINED)), ("VALUE_NOT_JSON".into(), "/input/a".into()));
+    assert_eq!(
+        error_of(js::parse_agent_action(action, JsValue::UNDEFINED)),
+        ("VALUE_NOT_JSON".into(), "/input/a".into())
+    );
 }
 
 #[wasm_bindgen_test]
 fn lone_surrogates_are_reported_not_replaced() {
     let action = json(r#"{"type":"message"}"#);
     Reflect::set(&action, &"content".into(), &JsString::from_char_code1(0xD800)).unwrap();
-    assert_eq!(error_of(js::parse_agent_action(action, JsValue::UNDEFINED)), ("STRING_LONE_SURROGATE".into(), "/content".into()));
+    assert_eq!(
+        error_of(js::parse_agent_action(action, JsValue::UNDEFINED)),
+        ("STRING_LONE_SURROGATE".into(), "/content".into())
+    );
     let text: JsValue = JsString::from(r#"{"type":"message","content":""#)
         .concat(&JsString::from_char_code1(0xDC00))
         .concat(&JsString::from(r#""}"#))
         .into();
-    assert_eq!(error_of(js::parse_agent_action_json(text, JsValue::UNDEFINED)), ("STRING_LONE_SURROGATE".into(), "/content".into()));
+    assert_eq!(
+        error_of(js::parse_agent_action_json(text, JsValue::UNDEFINED)),
+        ("STRING_LONE_SURROGATE".into(), "/content".into())
+    );
 }
 
 #[wasm_bindgen_test]
@@ -73,14 +94,28 @@ fn a_throwing_getter_is_a_contract_error() {
     Reflect::set(&descriptor, &"get".into(), &getter).unwrap();
     Reflect::set(&descriptor, &"enumerable".into(), &JsValue::TRUE).unwrap();
     Reflect::define_property(&action.clone().into(), &"content".into(), &descriptor).unwrap();
-    assert_eq!(error_of(js::parse_agent_action(action, JsValue::UNDEFINED)), ("VALUE_NOT_JSON".into(), "/content".into()));
+    assert_eq!(
+        error_of(js::parse_agent_action(action, JsValue::UNDEFINED)),
+        ("VALUE_NOT_JSON".into(), "/content".into())
+    );
 }
 
 #[wasm_bindgen_test]
 fn tool_definitions_and_options() {
-    let def = json(r#"{"name":"read_file","description":" Read. ","inputSchema":{"type":"object"},"permissions":["read","read"]}"#);
-    assert_eq!(error_of(js::define_tool(def, JsValue::UNDEFINED)), ("TOOL_PERMISSION_DUPLICATE".into(), "/permissions/1".into()));
+    let def = json(
+        r#"{"name":"read_file","description":" Read. ","inputSchema":{"type":"object"},"permissions":["read","read"]}"#,
+    );
+    assert_eq!(
+        error_of(js::define_tool(def, JsValue::UNDEFINED)),
+        ("TOOL_PERMISSION_DUPLICATE".into(), "/permissions/1".into())
+    );
     let action = json(r#"{"type":"finish","summary":"s","note":1}"#);
-    assert_eq!(error_of(js::parse_agent_action(action.clone(), json(r#"{"strict":true}"#))), ("ACTION_FIELD_UNKNOWN".into(), "/note".into()));
-    assert_eq!(error_of(js::parse_agent_action(action, json(r#"{"strickt":true}"#))), ("OPTION_INVALID".into(), "/strickt".into()));
+    assert_eq!(
+        error_of(js::parse_agent_action(action.clone(), json(r#"{"strict":true}"#))),
+        ("ACTION_FIELD_UNKNOWN".into(), "/note".into())
+    );
+    assert_eq!(
+        error_of(js::parse_agent_action(action, json(r#"{"strickt":true}"#))),
+        ("OPTION_INVALID".into(), "/strickt".into())
+    );
 }

@@ -177,3 +177,16 @@ def test_each_thread_has_its_own_instance() -> None:
     t.start()
     t.join()
     assert theirs and theirs[0] is not mine and theirs[0].store is not mine.store
+
+
+def test_size_ceiling_matches_the_core():
+    # The binding sizes its translation with the core's ceiling; the core is the authority.
+    from agent_contract._host_text import MAX_BYTES_CEILING, MAX_DEPTH_CEILING
+
+    action = {"type": "finish", "summary": "s"}
+    assert ac.parse_agent_action(action, {"maxBytes": MAX_BYTES_CEILING})["type"] == "finish"
+    assert ac.parse_agent_action(action, {"maxDepth": MAX_DEPTH_CEILING})["type"] == "finish"
+    for options in ({"maxBytes": MAX_BYTES_CEILING + 1}, {"maxDepth": MAX_DEPTH_CEILING + 1}):
+        with pytest.raises(ac.ContractError) as e:
+            ac.parse_agent_action(action, options)
+        assert (e.value.code, e.value.path) == ("OPTION_INVALID", "/" + next(iter(options)))

@@ -29,76 +29,112 @@ fn reply(result: Result<Value, ContractError>) -> String {
 }
 
 fn batch(result: Result<Vec<Result<crate::AgentAction, ContractError>>, ContractError>) -> String {
-    reply(result.map(|items| {
-        Value::Array(
-            items
-                .into_iter()
-                .map(|r| outcome_value(r.map(|a| a.to_value())))
-                .collect(),
-        )
-    }))
+    reply(
+        result.map(|items| Value::Array(items.into_iter().map(|r| outcome_value(r.map(|a| a.into_value()))).collect())),
+    )
 }
 
 impl Guest for Core {
-    fn parse_agent_action(value: String, options: String) -> String {
+    fn parse_agent_action_with_options(value: String, options: String) -> String {
         reply((|| {
             let (v, o) = (host_value(&value)?, host_options(&options)?);
-            api::parse_agent_action(&&v, o.as_ref().as_ref()).map(|a| a.to_value())
+            api::parse_agent_action(&&v, o.as_ref().as_ref()).map(|a| a.into_value())
         })())
     }
 
-    fn parse_agent_action_json(text: String, options: String) -> String {
-        Self::parse_agent_action_json_bytes(text.into_bytes(), options)
+    fn parse_agent_action_json_with_options(text: String, options: String) -> String {
+        Self::parse_agent_action_json_bytes_with_options(text.into_bytes(), options)
     }
 
-    fn parse_agent_action_json_bytes(text: Vec<u8>, options: String) -> String {
+    fn parse_agent_action_json_bytes_with_options(text: Vec<u8>, options: String) -> String {
         reply((|| {
             let o = host_options(&options)?;
-            api::parse_agent_action_json(&text, o.as_ref().as_ref()).map(|a| a.to_value())
+            api::parse_agent_action_json(&text, o.as_ref().as_ref()).map(|a| a.into_value())
         })())
     }
 
-    fn preview_action(value: String, options: String) -> String {
+    fn preview_action_with_options(value: String, options: String) -> String {
+        // A preview never fails: an unreadable value or options become the `{ok: false}` summary.
+        reply(Ok(match (host_value(&value), host_options(&options)) {
+            (Ok(v), Ok(o)) => api::preview_action(&&v, o.as_ref().as_ref()),
+            (Err(e), _) | (_, Err(e)) => crate::preview::preview_action_error(&e),
+        }))
+    }
+
+    fn define_tool_with_options(value: String, options: String) -> String {
         reply((|| {
             let (v, o) = (host_value(&value)?, host_options(&options)?);
-            Ok(api::preview_action(&&v, o.as_ref().as_ref()))
+            api::define_tool(&&v, o.as_ref().as_ref()).map(|t| t.into_value())
         })())
     }
 
-    fn define_tool(value: String, options: String) -> String {
-        reply((|| {
-            let (v, o) = (host_value(&value)?, host_options(&options)?);
-            api::define_tool(&&v, o.as_ref().as_ref()).map(|t| t.to_value())
-        })())
+    fn define_tool_json_with_options(text: String, options: String) -> String {
+        Self::define_tool_json_bytes_with_options(text.into_bytes(), options)
     }
 
-    fn define_tool_json(text: String, options: String) -> String {
-        Self::define_tool_json_bytes(text.into_bytes(), options)
-    }
-
-    fn define_tool_json_bytes(text: Vec<u8>, options: String) -> String {
+    fn define_tool_json_bytes_with_options(text: Vec<u8>, options: String) -> String {
         reply((|| {
             let o = host_options(&options)?;
-            api::define_tool_json(&text, o.as_ref().as_ref()).map(|t| t.to_value())
+            api::define_tool_json(&text, o.as_ref().as_ref()).map(|t| t.into_value())
         })())
     }
 
-    fn parse_agent_actions(values: String, options: String) -> String {
+    fn parse_agent_actions_with_options(values: String, options: String) -> String {
         batch((|| {
             let (v, o) = (host_value(&values)?, host_options(&options)?);
             api::parse_agent_actions(&&v, o.as_ref().as_ref())
         })())
     }
 
-    fn parse_agent_actions_jsonl(text: String, options: String) -> String {
-        Self::parse_agent_actions_jsonl_bytes(text.into_bytes(), options)
+    fn parse_agent_actions_jsonl_with_options(text: String, options: String) -> String {
+        Self::parse_agent_actions_jsonl_bytes_with_options(text.into_bytes(), options)
     }
 
-    fn parse_agent_actions_jsonl_bytes(text: Vec<u8>, options: String) -> String {
+    fn parse_agent_actions_jsonl_bytes_with_options(text: Vec<u8>, options: String) -> String {
         batch((|| {
             let o = host_options(&options)?;
             api::parse_agent_actions_jsonl(&text, o.as_ref().as_ref())
         })())
+    }
+
+    fn parse_agent_action(value: String) -> String {
+        Self::parse_agent_action_with_options(value, String::new())
+    }
+
+    fn parse_agent_action_json(text: String) -> String {
+        Self::parse_agent_action_json_with_options(text, String::new())
+    }
+
+    fn parse_agent_action_json_bytes(text: Vec<u8>) -> String {
+        Self::parse_agent_action_json_bytes_with_options(text, String::new())
+    }
+
+    fn preview_action(value: String) -> String {
+        Self::preview_action_with_options(value, String::new())
+    }
+
+    fn define_tool(value: String) -> String {
+        Self::define_tool_with_options(value, String::new())
+    }
+
+    fn define_tool_json(text: String) -> String {
+        Self::define_tool_json_with_options(text, String::new())
+    }
+
+    fn define_tool_json_bytes(text: Vec<u8>) -> String {
+        Self::define_tool_json_bytes_with_options(text, String::new())
+    }
+
+    fn parse_agent_actions(values: String) -> String {
+        Self::parse_agent_actions_with_options(values, String::new())
+    }
+
+    fn parse_agent_actions_jsonl(text: String) -> String {
+        Self::parse_agent_actions_jsonl_with_options(text, String::new())
+    }
+
+    fn parse_agent_actions_jsonl_bytes(text: Vec<u8>) -> String {
+        Self::parse_agent_actions_jsonl_bytes_with_options(text, String::new())
     }
 
     fn not_text(value: String) -> String {

@@ -9,7 +9,7 @@ use wasm_bindgen::JsCast;
 
 use crate::api;
 use crate::error::ContractError;
-use crate::input::{ill_formed_key, HostFault, HostResult, HostValue, Kind};
+use crate::input::{HostFault, HostResult, HostValue, KeysError, Kind};
 use crate::value::Value;
 use crate::wire::{outcome_value, to_text};
 
@@ -113,10 +113,7 @@ impl JsInput {
     }
 
     fn taken(code: u32) -> JsInput {
-        JsInput {
-            value: take_last(),
-            kind: kind(code),
-        }
+        JsInput { value: take_last(), kind: kind(code) }
     }
 }
 
@@ -144,16 +141,13 @@ impl HostValue for JsInput {
         }
     }
 
-    fn keys(&self, path: &str) -> Result<Vec<String>, ContractError> {
-        let keys = own_keys(&self.value).map_err(|e| fault(e).at(path))?;
+    fn keys(&self) -> Result<Vec<String>, KeysError> {
+        let keys = own_keys(&self.value).map_err(|e| KeysError::Fault(fault(e)))?;
         if keys.is_null() {
-            return Err(ill_formed_key(path));
+            return Err(KeysError::IllFormedKey);
         }
         let keys: Array = keys.unchecked_into();
-        Ok(keys
-            .iter()
-            .map(|k| k.as_string().unwrap_or_default())
-            .collect())
+        Ok(keys.iter().map(|k| k.as_string().unwrap_or_default()).collect())
     }
 
     fn len(&self) -> HostResult<usize> {
@@ -188,64 +182,45 @@ fn reply(result: Result<Value, ContractError>) -> String {
 }
 
 fn batch(result: Result<Vec<Result<crate::AgentAction, ContractError>>, ContractError>) -> String {
-    reply(result.map(|items| {
-        Value::Array(
-            items
-                .into_iter()
-                .map(|r| outcome_value(r.map(|a| a.to_value())))
-                .collect(),
-        )
-    }))
+    reply(
+        result.map(|items| Value::Array(items.into_iter().map(|r| outcome_value(r.map(|a| a.into_value()))).collect())),
+    )
 }
 
 #[wasm_bindgen(js_name = parseAgentAction)]
 pub fn parse_agent_action(value: JsValue, options: JsValue) -> String {
     let options = JsInput::new(options);
-    reply(api::parse_agent_action(&JsInput::new(value), Some(&options)).map(|a| a.to_value()))
+    reply(api::parse_agent_action(&JsInput::new(value), Some(&options)).map(|a| a.into_value()))
 }
 
 #[wasm_bindgen(js_name = parseAgentActionJson)]
 pub fn parse_agent_action_json(text: JsValue, options: JsValue) -> String {
     let options = JsInput::new(options);
-    reply(
-        text_bytes(&text)
-            .and_then(|t| api::parse_agent_action_json(&t, Some(&options)))
-            .map(|a| a.to_value()),
-    )
+    reply(text_bytes(&text).and_then(|t| api::parse_agent_action_json(&t, Some(&options))).map(|a| a.into_value()))
 }
 
 #[wasm_bindgen(js_name = previewAction)]
 pub fn preview_action(value: JsValue, options: JsValue) -> String {
     let options = JsInput::new(options);
-    reply(Ok(api::preview_action(
-        &JsInput::new(value),
-        Some(&options),
-    )))
+    reply(Ok(api::preview_action(&JsInput::new(value), Some(&options))))
 }
 
 #[wasm_bindgen(js_name = defineTool)]
 pub fn define_tool(def: JsValue, options: JsValue) -> String {
     let options = JsInput::new(options);
-    reply(api::define_tool(&JsInput::new(def), Some(&options)).map(|t| t.to_value()))
+    reply(api::define_tool(&JsInput::new(def), Some(&options)).map(|t| t.into_value()))
 }
 
 #[wasm_bindgen(js_name = defineToolJson)]
 pub fn define_tool_json(text: JsValue, options: JsValue) -> String {
     let options = JsInput::new(options);
-    reply(
-        text_bytes(&text)
-            .and_then(|t| api::define_tool_json(&t, Some(&options)))
-            .map(|t| t.to_value()),
-    )
+    reply(text_bytes(&text).and_then(|t| api::define_tool_json(&t, Some(&options))).map(|t| t.into_value()))
 }
 
 #[wasm_bindgen(js_name = parseAgentActions)]
 pub fn parse_agent_actions(list: JsValue, options: JsValue) -> String {
     let options = JsInput::new(options);
-    batch(api::parse_agent_actions(
-        &JsInput::new(list),
-        Some(&options),
-    ))
+    batch(api::parse_agent_actions(&JsInput::new(list), Some(&options)))
 }
 
 #[wasm_bindgen(js_name = parseAgentActionsJsonl)]

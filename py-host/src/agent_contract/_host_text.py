@@ -14,7 +14,7 @@ from typing import Any, Final
 DEFAULT_MAX_DEPTH: Final = 128
 MAX_DEPTH_CEILING: Final = 512
 DEFAULT_MAX_BYTES: Final = 4 * 1024 * 1024
-MAX_BYTES_CEILING: Final = 1 << 31
+MAX_BYTES_CEILING: Final = 64 * 1024 * 1024  # src/limits.rs; tests/test_translation.py checks they agree
 LARGE: Final = "!!large"
 
 

@@ -7,7 +7,7 @@
 
 use crate::error::{Code, ContractError, Layer, Result};
 use crate::fields::{kind_name, Field, Reader, Source};
-use crate::input::{HostValue, Kind, Path, Undefined};
+use crate::input::{HostValue, Kind, Undefined};
 use crate::json::{self, Mode};
 use crate::limits::Options;
 use crate::value::{pointer_child, take_member, Value};
@@ -117,14 +117,7 @@ fn parse_with<V: HostValue>(value: &V, options: &Options, source: Source) -> Res
 
     check_version(&mut r, value)?;
 
-    let action_type = match r.field(value, "type")? {
-        Field::Missing => return Err(r.error(Code::FieldMissing, "/type", "missing required field type")),
-        Field::Undefined => return Err(r.undefined("/type", "type")),
-        Field::Present(v) => r.string_value(&v, &Path::Root("/type"), "type")?,
-    };
-    if crate::fields::is_blank(&action_type) {
-        return Err(r.error(Code::FieldEmpty, "/type", "type must not be empty or blank"));
-    }
+    let action_type = r.required_text(value, "type", Code::FieldEmpty)?;
     if !ACTION_TYPES.contains(&action_type.as_str()) {
         return Err(r.error(
             Code::ActionTypeUnknown,

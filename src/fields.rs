@@ -3,7 +3,7 @@
 //! and JSON Pointer, in the layer of the rule asking.
 
 use crate::error::{Code, ContractError, Layer, Result};
-use crate::input::{lone_surrogate, Budget, Copier, HostValue, Kind, Path, Undefined};
+use crate::input::{lone_surrogate, Budget, Copier, HostValue, Kind, Path, StringField, Undefined};
 use crate::limits::Limits;
 use crate::value::{pointer_child, Value};
 
@@ -59,10 +59,17 @@ impl<'l> Reader<'l> {
 
     /// A field that must hold a string; `None` when missing (for optional fields).
     pub fn optional_string<V: HostValue>(&mut self, object: &V, key: &str) -> Result<Option<String>> {
-        match self.field(object, key)? {
-            Field::Missing => Ok(None),
-            Field::Undefined => Err(self.undefined(&pointer_child("", key), key)),
-            Field::Present(v) => self.string_value(&v, &Path::Key(&Path::Root(""), key), key).map(Some),
+        match object.get_string(key).map_err(|f| f.at(&pointer_child("", key)))? {
+            StringField::Missing => Ok(None),
+            StringField::String(s) => {
+                self.budget.charge(key.len() + 1 + s.len())?;
+                Ok(Some(s))
+            }
+            StringField::Other(v) if v.kind() == Kind::Undefined => Err(self.undefined(&pointer_child("", key), key)),
+            StringField::Other(v) => {
+                self.budget.charge(key.len())?;
+                self.string_value(&v, &Path::Key(&Path::Root(""), key), key).map(Some)
+            }
         }
     }
 

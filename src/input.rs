@@ -45,6 +45,15 @@ impl Kind {
     }
 }
 
+/// An own field read by `HostValue::get_string`.
+pub enum StringField<V> {
+    Missing,
+    /// A well-formed string.
+    String(String),
+    /// Anything else, undefined and ill-formed strings included.
+    Other(V),
+}
+
 /// The host threw while being read (a JS getter or Proxy trap). Reported as `VALUE_NOT_JSON`
 /// at the path being read: such a value has no stable JSON meaning.
 #[derive(Debug)]
@@ -108,6 +117,15 @@ pub trait HostValue: Sized {
     fn string(&self) -> String;
     /// The own property `key`; `None` when missing (inherited properties are missing).
     fn get(&self, key: &str) -> HostResult<Option<Self>>;
+    /// `get` for a field a rule expects to hold a string. Most do, and a host where every read
+    /// is a boundary crossing answers that case in one.
+    fn get_string(&self, key: &str) -> HostResult<StringField<Self>> {
+        Ok(match self.get(key)? {
+            None => StringField::Missing,
+            Some(v) if v.kind() == Kind::String => StringField::String(v.string()),
+            Some(v) => StringField::Other(v),
+        })
+    }
     /// Own enumerable string keys in ECMAScript order.
     fn keys(&self) -> std::result::Result<Vec<String>, KeysError>;
     fn len(&self) -> HostResult<usize>;

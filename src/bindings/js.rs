@@ -9,7 +9,7 @@ use wasm_bindgen::JsCast;
 
 use crate::api;
 use crate::error::ContractError;
-use crate::input::{HostFault, HostResult, HostValue, KeysError, Kind};
+use crate::input::{HostFault, HostResult, HostValue, KeysError, Kind, StringField};
 use crate::value::Value;
 use crate::wire::{outcome_value, to_text};
 
@@ -19,6 +19,10 @@ extern "C" {
     fn kind_of(v: &JsValue) -> u32;
     #[wasm_bindgen(js_name = readOwn, catch)]
     fn read_own(o: &JsValue, key: &JsValue) -> Result<u32, JsValue>;
+    #[wasm_bindgen(js_name = readOwnString, catch)]
+    fn read_own_string(o: &JsValue, key: &JsValue) -> Result<Option<String>, JsValue>;
+    #[wasm_bindgen(js_name = takeLastKind)]
+    fn take_last_kind() -> u32;
     #[wasm_bindgen(js_name = readIndex, catch)]
     fn read_index(a: &JsValue, i: u32) -> Result<u32, JsValue>;
     #[wasm_bindgen(js_name = takeLast)]
@@ -138,6 +142,16 @@ impl HostValue for JsInput {
         match read_own(&self.value, &js_key(key)).map_err(fault)? {
             MISSING => Ok(None),
             code => Ok(Some(JsInput::taken(code))),
+        }
+    }
+
+    fn get_string(&self, key: &str) -> HostResult<StringField<JsInput>> {
+        match read_own_string(&self.value, &js_key(key)).map_err(fault)? {
+            Some(s) => Ok(StringField::String(s)),
+            None => match take_last_kind() {
+                MISSING => Ok(StringField::Missing),
+                code => Ok(StringField::Other(JsInput::taken(code))),
+            },
         }
     }
 

@@ -45,6 +45,26 @@ export function readOwn(o, key) {
   return kindOf(last);
 }
 
+let lastKind = MISSING;
+
+// Own property `key` when it holds a well-formed string: the string itself, in one crossing.
+// Otherwise undefined, with the kind for takeLastKind() and the value for takeLast().
+export function readOwnString(o, key) {
+  if (!hasOwn.call(o, key)) {
+    lastKind = MISSING;
+    return undefined;
+  }
+  const v = o[key];
+  if (typeof v === 'string' && wellFormed(v)) return v;
+  last = v;
+  lastKind = kindOf(v);
+  return undefined;
+}
+
+export function takeLastKind() {
+  return lastKind;
+}
+
 export function readIndex(a, i) {
   last = a[i];
   return kindOf(last);

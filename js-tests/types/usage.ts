@@ -1,0 +1,60 @@
+// Compiled with `tsc --noEmit --strict` by test/types.test.mjs: the declarations must let a
+// caller narrow actions on `type` and must reject misuse (each @ts-expect-error must be needed).
+import {
+  parseAgentAction,
+  safeParseAgentActionJson,
+  defineTool,
+  previewAction,
+  ContractError,
+  type AgentAction,
+  type ErrorCode,
+} from 'agent-contract';
+
+function describe(action: AgentAction): string {
+  switch (action.type) {
+    case 'message':
+      return action.content;
+    case 'tool_call':
+      return `${action.callId} ${action.tool} ${JSON.stringify(action.input ?? null)}`;
+    case 'finish':
+      return action.summary;
+    case 'request_approval':
+      return `${action.requestId} ${action.capability} ${action.resource} ${action.reason}`;
+    default: {
+      const exhaustive: never = action;
+      return exhaustive;
+    }
+  }
+}
+
+const action = parseAgentAction({ type: 'finish', summary: 'done' }, { strict: true, maxDepth: 16 });
+describe(action);
+// @ts-expect-error a message has no callId
+if (action.type === 'message') action.callId;
+
+const result = safeParseAgentActionJson('{"type":"finish","summary":"x"}');
+if (result.ok) describe(result.value);
+else {
+  const code: ErrorCode = result.error.code;
+  const pointer: string = result.error.path;
+  void [code, pointer, result.error.retryable, result.error.layer];
+}
+
+const tool = defineTool({ name: 'read_file', description: 'Read.', inputSchema: {}, permission: 'read' });
+// @ts-expect-error definitions are read-only
+tool.name = 'other';
+const first: 'read' | 'write' | 'execute' | 'network' = tool.permissions[0];
+void first;
+
+const preview = previewAction(action);
+if (preview.ok) void preview.fields.length;
+else void preview.code;
+
+try {
+  parseAgentAction(null);
+} catch (e) {
+  if (e instanceof ContractError) void e.position?.offset;
+}
+
+// @ts-expect-error unknown option names are rejected by the types too
+parseAgentAction({}, { stict: true });

@@ -298,3 +298,41 @@ fn too_deep(r: &Reader<'_>, path: &str, level: usize) -> Result<()> {
     }
     Ok(())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The output-schema seam: a check on any JSON answer, its errors reported under `/answer`.
+    #[test]
+    fn json_answer_rule_checks_the_answer() {
+        let check = |answer: &Value| -> Result<()> {
+            match answer.get("status") {
+                Some(Value::String(_)) => Ok(()),
+                _ => Err(ContractError::new(Code::FieldMissing, "/status", "status is required").in_layer(Layer::Schema)),
+            }
+        };
+        let rule = AnswerRule::Json(&check);
+        let options = Options::default();
+        let good = br#"{"kind":"final","answer":{"status":"completed","changedFiles":["a.md"]}}"#;
+        let decision = parse_decision_json_with(good, &options, &rule).unwrap();
+        let Decision::Final { answer } = &decision else { panic!("not final") };
+        assert_eq!(answer.get("status"), Some(&Value::String("completed".into())));
+        let parsed = json::parse(good, Mode::Strict, &options.limits).unwrap();
+        assert_eq!(parse_decision_with(&&parsed, &options, &rule).unwrap(), decision);
+
+        let bad = br#"{"kind":"final","answer":{"summary":"x"}}"#;
+        let e = parse_decision_json_with(bad, &options, &rule).unwrap_err();
+        assert_eq!((e.layer, e.code, e.path.as_str()), (Layer::Schema, Code::FieldMissing, "/answer/status"));
+        // Without the seam, a structured answer is not text.
+        let e = parse_decision_json(good, &options).unwrap_err();
+        assert_eq!((e.code, e.path.as_str()), (Code::FieldType, "/answer"));
+        // Host values: undefined inside a structured answer is not JSON.
+        let with_undefined = Value::Object(vec![
+            ("kind".into(), Value::String("final".into())),
+            ("answer".into(), Value::Object(vec![("status".into(), Value::Undefined)])),
+        ]);
+        let e = parse_decision_with(&&with_undefined, &options, &rule).unwrap_err();
+        assert_eq!((e.code, e.path.as_str()), (Code::ValueNotJson, "/answer/status"));
+    }
+}

@@ -154,6 +154,9 @@ const SAFE_TWIN = {
   parseAgentActionJson: 'safeParseAgentActionJson',
   defineTool: 'safeDefineTool',
   defineToolJson: 'safeDefineToolJson',
+  parseJson: 'safeParseJson',
+  parseDecision: 'safeParseDecision',
+  parseDecisionJson: 'safeParseDecisionJson',
 };
 
 export function runCase(api, c) {

@@ -68,5 +68,11 @@ export function createApi(core) {
     safeDefineTool: (def, options) => safe(decode(core.defineTool(def, options)), deepFreeze),
     defineToolJson: (text, options) => unwrap(decode(core.defineToolJson(text, options)), deepFreeze),
     safeDefineToolJson: (text, options) => safe(decode(core.defineToolJson(text, options)), deepFreeze),
+    parseJson: (text, options) => unwrap(decode(core.parseJson(text, options))),
+    safeParseJson: (text, options) => safe(decode(core.parseJson(text, options))),
+    parseDecision: (value, options) => unwrap(decode(core.parseDecision(value, options))),
+    safeParseDecision: (value, options) => safe(decode(core.parseDecision(value, options))),
+    parseDecisionJson: (text, options) => unwrap(decode(core.parseDecisionJson(text, options))),
+    safeParseDecisionJson: (text, options) => safe(decode(core.parseDecisionJson(text, options))),
   };
 }

@@ -52,16 +52,49 @@ export interface ToolDefinitionInput {
   version?: string;
 }
 
-export interface Options {
-  /** Unknown fields are an error instead of being dropped. */
-  strict?: boolean;
+/** Size limits every operation takes. */
+export interface LimitOptions {
   /** Text: bytes of the text. Values: measured size of what is read. Default 4 MiB. */
   maxBytes?: number;
   /** Nesting depth; the root object is depth 1. Default 128, at most 512. */
   maxDepth?: number;
+  /** UTF-8 bytes of one string or member name (after unescaping). Default 1 MiB. */
+  maxStringBytes?: number;
+  /** Elements of one array. Default 65536. */
+  maxArrayLength?: number;
+  /** Members of one object. Default 65536. */
+  maxObjectMembers?: number;
 }
 
-export type Layer = 'parse' | 'protocol' | 'contract';
+export interface Options extends LimitOptions {
+  /** Unknown fields are an error instead of being dropped. */
+  strict?: boolean;
+}
+
+/** Options of `parseDecision` / `parseDecisionJson` (decisions are always closed: no `strict`). */
+export interface DecisionOptions extends LimitOptions {
+  /** Most calls in a tool decision. Default 4, at most 256. */
+  maxCalls?: number;
+}
+
+/** A model's decision: call tools, or give the final answer (never both). */
+export interface ToolCall {
+  callId: string;
+  name: string;
+  arguments: { [key: string]: JsonValue };
+}
+export interface ToolDecision {
+  kind: 'tool';
+  /** 1 to `maxCalls` calls with distinct `callId`s, in the order given. */
+  calls: ToolCall[];
+}
+export interface FinalDecision {
+  kind: 'final';
+  answer: string;
+}
+export type Decision = ToolDecision | FinalDecision;
+
+export type Layer = 'parse' | 'protocol' | 'contract' | 'transport' | 'stream' | 'schema' | 'domain';
 export type ErrorCode =
   | 'JSON_INVALID'
   | 'JSON_TRAILING_CONTENT'
@@ -88,7 +121,13 @@ export type ErrorCode =
   | 'TOOL_PERMISSION_CONFLICT'
   | 'TOOL_VERSION_INVALID'
   | 'TOOL_FIELD_UNKNOWN'
-  | 'OPTION_INVALID';
+  | 'OPTION_INVALID'
+  | 'DECISION_NOT_OBJECT'
+  | 'DECISION_KIND_UNKNOWN'
+  | 'DECISION_FIELD_UNKNOWN'
+  | 'DECISION_TOO_MANY_CALLS'
+  | 'DUPLICATE_CALL_ID'
+  | 'AMBIGUOUS_DECISION';
 
 export interface Position {
   /** Byte offset in the UTF-8 text, from 0. */
@@ -142,6 +181,13 @@ export function defineTool(definition: unknown, options?: Options): ToolDefiniti
 export function safeDefineTool(definition: unknown, options?: Options): SafeResult<ToolDefinition>;
 export function defineToolJson(text: JsonText, options?: Options): ToolDefinition;
 export function safeDefineToolJson(text: JsonText, options?: Options): SafeResult<ToolDefinition>;
+/** Strict JSON text (RFC 8259 + I-JSON) to its value; the limits are the only options. */
+export function parseJson(text: JsonText, options?: LimitOptions): JsonValue;
+export function safeParseJson(text: JsonText, options?: LimitOptions): SafeResult<JsonValue>;
+export function parseDecision(value: unknown, options?: DecisionOptions): Decision;
+export function safeParseDecision(value: unknown, options?: DecisionOptions): SafeResult<Decision>;
+export function parseDecisionJson(text: JsonText, options?: DecisionOptions): Decision;
+export function safeParseDecisionJson(text: JsonText, options?: DecisionOptions): SafeResult<Decision>;
 
 declare const api: {
   ContractError: typeof ContractError;
@@ -156,5 +202,11 @@ declare const api: {
   safeDefineTool: typeof safeDefineTool;
   defineToolJson: typeof defineToolJson;
   safeDefineToolJson: typeof safeDefineToolJson;
+  parseJson: typeof parseJson;
+  safeParseJson: typeof safeParseJson;
+  parseDecision: typeof parseDecision;
+  safeParseDecision: typeof safeParseDecision;
+  parseDecisionJson: typeof parseDecisionJson;
+  safeParseDecisionJson: typeof safeParseDecisionJson;
 };
 export default api;

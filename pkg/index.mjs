@@ -16,5 +16,11 @@ export const {
   safeDefineTool,
   defineToolJson,
   safeDefineToolJson,
+  parseJson,
+  safeParseJson,
+  parseDecision,
+  safeParseDecision,
+  parseDecisionJson,
+  safeParseDecisionJson,
 } = api;
 export default api;

@@ -130,7 +130,7 @@ fn parse_with<V: HostValue>(value: &V, options: &Options, source: Source) -> Res
 
     if options.strict {
         let allowed = fields_of(&action_type);
-        for key in value.keys().map_err(|e| e.at(""))? {
+        for key in r.keys(value, "")? {
             if key != "type" && key != "schemaVersion" && !allowed.contains(&key.as_str()) {
                 return Err(r.error(
                     Code::ActionFieldUnknown,

@@ -4,9 +4,11 @@
 //! here too, so an invalid option is the same error everywhere.
 
 use crate::action::{self, AgentAction};
+use crate::decision::{self, Decision};
 use crate::error::{Code, ContractError, Layer, Result};
 use crate::input::{HostValue, Kind};
-use crate::limits::Options;
+use crate::json::{self, Mode};
+use crate::limits::{OptionSet, Options};
 use crate::tool_contract::{self, ToolDefinition};
 use crate::value::Value;
 
@@ -84,6 +86,22 @@ pub fn parse_agent_actions_jsonl<O: HostValue>(text: &[u8], options: Option<&O>)
         line_no += 1;
     }
     Ok(out)
+}
+
+/// Strict JSON text (RFC 8259 + I-JSON, limits, positions) to its value: the parse layer on its
+/// own, for tool arguments and any other model-produced JSON. Options: the limits.
+pub fn parse_json<O: HostValue>(text: &[u8], options: Option<&O>) -> Result<Value> {
+    let options = Options::read_for(options, OptionSet::Json)?;
+    json::parse(text, Mode::Strict, &options.limits)
+}
+
+/// A decision from a host value. Options: the limits and `maxCalls`.
+pub fn parse_decision<V: HostValue>(value: &V, options: Option<&V>) -> Result<Decision> {
+    decision::parse_decision(value, &Options::read_for(options, OptionSet::Decision)?)
+}
+
+pub fn parse_decision_json<O: HostValue>(text: &[u8], options: Option<&O>) -> Result<Decision> {
+    decision::parse_decision_json(text, &Options::read_for(options, OptionSet::Decision)?)
 }
 
 /// The verdict for a text operation given something that is neither a string nor bytes.

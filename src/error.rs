@@ -16,6 +16,15 @@ pub enum Layer {
     Protocol,
     /// A tool definition that breaks the tool contract.
     Contract,
+    /// The connection to the provider failed (reserved for the provider adapters).
+    Transport,
+    /// A provider event stream that does not assemble into complete items (reserved for the
+    /// stream assembler).
+    Stream,
+    /// A well-formed value that does not have the shape of a decision (seed 002 §8.2).
+    Schema,
+    /// A well-shaped decision the application refuses (unknown tool, policy; reserved).
+    Domain,
 }
 
 impl Layer {
@@ -24,6 +33,10 @@ impl Layer {
             Layer::Parse => "parse",
             Layer::Protocol => "protocol",
             Layer::Contract => "contract",
+            Layer::Transport => "transport",
+            Layer::Stream => "stream",
+            Layer::Schema => "schema",
+            Layer::Domain => "domain",
         }
     }
 }
@@ -83,6 +96,12 @@ codes! {
     ToolVersionInvalid => "TOOL_VERSION_INVALID", Contract, false;
     ToolFieldUnknown => "TOOL_FIELD_UNKNOWN", Contract, false;
     OptionInvalid => "OPTION_INVALID", Contract, false;
+    DecisionNotObject => "DECISION_NOT_OBJECT", Schema, true;
+    DecisionKindUnknown => "DECISION_KIND_UNKNOWN", Schema, true;
+    DecisionFieldUnknown => "DECISION_FIELD_UNKNOWN", Schema, true;
+    DecisionTooManyCalls => "DECISION_TOO_MANY_CALLS", Schema, true;
+    DuplicateCallId => "DUPLICATE_CALL_ID", Schema, true;
+    AmbiguousDecision => "AMBIGUOUS_DECISION", Schema, true;
 }
 
 /// Where a text input stopped being acceptable: byte offset (0-based), line and column (1-based,

@@ -93,6 +93,9 @@ impl<'l> Reader<'l> {
         match v.kind() {
             Kind::String => {
                 let s = v.string();
+                if s.len() > self.limits.max_string_bytes {
+                    self.limits.check_string(s.len(), &path.render())?;
+                }
                 self.budget.charge(1 + s.len())?;
                 Ok(s)
             }
@@ -106,6 +109,17 @@ impl<'l> Reader<'l> {
         }
     }
 
+    /// The own keys of an object a rule lists (strict mode, closed objects), within
+    /// `maxObjectMembers` and `maxStringBytes`.
+    pub fn keys<V: HostValue>(&self, object: &V, path: &str) -> Result<Vec<String>> {
+        let keys = object.keys().map_err(|e| e.at(path))?;
+        self.limits.check_members(keys.len(), path)?;
+        for key in &keys {
+            self.limits.check_string(key.len(), path)?;
+        }
+        Ok(keys)
+    }
+
     pub fn undefined(&self, path: &str, key: &str) -> ContractError {
         self.error(Code::FieldUndefined, path, format!("{key} is present but undefined"))
     }
@@ -113,12 +127,17 @@ impl<'l> Reader<'l> {
     /// Deep-copies a nested value (tool input, schemas) under the same limits and budget.
     /// For `Source::StrictText` this returns `Null`: the caller moves the value out instead.
     pub fn copy<V: HostValue>(&mut self, v: &V, path: &str, undefined: Undefined) -> Result<Value> {
+        // The value sits inside the root object: one container around it.
+        self.copy_at(v, path, undefined, 1)
+    }
+
+    /// `copy` for a value with `depth` containers around it.
+    pub fn copy_at<V: HostValue>(&mut self, v: &V, path: &str, undefined: Undefined, depth: usize) -> Result<Value> {
         if self.source == Source::StrictText {
             return Ok(Value::Null);
         }
         let mut copier = Copier { limits: self.limits, budget: &mut self.budget, undefined };
-        // The value sits inside the root object: one container around it.
-        copier.copy(v, &Path::Root(path), 1)
+        copier.copy(v, &Path::Root(path), depth)
     }
 }
 

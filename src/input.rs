@@ -328,6 +328,9 @@ impl Copier<'_> {
             }
             Kind::String => {
                 let s = value.string();
+                if s.len() > self.limits.max_string_bytes {
+                    self.limits.check_string(s.len(), &path.render())?;
+                }
                 self.budget.charge(1 + s.len())?;
                 Ok(Value::String(s))
             }
@@ -335,6 +338,9 @@ impl Copier<'_> {
             Kind::Array => {
                 self.enter(path, depth)?;
                 let len = value.len().map_err(|f| f.at(&path.render()))?;
+                if len > self.limits.max_array_length {
+                    self.limits.check_array(len, &path.render())?;
+                }
                 // Every element costs at least one unit: a huge (even sparse) length fails now
                 // instead of after millions of reads.
                 self.budget.check_room(len)?;
@@ -349,8 +355,14 @@ impl Copier<'_> {
             Kind::Object => {
                 self.enter(path, depth)?;
                 let keys = value.keys().map_err(|e| e.at(&path.render()))?;
+                if keys.len() > self.limits.max_object_members {
+                    self.limits.check_members(keys.len(), &path.render())?;
+                }
                 let mut entries = Vec::with_capacity(keys.len());
                 for key in keys {
+                    if key.len() > self.limits.max_string_bytes {
+                        self.limits.check_string(key.len(), &path.render())?;
+                    }
                     self.budget.charge(key.len())?;
                     let item_path = Path::Key(path, &key);
                     // A key listed a moment ago can vanish under a getter or Proxy; it is then

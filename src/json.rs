@@ -41,11 +41,13 @@ pub fn parse(bytes: &[u8], mode: Mode, limits: &Limits) -> Result<Value> {
     }
     // Host text is written by our binding, which never nests deeper than the limit allows; the
     // ceiling only guards against text from elsewhere (and recursive drops of deep values).
-    let max_depth = match mode {
-        Mode::Strict => limits.max_depth,
-        Mode::Host => crate::limits::MAX_DEPTH_CEILING + 1,
+    // Host text has no per-value limits either: rules judge the parts they read.
+    let limits = match mode {
+        Mode::Strict => *limits,
+        Mode::Host => Limits { max_depth: crate::limits::MAX_DEPTH_CEILING + 1, ..*limits }.unbounded_values(),
     };
-    let mut parser = Parser { bytes, pos: 0, mode, max_depth, stack: Vec::new() };
+    let max_depth = limits.max_depth;
+    let mut parser = Parser { bytes, pos: 0, mode, max_depth, limits, stack: Vec::new() };
     if bytes.starts_with(&[0xEF, 0xBB, 0xBF]) {
         return Err(parser.error(Code::JsonInvalid, "JSON text must not start with a byte order mark"));
     }
@@ -82,6 +84,7 @@ struct Parser<'a> {
     pos: usize,
     mode: Mode,
     max_depth: usize,
+    limits: Limits,
     stack: Vec<Frame>,
 }
 
@@ -96,11 +99,18 @@ impl<'a> Parser<'a> {
             match frame {
                 Frame::Array(items) => {
                     items.push(value);
+                    let count = items.len();
                     self.skip_whitespace();
                     match self.peek() {
                         Some(b',') => {
                             self.pos += 1;
                             self.skip_whitespace();
+                            if count >= self.limits.max_array_length {
+                                return Err(self.container_too_large(format!(
+                                    "an array has more than maxArrayLength ({}) elements",
+                                    self.limits.max_array_length
+                                )));
+                            }
                             value = self.parse_value()?;
                         }
                         Some(b']') => {
@@ -120,11 +130,18 @@ impl<'a> Parser<'a> {
                     } else {
                         entries.push((name, value));
                     }
+                    let count = entries.len();
                     self.skip_whitespace();
                     match self.peek() {
                         Some(b',') => {
                             self.pos += 1;
                             self.skip_whitespace();
+                            if count >= self.limits.max_object_members {
+                                return Err(self.container_too_large(format!(
+                                    "an object has more than maxObjectMembers ({}) members",
+                                    self.limits.max_object_members
+                                )));
+                            }
                             self.parse_member_name()?;
                             value = self.parse_value()?;
                         }
@@ -370,10 +387,23 @@ impl<'a> Parser<'a> {
             match byte {
                 b'"' => {
                     let tail = self.take_run(run, self.pos, &mut ill_formed)?;
-                    self.pos += 1;
                     if ill_formed {
+                        self.pos += 1;
                         return Ok(None);
                     }
+                    let len = out.as_ref().map_or(0, String::len) + tail.len();
+                    if len > self.limits.max_string_bytes {
+                        // The string's pointer (a member name: its object's), at its opening quote.
+                        self.pos = start;
+                        return Err(self.error(
+                            Code::InputTooLarge,
+                            format!(
+                                "a string of {len} bytes is over maxStringBytes ({})",
+                                self.limits.max_string_bytes
+                            ),
+                        ));
+                    }
+                    self.pos += 1;
                     return Ok(Some(match out {
                         Some(mut s) => {
                             s.push_str(tail);
@@ -524,6 +554,29 @@ impl<'a> Parser<'a> {
             }
         }
         path
+    }
+
+    /// JSON Pointer of the innermost open container (the array or object itself).
+    fn container_path(&self) -> String {
+        let mut path = String::new();
+        let open = self.stack.len().saturating_sub(1);
+        for frame in &self.stack[..open] {
+            match frame {
+                Frame::Array(items) => {
+                    path.push('/');
+                    path.push_str(&items.len().to_string());
+                }
+                Frame::Object { key: Some(key), .. } => push_pointer(&mut path, key),
+                Frame::Object { key: None, .. } => {}
+            }
+        }
+        path
+    }
+
+    /// An array or object with one element too many: its own pointer, at the extra element.
+    fn container_too_large(&self, message: String) -> ContractError {
+        ContractError::new(Code::InputTooLarge, self.container_path(), message)
+            .at(Position::locate(self.bytes, self.pos))
     }
 
     fn error(&self, code: Code, message: impl Into<String>) -> ContractError {

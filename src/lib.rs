@@ -6,6 +6,7 @@
 
 pub mod action;
 pub mod api;
+pub mod decision;
 pub mod error;
 pub mod fields;
 pub mod input;
@@ -19,6 +20,7 @@ pub mod wire;
 pub mod bindings;
 
 pub use action::AgentAction;
+pub use decision::{Decision, ToolCall};
 pub use error::{Code, ContractError, Layer, Position};
 pub use limits::{Limits, Options};
 pub use tool_contract::ToolDefinition;

@@ -17,24 +17,112 @@ pub const MAX_DEPTH_CEILING: usize = 512;
 /// one value): 64 MiB of text stays well inside a 32-bit wasm memory, so no input can make the
 /// core run out of memory (which would be a trap, not an error).
 pub const MAX_BYTES_CEILING: usize = 64 * 1024 * 1024;
+/// Defaults for the per-value limits: generous for any model output, small enough that one
+/// string, array or object cannot take the whole `max_bytes` budget unnoticed. Their ceiling is
+/// `MAX_BYTES_CEILING`: no text can hold more.
+pub const DEFAULT_MAX_STRING_BYTES: usize = 1024 * 1024;
+pub const DEFAULT_MAX_ARRAY_LENGTH: usize = 65_536;
+pub const DEFAULT_MAX_OBJECT_MEMBERS: usize = 65_536;
+/// `maxCalls` of a tool decision (issue 4 §2, the seed's `maxItems: 4`) and its ceiling.
+pub const DEFAULT_MAX_CALLS: usize = 4;
+pub const MAX_CALLS_CEILING: usize = 256;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Limits {
     pub max_bytes: usize,
     pub max_depth: usize,
+    /// UTF-8 bytes of one string (after unescaping), member names included.
+    pub max_string_bytes: usize,
+    /// Elements of one array.
+    pub max_array_length: usize,
+    /// Members of one object.
+    pub max_object_members: usize,
 }
 
 impl Default for Limits {
     fn default() -> Self {
-        Limits { max_bytes: DEFAULT_MAX_BYTES, max_depth: DEFAULT_MAX_DEPTH }
+        Limits {
+            max_bytes: DEFAULT_MAX_BYTES,
+            max_depth: DEFAULT_MAX_DEPTH,
+            max_string_bytes: DEFAULT_MAX_STRING_BYTES,
+            max_array_length: DEFAULT_MAX_ARRAY_LENGTH,
+            max_object_members: DEFAULT_MAX_OBJECT_MEMBERS,
+        }
     }
 }
 
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+impl Limits {
+    /// No per-value limit: for host text, which rules judge part by part.
+    pub fn unbounded_values(mut self) -> Limits {
+        self.max_string_bytes = usize::MAX;
+        self.max_array_length = usize::MAX;
+        self.max_object_members = usize::MAX;
+        self
+    }
+
+    /// `INPUT_TOO_LARGE` at `path` when a string has more UTF-8 bytes than allowed. A member
+    /// name is reported at its object's pointer.
+    pub fn check_string(&self, len: usize, path: &str) -> Result<()> {
+        if len > self.max_string_bytes {
+            return Err(too_large(
+                path,
+                format!("a string of {len} bytes is over maxStringBytes ({})", self.max_string_bytes),
+            ));
+        }
+        Ok(())
+    }
+
+    pub fn check_array(&self, len: usize, path: &str) -> Result<()> {
+        if len > self.max_array_length {
+            return Err(too_large(
+                path,
+                format!("an array of {len} elements is over maxArrayLength ({})", self.max_array_length),
+            ));
+        }
+        Ok(())
+    }
+
+    pub fn check_members(&self, len: usize, path: &str) -> Result<()> {
+        if len > self.max_object_members {
+            return Err(too_large(
+                path,
+                format!("an object of {len} members is over maxObjectMembers ({})", self.max_object_members),
+            ));
+        }
+        Ok(())
+    }
+}
+
+pub fn too_large(path: &str, message: String) -> ContractError {
+    ContractError::new(Code::InputTooLarge, path, message)
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Options {
     /// Unknown fields are an error instead of being dropped.
     pub strict: bool,
     pub limits: Limits,
+    /// Most calls in one tool decision.
+    pub max_calls: usize,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options { strict: false, limits: Limits::default(), max_calls: DEFAULT_MAX_CALLS }
+    }
+}
+
+/// Which options an operation takes: every operation takes the limits; `strict` only means
+/// something where unknown fields can be dropped, `maxCalls` only for decisions. An option an
+/// operation does not take is `OPTION_INVALID`, like a typo.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum OptionSet {
+    /// Actions and tool definitions: `strict` and the limits.
+    Rules,
+    /// Plain strict JSON (`parseJson`): the limits.
+    Json,
+    /// Decisions (always closed): the limits and `maxCalls`.
+    Decision,
 }
 
 impl Options {
@@ -43,6 +131,10 @@ impl Options {
     /// `{strict: opts.strict}`), while an unknown option name is an error: a typo must not
     /// silently turn strict mode off.
     pub fn read<V: HostValue>(value: Option<&V>) -> Result<Options> {
+        Options::read_for(value, OptionSet::Rules)
+    }
+
+    pub fn read_for<V: HostValue>(value: Option<&V>, set: OptionSet) -> Result<Options> {
         let mut options = Options::default();
         let Some(value) = value else {
             return Ok(options);
@@ -59,10 +151,25 @@ impl Options {
             };
             match (key.as_str(), item.kind()) {
                 (_, Kind::Undefined) => {}
-                ("strict", Kind::Bool) => options.strict = item.boolean(),
-                ("strict", _) => return Err(invalid(&path, "strict must be a boolean")),
+                ("strict", Kind::Bool) if set == OptionSet::Rules => options.strict = item.boolean(),
+                ("strict", _) if set == OptionSet::Rules => return Err(invalid(&path, "strict must be a boolean")),
                 ("maxBytes", _) => options.limits.max_bytes = read_count(&item, &path, MAX_BYTES_CEILING)?,
                 ("maxDepth", _) => options.limits.max_depth = read_count(&item, &path, MAX_DEPTH_CEILING)?,
+                ("maxStringBytes", _) => options.limits.max_string_bytes = read_count(&item, &path, MAX_BYTES_CEILING)?,
+                ("maxArrayLength", _) => options.limits.max_array_length = read_count(&item, &path, MAX_BYTES_CEILING)?,
+                ("maxObjectMembers", _) => {
+                    options.limits.max_object_members = read_count(&item, &path, MAX_BYTES_CEILING)?
+                }
+                ("maxCalls", _) if set == OptionSet::Decision => {
+                    options.max_calls = read_count(&item, &path, MAX_CALLS_CEILING)?
+                }
+                ("strict", _) => {
+                    return Err(invalid(
+                        &path,
+                        "strict is not an option of this operation (decisions are always closed)",
+                    ))
+                }
+                ("maxCalls", _) => return Err(invalid(&path, "maxCalls is an option of the decision operations only")),
                 _ => return Err(invalid(&path, format!("unknown option {key:?}"))),
             }
         }

@@ -76,7 +76,7 @@ fn define_with<V: HostValue>(def: &V, options: &Options, source: Source) -> Resu
     r.budget.charge(1)?;
 
     if options.strict {
-        for key in def.keys().map_err(|e| e.at(""))? {
+        for key in r.keys(def, "")? {
             if !TOOL_FIELDS.contains(&key.as_str()) {
                 return Err(r.error(
                     Code::ToolFieldUnknown,
@@ -180,6 +180,7 @@ fn permissions<V: HostValue>(r: &mut Reader<'_>, def: &V) -> Result<Vec<String>>
                 ));
             }
             let len = list.len().map_err(|f| f.at("/permissions"))?;
+            r.limits.check_array(len, "/permissions")?;
             r.budget.charge(1)?;
             r.budget.check_room(len)?;
             if len == 0 {

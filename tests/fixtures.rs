@@ -127,6 +127,11 @@ fn run(case: &Json) -> Value {
             api::parse_agent_actions_jsonl(&text_arg(case), opts.as_ref())
                 .map(|items| Value::Array(items.into_iter().map(|r| outcome(r.map(|a| a.into_value()))).collect())),
         ),
+        "parseJson" => outcome(api::parse_json(&text_arg(case), opts.as_ref())),
+        "parseDecision" => outcome(api::parse_decision(&input.unwrap(), opts.as_ref()).map(|d| d.into_value())),
+        "parseDecisionJson" => {
+            outcome(api::parse_decision_json(&text_arg(case), opts.as_ref()).map(|d| d.into_value()))
+        }
         other => panic!("unknown op {other}"),
     }
 }

@@ -65,7 +65,12 @@ test('cycles and shared-reference blow-ups end with a limit error, quickly', () 
   assert.deepEqual(error(() => parseAgentAction(toolCall(dag))), { layer: 'parse', code: 'INPUT_TOO_LARGE', path: '' });
   const sparse = [];
   sparse.length = 2 ** 32 - 1;
-  assert.deepEqual(error(() => parseAgentAction(toolCall(sparse))), { layer: 'parse', code: 'INPUT_TOO_LARGE', path: '' });
+  // Over maxArrayLength (reported at the array) before the size budget is even consulted.
+  assert.deepEqual(error(() => parseAgentAction(toolCall(sparse))), { layer: 'parse', code: 'INPUT_TOO_LARGE', path: '/input' });
+  const sparseMillion = [];
+  sparseMillion.length = 2 ** 20;
+  assert.deepEqual(error(() => parseAgentAction(toolCall(sparseMillion), { maxArrayLength: 2 ** 20, maxBytes: 50_000 })),
+    { layer: 'parse', code: 'INPUT_TOO_LARGE', path: '' });
   assert.ok(Date.now() - started < 5000, 'limits must stop the work early');
 });
 

@@ -11,6 +11,7 @@ FIXTURES = Path(os.environ.get("AGENT_CONTRACT_FIXTURES") or Path(__file__).reso
 
 _fixture_counts = {"passed": 0, "failed": 0}
 GENERATED = {"values": 0}  # property tests count the values they feed in
+SUMMARY: list[str] = []  # lines a test wants in the closing summary (e.g. JSONTestSuite counts)
 
 
 def pytest_runtest_logreport(report: pytest.TestReport) -> None:
@@ -21,6 +22,8 @@ def pytest_runtest_logreport(report: pytest.TestReport) -> None:
 
 
 def pytest_terminal_summary(terminalreporter) -> None:  # type: ignore[no-untyped-def]
+    for line in SUMMARY:
+        terminalreporter.write_line(line)
     if GENERATED["values"]:
         terminalreporter.write_line(f"property tests (python): {GENERATED['values']} generated values")
     if sum(_fixture_counts.values()):

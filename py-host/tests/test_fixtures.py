@@ -110,6 +110,12 @@ def run(case: dict[str, Any]) -> dict[str, Any]:
         return outcome(lambda: ac.parse_agent_actions(value, options))
     if op == "parseAgentActionsJsonl":
         return outcome(lambda: ac.parse_agent_actions_jsonl(text_arg(case), options))
+    if op == "parseJson":
+        return outcome(lambda: ac.parse_json(text_arg(case), options))
+    if op == "parseDecision":
+        return outcome(lambda: ac.parse_decision(value, options))
+    if op == "parseDecisionJson":
+        return outcome(lambda: ac.parse_decision_json(text_arg(case), options))
     raise AssertionError(f"unknown op {op}")
 
 
@@ -166,10 +172,16 @@ def check(got: dict[str, Any], expect: dict[str, Any], host: dict[str, Any] | No
 
 
 def check_safe_twin(case: dict[str, Any], got: dict[str, Any]) -> None:
-    safe = {"parseAgentAction": ac.safe_parse_agent_action, "defineTool": ac.safe_define_tool}.get(case["op"])
+    safe = {
+        "parseAgentAction": ac.safe_parse_agent_action,
+        "defineTool": ac.safe_define_tool,
+        "parseDecision": ac.safe_parse_decision,
+        "parseJson": ac.safe_parse_json,
+        "parseDecisionJson": ac.safe_parse_decision_json,
+    }.get(case["op"])
     if safe is None:
         return
-    value = apply_host(case["input"], case.get("host"))
+    value = text_arg(case) if case["op"].endswith("Json") else apply_host(case["input"], case.get("host"))
     twin = safe(value, case.get("options"))
     assert twin["ok"] == got["ok"], f"safe twin disagrees: {twin!r} vs {got!r}"
     if twin["ok"]:

@@ -137,6 +137,55 @@ impl Guest for Core {
         Self::parse_agent_actions_jsonl_bytes_with_options(text, String::new())
     }
 
+    fn parse_json(text: String) -> String {
+        Self::parse_json_bytes_with_options(text.into_bytes(), String::new())
+    }
+
+    fn parse_json_with_options(text: String, options: String) -> String {
+        Self::parse_json_bytes_with_options(text.into_bytes(), options)
+    }
+
+    fn parse_json_bytes(text: Vec<u8>) -> String {
+        Self::parse_json_bytes_with_options(text, String::new())
+    }
+
+    fn parse_json_bytes_with_options(text: Vec<u8>, options: String) -> String {
+        reply((|| {
+            let o = host_options(&options)?;
+            api::parse_json(&text, o.as_ref().as_ref())
+        })())
+    }
+
+    fn parse_decision(value: String) -> String {
+        Self::parse_decision_with_options(value, String::new())
+    }
+
+    fn parse_decision_with_options(value: String, options: String) -> String {
+        reply((|| {
+            let (v, o) = (host_value(&value)?, host_options(&options)?);
+            api::parse_decision(&&v, o.as_ref().as_ref()).map(|d| d.into_value())
+        })())
+    }
+
+    fn parse_decision_json(text: String) -> String {
+        Self::parse_decision_json_bytes_with_options(text.into_bytes(), String::new())
+    }
+
+    fn parse_decision_json_with_options(text: String, options: String) -> String {
+        Self::parse_decision_json_bytes_with_options(text.into_bytes(), options)
+    }
+
+    fn parse_decision_json_bytes(text: Vec<u8>) -> String {
+        Self::parse_decision_json_bytes_with_options(text, String::new())
+    }
+
+    fn parse_decision_json_bytes_with_options(text: Vec<u8>, options: String) -> String {
+        reply((|| {
+            let o = host_options(&options)?;
+            api::parse_decision_json(&text, o.as_ref().as_ref()).map(|d| d.into_value())
+        })())
+    }
+
     fn not_text(value: String) -> String {
         reply(host_value(&value).and_then(|v| Err(api::not_text(&&v))))
     }

@@ -65,7 +65,7 @@ thread_local! {
     static KEYS: std::cell::RefCell<Vec<(&'static str, JsValue)>> = const { std::cell::RefCell::new(Vec::new()) };
 }
 
-const RULE_KEYS: [&str; 22] = [
+const RULE_KEYS: [&str; 30] = [
     "type",
     "schemaVersion",
     "content",
@@ -88,6 +88,14 @@ const RULE_KEYS: [&str; 22] = [
     "maxBytes",
     "maxDepth",
     "ok",
+    "kind",
+    "calls",
+    "answer",
+    "arguments",
+    "maxCalls",
+    "maxStringBytes",
+    "maxArrayLength",
+    "maxObjectMembers",
 ];
 
 fn js_key(key: &str) -> JsValue {
@@ -241,4 +249,22 @@ pub fn parse_agent_actions(list: JsValue, options: JsValue) -> String {
 pub fn parse_agent_actions_jsonl(text: JsValue, options: JsValue) -> String {
     let options = JsInput::new(options);
     batch(text_bytes(&text).and_then(|t| api::parse_agent_actions_jsonl(&t, Some(&options))))
+}
+
+#[wasm_bindgen(js_name = parseJson)]
+pub fn parse_json(text: JsValue, options: JsValue) -> String {
+    let options = JsInput::new(options);
+    reply(text_bytes(&text).and_then(|t| api::parse_json(&t, Some(&options))))
+}
+
+#[wasm_bindgen(js_name = parseDecision)]
+pub fn parse_decision(value: JsValue, options: JsValue) -> String {
+    let options = JsInput::new(options);
+    reply(api::parse_decision(&JsInput::new(value), Some(&options)).map(|d| d.into_value()))
+}
+
+#[wasm_bindgen(js_name = parseDecisionJson)]
+pub fn parse_decision_json(text: JsValue, options: JsValue) -> String {
+    let options = JsInput::new(options);
+    reply(text_bytes(&text).and_then(|t| api::parse_decision_json(&t, Some(&options))).map(|d| d.into_value()))
 }

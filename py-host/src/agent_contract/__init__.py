@@ -23,15 +23,21 @@ from ._host_text import (
 from ._types import (
     ActionPreview,
     AgentAction,
+    Decision,
+    DecisionOptions,
     ErrorPosition,
     Failure,
+    FinalDecision,
     FinishAction,
+    LimitOptions,
     MessageAction,
     Options,
     Outcome,
     RequestApprovalAction,
     Success,
+    ToolCall,
     ToolCallAction,
+    ToolDecision,
     ToolDefinition,
 )
 
@@ -47,6 +53,12 @@ __all__ = [
     "safe_define_tool",
     "parse_agent_actions",
     "parse_agent_actions_jsonl",
+    "parse_json",
+    "safe_parse_json",
+    "parse_decision",
+    "parse_decision_json",
+    "safe_parse_decision",
+    "safe_parse_decision_json",
     "AgentAction",
     "MessageAction",
     "ToolCallAction",
@@ -55,6 +67,12 @@ __all__ = [
     "ToolDefinition",
     "ActionPreview",
     "Options",
+    "LimitOptions",
+    "DecisionOptions",
+    "Decision",
+    "ToolDecision",
+    "FinalDecision",
+    "ToolCall",
     "ErrorPosition",
     "Outcome",
     "Success",
@@ -64,10 +82,13 @@ __all__ = [
 Text = Union[str, bytes, bytearray, memoryview]
 
 
+Layer = Literal["parse", "protocol", "contract", "transport", "stream", "schema", "domain"]
+
+
 class ContractError(ValueError):
     """The one error of the package; its fields are the core's, translated one by one."""
 
-    layer: Literal["parse", "protocol", "contract"]
+    layer: Layer
     code: str
     path: str
     message: str
@@ -76,7 +97,7 @@ class ContractError(ValueError):
 
     def __init__(
         self,
-        layer: Literal["parse", "protocol", "contract"],
+        layer: Layer,
         code: str,
         path: str,
         message: str,
@@ -239,3 +260,44 @@ def parse_agent_actions(values: Any, options: Optional[Options] = None) -> list[
 def parse_agent_actions_jsonl(text: Text, options: Optional[Options] = None) -> list[Outcome[AgentAction]]:
     """JSON Lines: one outcome per line, in one crossing; positions are in the whole text."""
     return _outcomes(_call_text("parse-agent-actions-jsonl", text, options))
+
+
+def parse_json(text: Text, options: Optional[LimitOptions] = None) -> Any:
+    """Strict JSON text (str or bytes) to its value: exactly one RFC 8259 value with the
+    I-JSON rules and the size limits; raises ContractError (parse layer) with the position.
+    Numbers keep their exact text, so integers come back exact."""
+    return _unwrap(_call_text("parse-json", text, options))
+
+
+def safe_parse_json(text: Text, options: Optional[LimitOptions] = None) -> Outcome[Any]:
+    try:
+        return {"ok": True, "value": parse_json(text, options)}
+    except ContractError as error:
+        return {"ok": False, "error": error}
+
+
+def parse_decision(value: Any, options: Optional[DecisionOptions] = None) -> Decision:
+    """Validates a Python value as a decision: `{"kind": "tool", "calls": [...]}` or
+    `{"kind": "final", "answer": ...}`; raises ContractError."""
+    result: Decision = _unwrap(_call_value("parse-decision", value, options))
+    return result
+
+
+def parse_decision_json(text: Text, options: Optional[DecisionOptions] = None) -> Decision:
+    """Validates strict JSON text (str or bytes) as a decision; raises ContractError."""
+    result: Decision = _unwrap(_call_text("parse-decision-json", text, options))
+    return result
+
+
+def safe_parse_decision(value: Any, options: Optional[DecisionOptions] = None) -> Outcome[Decision]:
+    try:
+        return {"ok": True, "value": parse_decision(value, options)}
+    except ContractError as error:
+        return {"ok": False, "error": error}
+
+
+def safe_parse_decision_json(text: Text, options: Optional[DecisionOptions] = None) -> Outcome[Decision]:
+    try:
+        return {"ok": True, "value": parse_decision_json(text, options)}
+    except ContractError as error:
+        return {"ok": False, "error": error}

@@ -27,6 +27,11 @@ _WITH_OPTIONS = (
     "parse-agent-actions",
     "parse-agent-actions-jsonl",
     "parse-agent-actions-jsonl-bytes",
+    "parse-json",
+    "parse-json-bytes",
+    "parse-decision",
+    "parse-decision-json",
+    "parse-decision-json-bytes",
 )
 EXPORTS = _WITH_OPTIONS + tuple(name + "-with-options" for name in _WITH_OPTIONS) + ("not-text", "echo")
 

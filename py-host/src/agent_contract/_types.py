@@ -49,10 +49,41 @@ class ToolDefinition(TypedDict):
     version: NotRequired[str]
 
 
-class Options(TypedDict, total=False):
-    strict: bool
+class LimitOptions(TypedDict, total=False):
     maxBytes: int
     maxDepth: int
+    maxStringBytes: int
+    maxArrayLength: int
+    maxObjectMembers: int
+
+
+class Options(LimitOptions, total=False):
+    strict: bool
+
+
+class DecisionOptions(LimitOptions, total=False):
+    """Decisions are always closed: no `strict`."""
+
+    maxCalls: int
+
+
+class ToolCall(TypedDict):
+    callId: str
+    name: str
+    arguments: dict[str, Any]
+
+
+class ToolDecision(TypedDict):
+    kind: Literal["tool"]
+    calls: list[ToolCall]
+
+
+class FinalDecision(TypedDict):
+    kind: Literal["final"]
+    answer: str
+
+
+Decision = Union[ToolDecision, FinalDecision]
 
 
 class ErrorPosition(TypedDict):

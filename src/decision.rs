@@ -241,14 +241,16 @@ fn read_call<V: HostValue>(r: &mut Reader<'_>, item: &V, path: &str, earlier: &[
         Field::Missing => return Err(missing(r, &args_path, "arguments")),
         Field::Undefined => return Err(r.undefined(&args_path, "arguments")),
         Field::Present(v) if v.kind() == Kind::Object => r.copy_at(&v, &args_path, Undefined::Reject, 3)?,
-        Field::Present(v) => return Err(r.error(
-            Code::FieldType,
-            &args_path,
-            format!(
+        Field::Present(v) => {
+            return Err(r.error(
+                Code::FieldType,
+                &args_path,
+                format!(
                 "arguments must be a JSON object, got {} (argument text is parsed by the stream assembler, not here)",
                 kind_name(&v, v.kind())
             ),
-        )),
+            ))
+        }
     };
     Ok(ToolCall { call_id, name, arguments })
 }
@@ -309,7 +311,9 @@ mod tests {
         let check = |answer: &Value| -> Result<()> {
             match answer.get("status") {
                 Some(Value::String(_)) => Ok(()),
-                _ => Err(ContractError::new(Code::FieldMissing, "/status", "status is required").in_layer(Layer::Schema)),
+                _ => {
+                    Err(ContractError::new(Code::FieldMissing, "/status", "status is required").in_layer(Layer::Schema))
+                }
             }
         };
         let rule = AnswerRule::Json(&check);

@@ -62,7 +62,8 @@ impl<'l> Reader<'l> {
         match object.get_string(key).map_err(|f| f.at(&pointer_child("", key)))? {
             StringField::Missing => Ok(None),
             StringField::String(s) => {
-                self.budget.charge(key.len() + 1 + s.len())?;
+                self.budget.charge(key.len())?;
+                self.charge_string(&s, &Path::Key(&Path::Root(""), key))?;
                 Ok(Some(s))
             }
             StringField::Other(v) if v.kind() == Kind::Undefined => Err(self.undefined(&pointer_child("", key), key)),
@@ -89,14 +90,19 @@ impl<'l> Reader<'l> {
         Ok(text)
     }
 
+    /// The string limit, then the size budget, for a string a rule has read.
+    fn charge_string(&mut self, s: &str, path: &Path<'_>) -> Result<()> {
+        if s.len() > self.limits.max_string_bytes {
+            self.limits.check_string(s.len(), &path.render())?;
+        }
+        self.budget.charge(1 + s.len())
+    }
+
     pub fn string_value<V: HostValue>(&mut self, v: &V, path: &Path<'_>, name: &str) -> Result<String> {
         match v.kind() {
             Kind::String => {
                 let s = v.string();
-                if s.len() > self.limits.max_string_bytes {
-                    self.limits.check_string(s.len(), &path.render())?;
-                }
-                self.budget.charge(1 + s.len())?;
+                self.charge_string(&s, path)?;
                 Ok(s)
             }
             Kind::IllFormedString => Err(lone_surrogate(&path.render())),

@@ -150,12 +150,13 @@ test('1,000 failing calls leave the instance usable', () => {
 test('real huge and deep inputs at the default limits', () => {
   const big = 'x'.repeat(5 * 1024 * 1024);
   assert.deepEqual(error(() => parseAgentActionJson(`{"type":"message","content":"${big}"}`)), { layer: 'parse', code: 'INPUT_TOO_LARGE', path: '' });
-  assert.deepEqual(error(() => parseAgentAction({ type: 'message', content: big })), { layer: 'parse', code: 'INPUT_TOO_LARGE', path: '' });
+  // Over maxStringBytes (1 MiB) before maxBytes: reported at the string.
+  assert.deepEqual(error(() => parseAgentAction({ type: 'message', content: big })), { layer: 'parse', code: 'INPUT_TOO_LARGE', path: '/content' });
   // The action is depth 1, so 127 nested arrays reach the default limit (128) and 128 pass it.
   const nested = (n) => `{"type":"tool_call","callId":"c","tool":"t","input":${'['.repeat(n)}${']'.repeat(n)}}`;
   assert.equal(parseAgentActionJson(nested(127)).type, 'tool_call');
   assert.deepEqual(error(() => parseAgentActionJson(nested(128))), { layer: 'parse', code: 'INPUT_TOO_DEEP', path: '/input' + '/0'.repeat(127) });
-  const wide = Array.from({ length: 200_000 }, (_, i) => i);
-  assert.equal(parseAgentAction(toolCall(wide)).input.length, 200_000);
-  assert.equal(parseAgentActionJson(JSON.stringify(toolCall(wide))).input[199_999], 199_999);
+  const wide = Array.from({ length: 60_000 }, (_, i) => i); // under the default maxArrayLength (65536)
+  assert.equal(parseAgentAction(toolCall(wide)).input.length, 60_000);
+  assert.equal(parseAgentActionJson(JSON.stringify(toolCall(wide))).input[59_999], 59_999);
 });

@@ -9,7 +9,7 @@ use crate::error::{Code, ContractError, Layer, Result};
 use crate::fields::{kind_name, Field, Reader, Source};
 use crate::input::{HostValue, Kind, Undefined};
 use crate::json::{self, Mode};
-use crate::limits::Options;
+use crate::options::Options;
 use crate::value::{pointer_child, take_member, Value};
 
 /// The protocol version this parser speaks. An action without `schemaVersion` is version 1.

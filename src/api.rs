@@ -8,7 +8,7 @@ use crate::decision::{self, Decision};
 use crate::error::{Code, ContractError, Layer, Result};
 use crate::input::{HostValue, Kind};
 use crate::json::{self, Mode};
-use crate::limits::{OptionSet, Options};
+use crate::options::{OptionSet, Options};
 use crate::tool_contract::{self, ToolDefinition};
 use crate::value::Value;
 

@@ -16,7 +16,7 @@ use crate::error::{Code, ContractError, Layer, Result};
 use crate::fields::{is_blank, kind_name, Field, Reader, Source};
 use crate::input::{HostValue, Kind, Path, Undefined};
 use crate::json::{self, Mode};
-use crate::limits::Options;
+use crate::options::Options;
 use crate::value::{pointer_child, pointer_index, take_member, Value};
 
 #[derive(Clone, Debug, PartialEq)]

@@ -8,7 +8,7 @@
 use crate::action::{parse_agent_action, AgentAction};
 use crate::error::{ContractError, Result};
 use crate::input::HostValue;
-use crate::limits::Options;
+use crate::options::Options;
 use crate::value::Value;
 
 /// Key fragments that mark a secret, matched against the key lowercased with `-`, `_`, `.` and

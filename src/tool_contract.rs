@@ -9,7 +9,7 @@ use crate::error::{Code, Layer, Result};
 use crate::fields::{is_blank, kind_name, Field, Reader, Source};
 use crate::input::{HostValue, Kind, Path, Undefined};
 use crate::json::{self, Mode};
-use crate::limits::Options;
+use crate::options::Options;
 use crate::value::{pointer_child, pointer_index, take_member, Value};
 
 pub const NAME_MAX_LEN: usize = 64;

@@ -1,0 +1,100 @@
+//! Call options (`{strict?, maxBytes?, maxDepth?, ...}`), read from a host value by the core so
+//! that an invalid option is the same error in every host.
+
+use crate::error::{Code, ContractError, Result};
+use crate::input::{HostValue, Kind};
+use crate::limits::*;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Options {
+    /// Unknown fields are an error instead of being dropped.
+    pub strict: bool,
+    pub limits: Limits,
+    /// Most calls in one tool decision.
+    pub max_calls: usize,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options { strict: false, limits: Limits::default(), max_calls: DEFAULT_MAX_CALLS }
+    }
+}
+
+/// Which options an operation takes: every operation takes the limits; `strict` only means
+/// something where unknown fields can be dropped, `maxCalls` only for decisions. An option an
+/// operation does not take is `OPTION_INVALID`, like a typo.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum OptionSet {
+    /// Actions and tool definitions: `strict` and the limits.
+    Rules,
+    /// Plain strict JSON (`parseJson`): the limits.
+    Json,
+    /// Decisions (always closed): the limits and `maxCalls`.
+    Decision,
+}
+
+impl Options {
+    /// Reads `{strict?, maxBytes?, maxDepth?}`. Options come from the calling program, not from
+    /// the model, so an option holding `undefined` counts as not given (the JS idiom
+    /// `{strict: opts.strict}`), while an unknown option name is an error: a typo must not
+    /// silently turn strict mode off.
+    pub fn read<V: HostValue>(value: Option<&V>) -> Result<Options> {
+        Options::read_for(value, OptionSet::Rules)
+    }
+
+    pub fn read_for<V: HostValue>(value: Option<&V>, set: OptionSet) -> Result<Options> {
+        let mut options = Options::default();
+        let Some(value) = value else {
+            return Ok(options);
+        };
+        match value.kind() {
+            Kind::Undefined | Kind::Null => return Ok(options),
+            Kind::Object => {}
+            _ => return Err(invalid("", "options must be an object")),
+        }
+        for key in value.keys().map_err(|e| e.at(""))? {
+            let path = crate::value::pointer_child("", &key);
+            let Some(item) = value.get(&key).map_err(|f| f.at(&path))? else {
+                continue;
+            };
+            match (key.as_str(), item.kind()) {
+                (_, Kind::Undefined) => {}
+                ("strict", Kind::Bool) if set == OptionSet::Rules => options.strict = item.boolean(),
+                ("strict", _) if set == OptionSet::Rules => return Err(invalid(&path, "strict must be a boolean")),
+                ("maxBytes", _) => options.limits.max_bytes = read_count(&item, &path, MAX_BYTES_CEILING)?,
+                ("maxDepth", _) => options.limits.max_depth = read_count(&item, &path, MAX_DEPTH_CEILING)?,
+                ("maxStringBytes", _) => options.limits.max_string_bytes = read_count(&item, &path, MAX_BYTES_CEILING)?,
+                ("maxArrayLength", _) => options.limits.max_array_length = read_count(&item, &path, MAX_BYTES_CEILING)?,
+                ("maxObjectMembers", _) => {
+                    options.limits.max_object_members = read_count(&item, &path, MAX_BYTES_CEILING)?
+                }
+                ("maxCalls", _) if set == OptionSet::Decision => {
+                    options.max_calls = read_count(&item, &path, MAX_CALLS_CEILING)?
+                }
+                ("strict", _) => {
+                    return Err(invalid(
+                        &path,
+                        "strict is not an option of this operation (decisions are always closed)",
+                    ))
+                }
+                ("maxCalls", _) => return Err(invalid(&path, "maxCalls is an option of the decision operations only")),
+                _ => return Err(invalid(&path, format!("unknown option {key:?}"))),
+            }
+        }
+        Ok(options)
+    }
+}
+
+fn read_count<V: HostValue>(item: &V, path: &str, ceiling: usize) -> Result<usize> {
+    if item.kind() == Kind::Number {
+        let n = item.number();
+        if n.fract() == 0.0 && n >= 1.0 && n <= ceiling as f64 {
+            return Ok(n as usize);
+        }
+    }
+    Err(invalid(path, format!("must be an integer from 1 to {ceiling}")))
+}
+
+fn invalid(path: &str, message: impl Into<String>) -> ContractError {
+    ContractError::new(Code::OptionInvalid, path, message)
+}

@@ -18,5 +18,10 @@ export const {
   safeDefineTool,
   defineToolJson,
   safeDefineToolJson,
+  validateToolInput,
+  safeValidateToolInput,
+  validateToolInputJson,
+  safeValidateToolInputJson,
+  schemaSuiteCheck,
 } = api;
 export default api;

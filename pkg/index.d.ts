@@ -61,7 +61,7 @@ export interface Options {
   maxDepth?: number;
 }
 
-export type Layer = 'parse' | 'protocol' | 'contract';
+export type Layer = 'parse' | 'protocol' | 'contract' | 'schema';
 export type ErrorCode =
   | 'JSON_INVALID'
   | 'JSON_TRAILING_CONTENT'
@@ -88,7 +88,10 @@ export type ErrorCode =
   | 'TOOL_PERMISSION_CONFLICT'
   | 'TOOL_VERSION_INVALID'
   | 'TOOL_FIELD_UNKNOWN'
-  | 'OPTION_INVALID';
+  | 'OPTION_INVALID'
+  | 'TOOL_SCHEMA_INVALID'
+  | 'TOOL_SCHEMA_UNSUPPORTED'
+  | 'SCHEMA_MISMATCH';
 
 export interface Position {
   /** Byte offset in the UTF-8 text, from 0. */
@@ -106,6 +109,16 @@ export class ContractError extends Error {
   readonly path: string;
   readonly retryable: boolean;
   readonly position?: Position;
+  /** `SCHEMA_MISMATCH`: every failure of the input against the tool's `inputSchema`. */
+  readonly issues?: SchemaIssue[];
+}
+
+export interface SchemaIssue {
+  /** JSON Pointer into the input; for `required`, the missing property's pointer. */
+  path: string;
+  /** The JSON Schema keyword that failed: `type`, `required`, `additionalProperties`, ... */
+  keyword: string;
+  message: string;
 }
 
 export type SafeResult<T> = { ok: true; value: T } | { ok: false; error: ContractError };
@@ -142,6 +155,14 @@ export function defineTool(definition: unknown, options?: Options): ToolDefiniti
 export function safeDefineTool(definition: unknown, options?: Options): SafeResult<ToolDefinition>;
 export function defineToolJson(text: JsonText, options?: Options): ToolDefinition;
 export function safeDefineToolJson(text: JsonText, options?: Options): SafeResult<ToolDefinition>;
+/** The input (a copy) when it satisfies `tool.inputSchema`; else throws `SCHEMA_MISMATCH` with `issues`.
+ *  `tool` is a definition as `defineTool` returned it (it is checked again; its compiled schema is cached). */
+export function validateToolInput(tool: ToolDefinition | ToolDefinitionInput, input: unknown, options?: Options): ToolInput;
+export function safeValidateToolInput(tool: ToolDefinition | ToolDefinitionInput, input: unknown, options?: Options): SafeResult<ToolInput>;
+export function validateToolInputJson(tool: ToolDefinition | ToolDefinitionInput, text: JsonText, options?: Options): JsonValue;
+export function safeValidateToolInputJson(tool: ToolDefinition | ToolDefinitionInput, text: JsonText, options?: Options): SafeResult<JsonValue>;
+/** Conformance hook (JSON Schema Test Suite): `{"schema", "instances", "resources"}` as JSON text. */
+export function schemaSuiteCheck(text: JsonText): boolean[];
 
 declare const api: {
   ContractError: typeof ContractError;
@@ -156,5 +177,10 @@ declare const api: {
   safeDefineTool: typeof safeDefineTool;
   defineToolJson: typeof defineToolJson;
   safeDefineToolJson: typeof safeDefineToolJson;
+  validateToolInput: typeof validateToolInput;
+  safeValidateToolInput: typeof safeValidateToolInput;
+  validateToolInputJson: typeof validateToolInputJson;
+  safeValidateToolInputJson: typeof safeValidateToolInputJson;
+  schemaSuiteCheck: typeof schemaSuiteCheck;
 };
 export default api;

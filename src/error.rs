@@ -16,6 +16,8 @@ pub enum Layer {
     Protocol,
     /// A tool definition that breaks the tool contract.
     Contract,
+    /// A tool input that does not satisfy its tool's `inputSchema`.
+    Schema,
 }
 
 impl Layer {
@@ -24,6 +26,7 @@ impl Layer {
             Layer::Parse => "parse",
             Layer::Protocol => "protocol",
             Layer::Contract => "contract",
+            Layer::Schema => "schema",
         }
     }
 }
@@ -83,6 +86,9 @@ codes! {
     ToolVersionInvalid => "TOOL_VERSION_INVALID", Contract, false;
     ToolFieldUnknown => "TOOL_FIELD_UNKNOWN", Contract, false;
     OptionInvalid => "OPTION_INVALID", Contract, false;
+    ToolSchemaInvalid => "TOOL_SCHEMA_INVALID", Contract, false;
+    ToolSchemaUnsupported => "TOOL_SCHEMA_UNSUPPORTED", Contract, false;
+    SchemaMismatch => "SCHEMA_MISMATCH", Schema, true;
 }
 
 /// Where a text input stopped being acceptable: byte offset (0-based), line and column (1-based,
@@ -114,11 +120,30 @@ pub struct ContractError {
     pub message: String,
     /// Set for errors found in text input.
     pub position: Option<Position>,
+    /// `SCHEMA_MISMATCH`: every failure of the input against the schema (never empty then).
+    pub issues: Vec<Issue>,
+}
+
+/// One failure of a tool input against its schema.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Issue {
+    /// JSON Pointer into the input (for `required`, the missing property's pointer).
+    pub path: String,
+    /// The JSON Schema keyword that failed (`type`, `required`, `additionalProperties`...).
+    pub keyword: String,
+    pub message: String,
 }
 
 impl ContractError {
     pub fn new(code: Code, path: impl Into<String>, message: impl Into<String>) -> Self {
-        ContractError { layer: code.default_layer(), code, path: path.into(), message: message.into(), position: None }
+        ContractError {
+            layer: code.default_layer(),
+            code,
+            path: path.into(),
+            message: message.into(),
+            position: None,
+            issues: Vec::new(),
+        }
     }
 
     pub fn in_layer(mut self, layer: Layer) -> Self {
@@ -128,6 +153,11 @@ impl ContractError {
 
     pub fn at(mut self, position: Position) -> Self {
         self.position = Some(position);
+        self
+    }
+
+    pub fn with_issues(mut self, issues: Vec<Issue>) -> Self {
+        self.issues = issues;
         self
     }
 

@@ -6,6 +6,7 @@
 
 pub mod action;
 pub mod api;
+pub mod entropy;
 pub mod error;
 pub mod fields;
 pub mod input;
@@ -13,13 +14,14 @@ pub mod json;
 pub mod limits;
 pub mod preview;
 pub mod tool_contract;
+pub mod tool_schema;
 pub mod value;
 pub mod wire;
 
 pub mod bindings;
 
 pub use action::AgentAction;
-pub use error::{Code, ContractError, Layer, Position};
+pub use error::{Code, ContractError, Issue, Layer, Position};
 pub use limits::{Limits, Options};
 pub use tool_contract::ToolDefinition;
 pub use value::Value;

@@ -41,6 +41,9 @@ pub struct CompiledSchema {
     schemas: boon::Schemas,
     index: boon::SchemaIndex,
     bounds: complexity::Bounds,
+    /// The schema and its base URL, to correct the engine's item indices (`fix_item_index`).
+    schema: Value,
+    base: String,
 }
 
 thread_local! {
@@ -108,7 +111,7 @@ pub fn compile_with(schema: &Value, pointer: &str, resources: Resources<'_>) -> 
         .map_err(|e| contract(Code::ToolSchemaInvalid, pointer.to_owned(), e.to_string()))?;
     let mut schemas = boon::Schemas::new();
     let index = compiler.compile(&base, &mut schemas).map_err(|e| compile_error(&e, &base, pointer, schema))?;
-    Ok(CompiledSchema { schemas, index, bounds })
+    Ok(CompiledSchema { schemas, index, bounds, schema: schema.clone(), base })
 }
 
 /// `$schema` picks the draft: 2020-12 (the default), 2019-09 and draft-07 are accepted.
@@ -214,24 +217,18 @@ fn compile_error(e: &boon::CompileError, base: &str, pointer: &str, schema: &Val
             let path = format!("{pointer}{path}");
             contract(Code::ToolSchemaInvalid, path, format!("not a valid JSON Schema: {message}"))
         }
-        E::InvalidRegex { url, regex, .. } => contract(
-            Code::ToolSchemaUnsupported,
-            locate(url),
-            format!("pattern {regex:?} cannot be compiled by the regex engine"),
-        ),
+        E::InvalidRegex { url, regex, .. } => regex_error(regex, locate(url)),
         E::Bug(_) => {
-            // The engine's remaining failure mode is a pattern its regex engine refuses (size
-            // limits): name the first such pattern.
-            let path = first_uncompilable_pattern(schema, pointer).unwrap_or_else(|| pointer.to_owned());
-            contract(
-                Code::ToolSchemaUnsupported,
-                path,
-                "a pattern in this schema cannot be compiled by the regex engine",
-            )
+            // The engine's remaining failure mode is a `pattern` its regex engine refuses: name
+            // the first such pattern.
+            match first_uncompilable_pattern(schema, pointer) {
+                Some((path, pattern)) => regex_error(&pattern, path),
+                None => contract(Code::ToolSchemaUnsupported, pointer.to_owned(), format!("the schema engine failed: {e}")),
+            }
         }
         E::LoadUrlError { url, .. } | E::UnsupportedUrlScheme { url } => contract(
             Code::ToolSchemaUnsupported,
-            pointer.to_owned(),
+            ref_location(schema, pointer, url),
             format!("reference to {url} cannot be resolved: schemas must be self-contained (no remote $ref)"),
         ),
         E::UnsupportedDraft { url } | E::InvalidMetaSchemaUrl { url, .. } | E::MetaSchemaCycle { url } => {
@@ -297,18 +294,28 @@ fn ref_location(schema: &Value, pointer: &str, target: &str) -> String {
     found.unwrap_or_else(|| pointer.to_owned())
 }
 
-fn first_uncompilable_pattern(schema: &Value, pointer: &str) -> Option<String> {
+/// A pattern the engine refused: not a regular expression at all (`TOOL_SCHEMA_INVALID`), or one
+/// its regex engine cannot build (size limits: `TOOL_SCHEMA_UNSUPPORTED`).
+fn regex_error(pattern: &str, path: String) -> ContractError {
+    if regex_syntax::ast::parse::Parser::new().parse(pattern).is_err() {
+        contract(Code::ToolSchemaInvalid, path, format!("pattern {pattern:?} is not a valid regular expression"))
+    } else {
+        contract(Code::ToolSchemaUnsupported, path, format!("pattern {pattern:?} is too large for the regex engine"))
+    }
+}
+
+fn first_uncompilable_pattern(schema: &Value, pointer: &str) -> Option<(String, String)> {
     let mut stack: Vec<(&Value, String)> = vec![(schema, pointer.to_owned())];
     while let Some((value, path)) = stack.pop() {
         if let Value::Object(entries) = value {
             for (key, item) in entries {
                 let child = crate::value::pointer_child(&path, key);
                 match (key.as_str(), item) {
-                    ("pattern", Value::String(p)) if regex::Regex::new(p).is_err() => return Some(child),
+                    ("pattern", Value::String(p)) if regex::Regex::new(p).is_err() => return Some((child, p.clone())),
                     ("patternProperties", Value::Object(props)) => {
                         for (p, _) in props {
                             if regex::Regex::new(p).is_err() {
-                                return Some(crate::value::pointer_child(&child, p));
+                                return Some((crate::value::pointer_child(&child, p), p.clone()));
                             }
                         }
                     }
@@ -459,7 +466,7 @@ pub fn check_tool(tool: &ToolDefinition) -> Result<()> {
 /// object is checked again, and its schema is found in the cache), the input is copied under
 /// the limits, then validated. Returns the copied input.
 pub fn validate_tool_input<V: HostValue>(tool: &V, input: &V, options: &Options) -> Result<Value> {
-    let tool = tool_contract::define_tool(tool, options)?;
+    let tool = read_tool(tool, options)?;
     let compiled = compile(&tool.input_schema, "/inputSchema")?;
     let mut budget = Budget::new(&options.limits);
     let mut copier = Copier { limits: &options.limits, budget: &mut budget, undefined: Undefined::Keep };
@@ -471,9 +478,21 @@ pub fn validate_tool_input<V: HostValue>(tool: &V, input: &V, options: &Options)
     Ok(copied)
 }
 
+/// The tool handed back by the program is read as a definition again (so a changed or forged
+/// object cannot skip a rule), under the ceilings rather than the call's limits: the limits are
+/// for the model's input, and a definition `defineTool` accepted (perhaps with raised limits)
+/// must read back.
+fn read_tool<V: HostValue>(tool: &V, options: &Options) -> Result<ToolDefinition> {
+    let ceiling = crate::Limits {
+        max_bytes: crate::limits::MAX_BYTES_CEILING,
+        max_depth: crate::limits::MAX_DEPTH_CEILING,
+    };
+    tool_contract::define_tool(tool, &Options { strict: options.strict, limits: ceiling })
+}
+
 /// The same with the input as JSON text (strict parser, limits on the text).
 pub fn validate_tool_input_json<V: HostValue>(tool: &V, text: &[u8], options: &Options) -> Result<Value> {
-    let tool = tool_contract::define_tool(tool, options)?;
+    let tool = read_tool(tool, options)?;
     let compiled = compile(&tool.input_schema, "/inputSchema")?;
     let input = json::parse(text, Mode::Strict, &options.limits)?;
     validate(&compiled, &input)?;
@@ -489,7 +508,7 @@ pub fn validate(compiled: &CompiledSchema, input: &Value) -> Result<()> {
     let Err(error) = compiled.schemas.validate(&instance, compiled.index) else {
         return Ok(());
     };
-    let issues = issues(&error, &undefined);
+    let issues = issues(&error, &undefined, compiled);
     let message = match issues.len() {
         1 => format!("the input does not match the tool's inputSchema: {} at {:?}", issues[0].message, issues[0].path),
         n => format!("the input does not match the tool's inputSchema ({n} issues)"),
@@ -554,12 +573,13 @@ fn shape(value: &Value) -> (usize, usize) {
 
 /// Flattens the engine's error tree into issues. Alternatives (`anyOf`, `oneOf`) are one issue
 /// each: their branches are not all required, so listing every branch's failure would mislead.
-fn issues(error: &boon::ValidationError<'_, '_>, undefined: &[String]) -> Vec<Issue> {
+fn issues(error: &boon::ValidationError<'_, '_>, undefined: &[String], compiled: &CompiledSchema) -> Vec<Issue> {
     use boon::ErrorKind as K;
     let mut out: Vec<Issue> = Vec::new();
-    let mut stack = vec![error];
-    while let Some(e) = stack.pop() {
-        let at = instance_pointer(&e.instance_location);
+    let mut stack: Vec<(&boon::ValidationError<'_, '_>, Vec<(usize, usize)>)> = vec![(error, Vec::new())];
+    while let Some((e, mut fixes)) = stack.pop() {
+        fix_item_index(e, compiled, &mut fixes);
+        let at = instance_pointer_fixed(&e.instance_location, &fixes);
         let mut push = |path: String, keyword: &str, message: String| {
             out.push(Issue { path, keyword: keyword.to_owned(), message })
         };
@@ -568,7 +588,7 @@ fn issues(error: &boon::ValidationError<'_, '_>, undefined: &[String]) -> Vec<Is
                 if e.causes.is_empty() {
                     push(at, keyword_of(&e.kind, e.schema_url), e.kind.to_string());
                 }
-                stack.extend(e.causes.iter().rev());
+                stack.extend(e.causes.iter().rev().map(|c| (c, fixes.clone())));
             }
             K::Required { want } => {
                 for name in want {
@@ -622,6 +642,63 @@ fn issues(error: &boon::ValidationError<'_, '_>, undefined: &[String]) -> Vec<Is
         compare_pointers(&a.path, &b.path).then_with(|| (&a.keyword, &a.message).cmp(&(&b.keyword, &b.message)))
     });
     out.dedup();
+    out
+}
+
+/// boon 0.6.1 numbers the items checked by `items` after `prefixItems` (and by draft-07
+/// `additionalItems` after an `items` list) from 0 instead of from the prefix length. An error
+/// reached through such a subschema gets its item token shifted by that length.
+fn fix_item_index(e: &boon::ValidationError<'_, '_>, compiled: &CompiledSchema, fixes: &mut Vec<(usize, usize)>) {
+    let Some(frag) = e.schema_url.strip_prefix(compiled.base.as_str()).and_then(|f| f.strip_prefix('#')) else {
+        return;
+    };
+    let frag = percent_decode(frag);
+    let Some((parent, keyword)) = frag.rsplit_once('/') else { return };
+    let prefix = match keyword {
+        "items" => "prefixItems",
+        "additionalItems" => "items",
+        _ => return,
+    };
+    let mut node = &compiled.schema;
+    for segment in parent.split('/').skip(1) {
+        let segment = segment.replace("~1", "/").replace("~0", "~");
+        node = match node {
+            Value::Object(_) => match node.get(&segment) {
+                Some(n) => n,
+                None => return,
+            },
+            Value::Array(items) => match segment.parse::<usize>().ok().and_then(|i| items.get(i)) {
+                Some(n) => n,
+                None => return,
+            },
+            _ => return,
+        };
+    }
+    let Some(Value::Array(list)) = node.get(prefix) else { return };
+    let tokens = e.instance_location.tokens.len();
+    if tokens == 0 || !matches!(e.instance_location.tokens[tokens - 1], boon::InstanceToken::Item(_)) {
+        return;
+    }
+    if !fixes.iter().any(|(at, _)| *at == tokens - 1) {
+        fixes.push((tokens - 1, list.len()));
+    }
+}
+
+fn instance_pointer_fixed(loc: &boon::InstanceLocation<'_>, fixes: &[(usize, usize)]) -> String {
+    if fixes.is_empty() {
+        return instance_pointer(loc);
+    }
+    let mut out = String::new();
+    for (n, token) in loc.tokens.iter().enumerate() {
+        match token {
+            boon::InstanceToken::Prop(p) => push_pointer(&mut out, p),
+            boon::InstanceToken::Item(i) => {
+                let shift = fixes.iter().find(|(at, _)| *at == n).map_or(0, |(_, by)| *by);
+                out.push('/');
+                out.push_str(&(i + shift).to_string());
+            }
+        }
+    }
     out
 }
 

@@ -223,7 +223,9 @@ fn compile_error(e: &boon::CompileError, base: &str, pointer: &str, schema: &Val
             // the first such pattern.
             match first_uncompilable_pattern(schema, pointer) {
                 Some((path, pattern)) => regex_error(&pattern, path),
-                None => contract(Code::ToolSchemaUnsupported, pointer.to_owned(), format!("the schema engine failed: {e}")),
+                None => {
+                    contract(Code::ToolSchemaUnsupported, pointer.to_owned(), format!("the schema engine failed: {e}"))
+                }
             }
         }
         E::LoadUrlError { url, .. } | E::UnsupportedUrlScheme { url } => contract(
@@ -483,10 +485,8 @@ pub fn validate_tool_input<V: HostValue>(tool: &V, input: &V, options: &Options)
 /// for the model's input, and a definition `defineTool` accepted (perhaps with raised limits)
 /// must read back.
 fn read_tool<V: HostValue>(tool: &V, options: &Options) -> Result<ToolDefinition> {
-    let ceiling = crate::Limits {
-        max_bytes: crate::limits::MAX_BYTES_CEILING,
-        max_depth: crate::limits::MAX_DEPTH_CEILING,
-    };
+    let ceiling =
+        crate::Limits { max_bytes: crate::limits::MAX_BYTES_CEILING, max_depth: crate::limits::MAX_DEPTH_CEILING };
     tool_contract::define_tool(tool, &Options { strict: options.strict, limits: ceiling })
 }
 

@@ -152,10 +152,8 @@ fn check_issues(error: &Value, expect: &Json) -> Result<(), String> {
         _ => String::new(),
     };
     let got: Vec<String> = have.iter().map(|i| format!("{} {}", text(i.get("path")), text(i.get("keyword")))).collect();
-    let want: Vec<String> = wants
-        .iter()
-        .map(|w| format!("{} {}", w["path"].as_str().unwrap(), w["keyword"].as_str().unwrap()))
-        .collect();
+    let want: Vec<String> =
+        wants.iter().map(|w| format!("{} {}", w["path"].as_str().unwrap(), w["keyword"].as_str().unwrap())).collect();
     if got != want {
         return Err(format!("expected issues {want:?}, got {got:?}"));
     }

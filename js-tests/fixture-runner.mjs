@@ -115,6 +115,16 @@ function checkError(error, expect, api) {
       throw new Error(`expected ${key} ${show(expect[key])}, got ${show(error[key])} (${error.code} ${error.path}: ${error.message})`);
     }
   }
+  if (expect.issues) {
+    const got = (error.issues || []).map((i) => `${i.path} ${i.keyword}`);
+    const want = expect.issues.map((i) => `${i.path} ${i.keyword}`);
+    if (!deepEqual(got, want)) throw new Error(`expected issues ${show(want)}, got ${show(got)}`);
+    expect.issues.forEach((w, i) => {
+      if (w.messageIncludes && !error.issues[i].message.includes(w.messageIncludes)) {
+        throw new Error(`issue ${i}: message ${show(error.issues[i].message)} does not include ${show(w.messageIncludes)}`);
+      }
+    });
+  }
   if (expect.position && !deepEqual(error.position, expect.position)) {
     throw new Error(`expected position ${show(expect.position)}, got ${show(error.position)}`);
   }
@@ -157,16 +167,21 @@ const SAFE_TWIN = {
   parseJson: 'safeParseJson',
   parseDecision: 'safeParseDecision',
   parseDecisionJson: 'safeParseDecisionJson',
+  validateToolInput: 'safeValidateToolInput',
+  validateToolInputJson: 'safeValidateToolInputJson',
 };
 
 export function runCase(api, c) {
   const fn = api[c.op];
   if (typeof fn !== 'function') throw new Error(`unknown op ${c.op}`);
   const isText = c.op.endsWith('Json') || c.op.endsWith('Jsonl');
+  // Tool input operations take the tool first (a definition as JSON), then the input or text.
+  const withTool = hasOwn.call(c, 'tool');
   const call = (f) => {
     const { value, inherited } = isText ? { value: textArgument(c), inherited: [] } : build(c.input, c.host);
     const options = c.options === undefined ? undefined : JSON.parse(JSON.stringify(c.options));
-    return withInherited(inherited, () => f(value, options));
+    const tool = withTool ? JSON.parse(JSON.stringify(c.tool)) : undefined;
+    return withInherited(inherited, () => (withTool ? f(tool, value, options) : f(value, options)));
   };
   const got = capture(() => call(fn));
   if (!got.ok && !(got.error instanceof api.ContractError)) throw got.error;

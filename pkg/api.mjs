@@ -12,6 +12,7 @@ export class ContractError extends Error {
     this.path = error.path;
     this.retryable = error.retryable;
     if (error.position) this.position = error.position;
+    if (error.issues) this.issues = error.issues;
   }
 }
 
@@ -47,6 +48,8 @@ function deepFreeze(value) {
 const identity = (value) => value;
 
 export function createApi(core) {
+  // The schema engine's hash keys come from the host, once per instance (src/entropy.rs).
+  core.seed(globalThis.crypto.getRandomValues(new Uint8Array(32)));
   const unwrap = (outcome, finish = identity) => {
     if (outcome.ok) return finish(outcome.value);
     throw new ContractError(outcome.error);
@@ -74,5 +77,11 @@ export function createApi(core) {
     safeParseDecision: (value, options) => safe(decode(core.parseDecision(value, options))),
     parseDecisionJson: (text, options) => unwrap(decode(core.parseDecisionJson(text, options))),
     safeParseDecisionJson: (text, options) => safe(decode(core.parseDecisionJson(text, options))),
+    validateToolInput: (tool, input, options) => unwrap(decode(core.validateToolInput(tool, input, options))),
+    safeValidateToolInput: (tool, input, options) => safe(decode(core.validateToolInput(tool, input, options))),
+    validateToolInputJson: (tool, text, options) => unwrap(decode(core.validateToolInputJson(tool, text, options))),
+    safeValidateToolInputJson: (tool, text, options) => safe(decode(core.validateToolInputJson(tool, text, options))),
+    /** Conformance hook: one JSON Schema Test Suite group as JSON text; one boolean per instance. */
+    schemaSuiteCheck: (text) => unwrap(decode(core.schemaSuiteCheck(text))),
   };
 }

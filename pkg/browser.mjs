@@ -24,5 +24,10 @@ export const {
   safeParseDecision,
   parseDecisionJson,
   safeParseDecisionJson,
+  validateToolInput,
+  safeValidateToolInput,
+  validateToolInputJson,
+  safeValidateToolInputJson,
+  schemaSuiteCheck,
 } = api;
 export default api;

@@ -127,7 +127,10 @@ export type ErrorCode =
   | 'DECISION_FIELD_UNKNOWN'
   | 'DECISION_TOO_MANY_CALLS'
   | 'DUPLICATE_CALL_ID'
-  | 'AMBIGUOUS_DECISION';
+  | 'AMBIGUOUS_DECISION'
+  | 'TOOL_SCHEMA_INVALID'
+  | 'TOOL_SCHEMA_UNSUPPORTED'
+  | 'SCHEMA_MISMATCH';
 
 export interface Position {
   /** Byte offset in the UTF-8 text, from 0. */
@@ -145,6 +148,16 @@ export class ContractError extends Error {
   readonly path: string;
   readonly retryable: boolean;
   readonly position?: Position;
+  /** `SCHEMA_MISMATCH`: every failure of the input against the tool's `inputSchema`. */
+  readonly issues?: SchemaIssue[];
+}
+
+export interface SchemaIssue {
+  /** JSON Pointer into the input; for `required`, the missing property's pointer. */
+  path: string;
+  /** The JSON Schema keyword that failed: `type`, `required`, `additionalProperties`, ... */
+  keyword: string;
+  message: string;
 }
 
 export type SafeResult<T> = { ok: true; value: T } | { ok: false; error: ContractError };
@@ -188,6 +201,14 @@ export function parseDecision(value: unknown, options?: DecisionOptions): Decisi
 export function safeParseDecision(value: unknown, options?: DecisionOptions): SafeResult<Decision>;
 export function parseDecisionJson(text: JsonText, options?: DecisionOptions): Decision;
 export function safeParseDecisionJson(text: JsonText, options?: DecisionOptions): SafeResult<Decision>;
+/** The input (a copy) when it satisfies `tool.inputSchema`; else throws `SCHEMA_MISMATCH` with `issues`.
+ *  `tool` is a definition as `defineTool` returned it (it is checked again; its compiled schema is cached). */
+export function validateToolInput(tool: ToolDefinition | ToolDefinitionInput, input: unknown, options?: Options): ToolInput;
+export function safeValidateToolInput(tool: ToolDefinition | ToolDefinitionInput, input: unknown, options?: Options): SafeResult<ToolInput>;
+export function validateToolInputJson(tool: ToolDefinition | ToolDefinitionInput, text: JsonText, options?: Options): JsonValue;
+export function safeValidateToolInputJson(tool: ToolDefinition | ToolDefinitionInput, text: JsonText, options?: Options): SafeResult<JsonValue>;
+/** Conformance hook (JSON Schema Test Suite): `{"schema", "instances", "resources"}` as JSON text. */
+export function schemaSuiteCheck(text: JsonText): boolean[];
 
 declare const api: {
   ContractError: typeof ContractError;
@@ -208,5 +229,10 @@ declare const api: {
   safeParseDecision: typeof safeParseDecision;
   parseDecisionJson: typeof parseDecisionJson;
   safeParseDecisionJson: typeof safeParseDecisionJson;
+  validateToolInput: typeof validateToolInput;
+  safeValidateToolInput: typeof safeValidateToolInput;
+  validateToolInputJson: typeof validateToolInputJson;
+  safeValidateToolInputJson: typeof safeValidateToolInputJson;
+  schemaSuiteCheck: typeof schemaSuiteCheck;
 };
 export default api;

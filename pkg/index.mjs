@@ -22,5 +22,10 @@ export const {
   safeParseDecision,
   parseDecisionJson,
   safeParseDecisionJson,
+  validateToolInput,
+  safeValidateToolInput,
+  validateToolInputJson,
+  safeValidateToolInputJson,
+  schemaSuiteCheck,
 } = api;
 export default api;

@@ -6,5 +6,5 @@ cd "$(dirname "$0")/.."
 cargo build --quiet --target wasm32-unknown-unknown --features js --release --target-dir target/js
 wasm=target/js/wasm32-unknown-unknown/release/agent_contract.wasm
 rm -rf pkg/dist
-wasm-bindgen --target nodejs --out-dir pkg/dist/node "$wasm"
-wasm-bindgen --target web --out-dir pkg/dist/web "$wasm"
+wasm-bindgen --remove-name-section --target nodejs --out-dir pkg/dist/node "$wasm"
+wasm-bindgen --remove-name-section --target web --out-dir pkg/dist/web "$wasm"

@@ -28,6 +28,27 @@ pub fn define_tool_json<O: HostValue>(text: &[u8], options: Option<&O>) -> Resul
     tool_contract::define_tool_json(text, &Options::read(options)?)
 }
 
+/// `validateToolInput(tool, input)`: the input (a copy) when it satisfies the tool's
+/// `inputSchema`, else `SCHEMA_MISMATCH` with every issue. See `tool_schema`.
+pub fn validate_tool_input<V: HostValue>(tool: &V, input: &V, options: Option<&V>) -> Result<Value> {
+    crate::tool_schema::validate_tool_input(tool, input, &Options::read(options)?)
+}
+
+/// The same with the input as JSON text.
+pub fn validate_tool_input_json<V: HostValue>(tool: &V, text: &[u8], options: Option<&V>) -> Result<Value> {
+    crate::tool_schema::validate_tool_input_json(tool, text, &Options::read(options)?)
+}
+
+/// The official JSON Schema Test Suite's entry point for hosts without file access.
+pub fn schema_suite_check(text: &[u8]) -> Result<Value> {
+    crate::tool_schema::check_suite_json(text)
+}
+
+/// Feeds host randomness to the core (see `entropy`); hosts call it once per instance.
+pub fn seed(bytes: &[u8]) -> bool {
+    crate::entropy::seed(bytes)
+}
+
 pub fn preview_action<V: HostValue>(value: &V, options: Option<&V>) -> Value {
     match Options::read(options) {
         Ok(options) => crate::preview::preview_action(value, &options),

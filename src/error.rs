@@ -21,7 +21,8 @@ pub enum Layer {
     /// A provider event stream that does not assemble into complete items (reserved for the
     /// stream assembler).
     Stream,
-    /// A well-formed value that does not have the shape of a decision (seed 002 §8.2).
+    /// A well-formed value that does not have the shape it must: a decision (seed 002 §8.2), a
+    /// tool input against its tool's `inputSchema`.
     Schema,
     /// A well-shaped decision the application refuses (unknown tool, policy; reserved).
     Domain,
@@ -102,6 +103,9 @@ codes! {
     DecisionTooManyCalls => "DECISION_TOO_MANY_CALLS", Schema, true;
     DuplicateCallId => "DUPLICATE_CALL_ID", Schema, true;
     AmbiguousDecision => "AMBIGUOUS_DECISION", Schema, true;
+    ToolSchemaInvalid => "TOOL_SCHEMA_INVALID", Contract, false;
+    ToolSchemaUnsupported => "TOOL_SCHEMA_UNSUPPORTED", Contract, false;
+    SchemaMismatch => "SCHEMA_MISMATCH", Schema, true;
 }
 
 /// Where a text input stopped being acceptable: byte offset (0-based), line and column (1-based,
@@ -133,11 +137,30 @@ pub struct ContractError {
     pub message: String,
     /// Set for errors found in text input.
     pub position: Option<Position>,
+    /// `SCHEMA_MISMATCH`: every failure of the input against the schema (never empty then).
+    pub issues: Vec<Issue>,
+}
+
+/// One failure of a tool input against its schema.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Issue {
+    /// JSON Pointer into the input (for `required`, the missing property's pointer).
+    pub path: String,
+    /// The JSON Schema keyword that failed (`type`, `required`, `additionalProperties`...).
+    pub keyword: String,
+    pub message: String,
 }
 
 impl ContractError {
     pub fn new(code: Code, path: impl Into<String>, message: impl Into<String>) -> Self {
-        ContractError { layer: code.default_layer(), code, path: path.into(), message: message.into(), position: None }
+        ContractError {
+            layer: code.default_layer(),
+            code,
+            path: path.into(),
+            message: message.into(),
+            position: None,
+            issues: Vec::new(),
+        }
     }
 
     pub fn in_layer(mut self, layer: Layer) -> Self {
@@ -147,6 +170,11 @@ impl ContractError {
 
     pub fn at(mut self, position: Position) -> Self {
         self.position = Some(position);
+        self
+    }
+
+    pub fn with_issues(mut self, issues: Vec<Issue>) -> Self {
+        self.issues = issues;
         self
     }
 

@@ -7,6 +7,7 @@
 pub mod action;
 pub mod api;
 pub mod decision;
+pub mod entropy;
 pub mod error;
 pub mod fields;
 pub mod input;
@@ -15,6 +16,7 @@ pub mod limits;
 pub mod options;
 pub mod preview;
 pub mod tool_contract;
+pub mod tool_schema;
 pub mod value;
 pub mod wire;
 
@@ -22,7 +24,7 @@ pub mod bindings;
 
 pub use action::AgentAction;
 pub use decision::{Decision, ToolCall};
-pub use error::{Code, ContractError, Layer, Position};
+pub use error::{Code, ContractError, Issue, Layer, Position};
 pub use limits::Limits;
 pub use options::Options;
 pub use tool_contract::ToolDefinition;

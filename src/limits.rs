@@ -51,6 +51,18 @@ impl Default for Limits {
 }
 
 impl Limits {
+    /// Every limit at its ceiling: for data the program gave back (a definition it already had
+    /// accepted) and for the conformance entry point, not for model output.
+    pub fn ceilings() -> Limits {
+        Limits {
+            max_bytes: MAX_BYTES_CEILING,
+            max_depth: MAX_DEPTH_CEILING,
+            max_string_bytes: MAX_BYTES_CEILING,
+            max_array_length: MAX_BYTES_CEILING,
+            max_object_members: MAX_BYTES_CEILING,
+        }
+    }
+
     /// No per-value limit: for host text, which rules judge part by part.
     pub fn unbounded_values(mut self) -> Limits {
         self.max_string_bytes = usize::MAX;

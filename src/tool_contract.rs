@@ -48,7 +48,9 @@ impl ToolDefinition {
 }
 
 pub fn define_tool<V: HostValue>(def: &V, options: &Options) -> Result<ToolDefinition> {
-    define_with(def, options, Source::Host)
+    let tool = define_with(def, options, Source::Host)?;
+    crate::tool_schema::check_tool(&tool)?;
+    Ok(tool)
 }
 
 pub fn define_tool_json(text: &[u8], options: &Options) -> Result<ToolDefinition> {
@@ -58,6 +60,7 @@ pub fn define_tool_json(text: &[u8], options: &Options) -> Result<ToolDefinition
     if let Some(schema) = tool.output_schema.as_mut() {
         *schema = take_member(&mut document, "outputSchema");
     }
+    crate::tool_schema::check_tool(&tool)?;
     Ok(tool)
 }
 

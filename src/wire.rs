@@ -28,6 +28,20 @@ pub fn error_value(e: &ContractError) -> Value {
             ]),
         ));
     }
+    if !e.issues.is_empty() {
+        let issues = e
+            .issues
+            .iter()
+            .map(|i| {
+                Value::Object(vec![
+                    ("path".to_owned(), Value::String(i.path.clone())),
+                    ("keyword".to_owned(), Value::String(i.keyword.clone())),
+                    ("message".to_owned(), Value::String(i.message.clone())),
+                ])
+            })
+            .collect();
+        entries.push(("issues".to_owned(), Value::Array(issues)));
+    }
     Value::Object(entries)
 }
 

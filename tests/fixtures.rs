@@ -132,8 +132,45 @@ fn run(case: &Json) -> Value {
         "parseDecisionJson" => {
             outcome(api::parse_decision_json(&text_arg(case), opts.as_ref()).map(|d| d.into_value()))
         }
+        "validateToolInput" => {
+            let tool = to_value(&case["tool"]);
+            outcome(api::validate_tool_input(&&tool, &input.unwrap(), opts.as_ref()))
+        }
+        "validateToolInputJson" => {
+            let tool = to_value(&case["tool"]);
+            outcome(api::validate_tool_input_json(&&tool, &text_arg(case), opts.as_ref()))
+        }
         other => panic!("unknown op {other}"),
     }
+}
+
+/// `expect.issues`: the same issues in the same order, by path and keyword (and a message
+/// fragment when the case gives `messageIncludes`).
+fn check_issues(error: &Value, expect: &Json) -> Result<(), String> {
+    let Some(Json::Array(wants)) = expect.get("issues") else { return Ok(()) };
+    let have = match error.get("issues") {
+        Some(Value::Array(items)) => items.clone(),
+        _ => Vec::new(),
+    };
+    let text = |v: Option<&Value>| match v {
+        Some(Value::String(s)) => s.clone(),
+        _ => String::new(),
+    };
+    let got: Vec<String> = have.iter().map(|i| format!("{} {}", text(i.get("path")), text(i.get("keyword")))).collect();
+    let want: Vec<String> =
+        wants.iter().map(|w| format!("{} {}", w["path"].as_str().unwrap(), w["keyword"].as_str().unwrap())).collect();
+    if got != want {
+        return Err(format!("expected issues {want:?}, got {got:?}"));
+    }
+    for (i, w) in wants.iter().enumerate() {
+        if let Some(fragment) = w.get("messageIncludes").and_then(|m| m.as_str()) {
+            let message = text(have[i].get("message"));
+            if !message.contains(fragment) {
+                return Err(format!("issue {i}: message {message:?} does not include {fragment:?}"));
+            }
+        }
+    }
+    Ok(())
 }
 
 /// Compares an outcome with `expect`: values exactly, errors by layer, code, path (and position
@@ -179,6 +216,7 @@ fn check(got: &Value, expect: &Json, host: Option<&Json>) -> Result<(), String> 
             return Err(format!("expected {key} {want}, got {} ({})", show(have), show(error)));
         }
     }
+    check_issues(error, expect)?;
     if let Some(position) = expect.get("position") {
         let want = to_value(position);
         let have = error.get("position").cloned().unwrap_or(Value::Null);

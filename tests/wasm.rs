@@ -119,3 +119,24 @@ fn tool_definitions_and_options() {
         ("OPTION_INVALID".into(), "/strickt".into())
     );
 }
+
+#[wasm_bindgen_test]
+fn schemas_need_host_randomness_first() {
+    // The only test that seeds: before it, no hash key can be drawn, so no schema compiles
+    // (an error, not a trap and not a constant key).
+    let def = || {
+        json(r#"{"name":"t","description":"d","inputSchema":{"type":"object","required":["a"]},"permission":"read"}"#)
+    };
+    assert_eq!(
+        error_of(js::define_tool(def(), JsValue::UNDEFINED)),
+        ("TOOL_SCHEMA_UNSUPPORTED".into(), "/inputSchema".into())
+    );
+    let random: Vec<u8> = (0..32u8).map(|i| i.wrapping_mul(37).wrapping_add(11)).collect();
+    assert!(!js::seed(&random[..8]), "too short a seed is refused");
+    assert!(js::seed(&random));
+    assert_eq!(outcome(js::define_tool(def(), JsValue::UNDEFINED))["ok"], true);
+    let got = outcome(js::validate_tool_input(def(), json(r#"{"b":1}"#), JsValue::UNDEFINED));
+    assert_eq!(got["error"]["code"], "SCHEMA_MISMATCH");
+    assert_eq!(got["error"]["issues"][0]["path"], "/a");
+    assert_eq!(got["error"]["issues"][0]["keyword"], "required");
+}

@@ -116,6 +116,10 @@ def run(case: dict[str, Any]) -> dict[str, Any]:
         return outcome(lambda: ac.parse_decision(value, options))
     if op == "parseDecisionJson":
         return outcome(lambda: ac.parse_decision_json(text_arg(case), options))
+    if op == "validateToolInput":
+        return outcome(lambda: ac.validate_tool_input(case["tool"], value, options))
+    if op == "validateToolInputJson":
+        return outcome(lambda: ac.validate_tool_input_json(case["tool"], text_arg(case), options))
     raise AssertionError(f"unknown op {op}")
 
 
@@ -165,6 +169,13 @@ def check(got: dict[str, Any], expect: dict[str, Any], host: dict[str, Any] | No
     assert isinstance(error, ac.ContractError), f"expected a ContractError, got {error!r}"
     for key in ("layer", "code", "path"):
         assert getattr(error, key) == expect[key], f"expected {key} {expect[key]!r}, got {error!r}"
+    if "issues" in expect:
+        got = [f"{i['path']} {i['keyword']}" for i in (error.issues or [])]
+        want = [f"{i['path']} {i['keyword']}" for i in expect["issues"]]
+        assert got == want, f"expected issues {want!r}, got {got!r}"
+        for i, w in enumerate(expect["issues"]):
+            if "messageIncludes" in w:
+                assert w["messageIncludes"] in error.issues[i]["message"], f"issue {i}: {error.issues[i]!r}"
     if "position" in expect:
         assert error.position is not None and same(error.position, expect["position"]), (
             f"expected position {expect['position']!r}, got {error.position!r}"
@@ -172,24 +183,30 @@ def check(got: dict[str, Any], expect: dict[str, Any], host: dict[str, Any] | No
 
 
 def check_safe_twin(case: dict[str, Any], got: dict[str, Any]) -> None:
-    safe = {
-        "parseAgentAction": ac.safe_parse_agent_action,
-        "defineTool": ac.safe_define_tool,
-        "parseDecision": ac.safe_parse_decision,
-        "parseJson": ac.safe_parse_json,
-        "parseDecisionJson": ac.safe_parse_decision_json,
-    }.get(case["op"])
-    if safe is None:
-        return
-    value = text_arg(case) if case["op"].endswith("Json") else apply_host(case["input"], case.get("host"))
-    twin = safe(value, case.get("options"))
+    op = case["op"]
+    if op == "validateToolInput":
+        twin = ac.safe_validate_tool_input(case["tool"], apply_host(case["input"], case.get("host")), case.get("options"))
+    elif op == "validateToolInputJson":
+        twin = ac.safe_validate_tool_input_json(case["tool"], text_arg(case), case.get("options"))
+    else:
+        safe = {
+            "parseAgentAction": ac.safe_parse_agent_action,
+            "defineTool": ac.safe_define_tool,
+            "parseDecision": ac.safe_parse_decision,
+            "parseJson": ac.safe_parse_json,
+            "parseDecisionJson": ac.safe_parse_decision_json,
+        }.get(op)
+        if safe is None:
+            return
+        value = text_arg(case) if op.endswith("Json") else apply_host(case["input"], case.get("host"))
+        twin = safe(value, case.get("options"))
     assert twin["ok"] == got["ok"], f"safe twin disagrees: {twin!r} vs {got!r}"
     if twin["ok"]:
         assert same(twin["value"], got["value"]), f"safe twin value {twin['value']!r} vs {got['value']!r}"
     else:
         a, b = twin["error"], got["error"]
-        assert (a.layer, a.code, a.path, a.message, a.retryable, a.position) == (
-            b.layer, b.code, b.path, b.message, b.retryable, b.position
+        assert (a.layer, a.code, a.path, a.message, a.retryable, a.position, a.issues) == (
+            b.layer, b.code, b.path, b.message, b.retryable, b.position, b.issues
         ), f"safe twin error {a!r} vs {b!r}"
 
 

@@ -186,6 +186,44 @@ impl Guest for Core {
         })())
     }
 
+    fn validate_tool_input_with_options(tool: String, input: String, options: String) -> String {
+        reply((|| {
+            let (t, i, o) = (host_value(&tool)?, host_value(&input)?, host_options(&options)?);
+            api::validate_tool_input(&&t, &&i, o.as_ref().as_ref())
+        })())
+    }
+
+    fn validate_tool_input(tool: String, input: String) -> String {
+        Self::validate_tool_input_with_options(tool, input, String::new())
+    }
+
+    fn validate_tool_input_json_with_options(tool: String, text: String, options: String) -> String {
+        Self::validate_tool_input_json_bytes_with_options(tool, text.into_bytes(), options)
+    }
+
+    fn validate_tool_input_json(tool: String, text: String) -> String {
+        Self::validate_tool_input_json_with_options(tool, text, String::new())
+    }
+
+    fn validate_tool_input_json_bytes_with_options(tool: String, text: Vec<u8>, options: String) -> String {
+        reply((|| {
+            let (t, o) = (host_value(&tool)?, host_options(&options)?);
+            api::validate_tool_input_json(&&t, &text, o.as_ref().as_ref())
+        })())
+    }
+
+    fn validate_tool_input_json_bytes(tool: String, text: Vec<u8>) -> String {
+        Self::validate_tool_input_json_bytes_with_options(tool, text, String::new())
+    }
+
+    fn seed(bytes: Vec<u8>) -> bool {
+        api::seed(&bytes)
+    }
+
+    fn schema_suite_check(text: String) -> String {
+        reply(api::schema_suite_check(text.as_bytes()))
+    }
+
     fn not_text(value: String) -> String {
         reply(host_value(&value).and_then(|v| Err(api::not_text(&&v))))
     }

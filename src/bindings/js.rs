@@ -268,3 +268,28 @@ pub fn parse_decision_json(text: JsValue, options: JsValue) -> String {
     let options = JsInput::new(options);
     reply(text_bytes(&text).and_then(|t| api::parse_decision_json(&t, Some(&options))).map(|d| d.into_value()))
 }
+
+#[wasm_bindgen(js_name = validateToolInput)]
+pub fn validate_tool_input(tool: JsValue, input: JsValue, options: JsValue) -> String {
+    let options = JsInput::new(options);
+    reply(api::validate_tool_input(&JsInput::new(tool), &JsInput::new(input), Some(&options)))
+}
+
+#[wasm_bindgen(js_name = validateToolInputJson)]
+pub fn validate_tool_input_json(tool: JsValue, text: JsValue, options: JsValue) -> String {
+    let options = JsInput::new(options);
+    reply(text_bytes(&text).and_then(|t| api::validate_tool_input_json(&JsInput::new(tool), &t, Some(&options))))
+}
+
+/// Host randomness for the schema engine's hash keys; the package calls it once at load with
+/// `crypto.getRandomValues` (see `entropy`).
+#[wasm_bindgen]
+pub fn seed(bytes: &[u8]) -> bool {
+    api::seed(bytes)
+}
+
+/// Runs one group of the official JSON Schema Test Suite (JSON text); for the conformance tests.
+#[wasm_bindgen(js_name = schemaSuiteCheck)]
+pub fn schema_suite_check(text: JsValue) -> String {
+    reply(text_bytes(&text).and_then(|t| api::schema_suite_check(&t)))
+}

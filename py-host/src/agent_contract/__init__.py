@@ -34,6 +34,7 @@ from ._types import (
     Options,
     Outcome,
     RequestApprovalAction,
+    SchemaIssue,
     Success,
     ToolCall,
     ToolCallAction,
@@ -59,6 +60,11 @@ __all__ = [
     "parse_decision_json",
     "safe_parse_decision",
     "safe_parse_decision_json",
+    "validate_tool_input",
+    "validate_tool_input_json",
+    "safe_validate_tool_input",
+    "safe_validate_tool_input_json",
+    "SchemaIssue",
     "AgentAction",
     "MessageAction",
     "ToolCallAction",
@@ -94,6 +100,7 @@ class ContractError(ValueError):
     message: str
     retryable: bool
     position: Optional[ErrorPosition]
+    issues: Optional[list[SchemaIssue]]
 
     def __init__(
         self,
@@ -103,14 +110,16 @@ class ContractError(ValueError):
         message: str,
         retryable: bool,
         position: Optional[ErrorPosition] = None,
+        issues: Optional[list[SchemaIssue]] = None,
     ) -> None:
-        super().__init__(layer, code, path, message, retryable, position)  # args: pickling works
+        super().__init__(layer, code, path, message, retryable, position, issues)  # args: pickling works
         self.layer = layer
         self.code = code
         self.path = path
         self.message = message
         self.retryable = retryable
         self.position = position
+        self.issues = issues  # SCHEMA_MISMATCH: every failure as {path, keyword, message}
 
     def __str__(self) -> str:
         p = self.position
@@ -164,6 +173,28 @@ def _call_text(export: str, text: Any, options: Any) -> dict[str, Any]:
     return _reply(_runtime.call("not-text", write(text, 0, max_chars(DEFAULT_MAX_BYTES))))
 
 
+def _call_tool(export: str, tool: Any, argument: Any, options: Any, text: bool) -> dict[str, Any]:
+    """A tool definition plus an input (a value, or JSON text when `text`)."""
+    max_depth, max_bytes = limits_of(options)
+    tool_text = write(tool, max_depth, max_chars(max_bytes))
+    opts = _options_text(options)
+    if not text:
+        return _reply(_runtime.call_args(export, (tool_text, write(argument, max_depth, max_chars(max_bytes))), opts))
+    if isinstance(argument, str):
+        argument = str.__str__(argument)
+        if has_surrogates(argument):
+            data = argument.encode("utf-8", "surrogatepass")
+            return _reply(_runtime.call_args(export + "-bytes", (tool_text, data), opts))
+        return _reply(_runtime.call_args(export, (tool_text, argument), opts))
+    if isinstance(argument, (bytes, bytearray, memoryview)):
+        data = bytes(argument)
+        try:
+            return _reply(_runtime.call_args(export, (tool_text, data.decode("utf-8")), opts))
+        except UnicodeDecodeError:
+            return _reply(_runtime.call_args(export + "-bytes", (tool_text, data), opts))
+    return _reply(_runtime.call("not-text", write(argument, 0, max_chars(DEFAULT_MAX_BYTES))))
+
+
 def _reply(text: str) -> dict[str, Any]:
     reply: dict[str, Any] = json.loads(text)
     # JSON cannot hold undefined: the core lists where it was, as JSON Pointers into the reply.
@@ -181,7 +212,9 @@ def _reply(text: str) -> dict[str, Any]:
 
 
 def _error(e: dict[str, Any]) -> ContractError:
-    return ContractError(e["layer"], e["code"], e["path"], e["message"], e["retryable"], e.get("position"))
+    return ContractError(
+        e["layer"], e["code"], e["path"], e["message"], e["retryable"], e.get("position"), e.get("issues")
+    )
 
 
 def _unwrap(reply: dict[str, Any]) -> Any:
@@ -299,5 +332,31 @@ def safe_parse_decision(value: Any, options: Optional[DecisionOptions] = None) -
 def safe_parse_decision_json(text: Text, options: Optional[DecisionOptions] = None) -> Outcome[Decision]:
     try:
         return {"ok": True, "value": parse_decision_json(text, options)}
+    except ContractError as error:
+        return {"ok": False, "error": error}
+
+
+def validate_tool_input(tool: Any, value: Any, options: Optional[Options] = None) -> Any:
+    """Returns a copy of `value` when it satisfies `tool["inputSchema"]`; raises ContractError
+    (`SCHEMA_MISMATCH` with `issues`, or a limit / tool error). `tool` is a definition as
+    `define_tool` returned it; it is checked again (its compiled schema is cached in the core)."""
+    return _unwrap(_call_tool("validate-tool-input", tool, value, options, text=False))
+
+
+def validate_tool_input_json(tool: Any, text: Text, options: Optional[Options] = None) -> Any:
+    """The same with the input as strict JSON text (str or bytes)."""
+    return _unwrap(_call_tool("validate-tool-input-json", tool, text, options, text=True))
+
+
+def safe_validate_tool_input(tool: Any, value: Any, options: Optional[Options] = None) -> Outcome[Any]:
+    try:
+        return {"ok": True, "value": validate_tool_input(tool, value, options)}
+    except ContractError as error:
+        return {"ok": False, "error": error}
+
+
+def safe_validate_tool_input_json(tool: Any, text: Text, options: Optional[Options] = None) -> Outcome[Any]:
+    try:
+        return {"ok": True, "value": validate_tool_input_json(tool, text, options)}
     except ContractError as error:
         return {"ok": False, "error": error}

@@ -7,6 +7,7 @@ is instantiated with an empty `Linker`.
 
 from __future__ import annotations
 
+import os
 import threading
 from importlib import resources
 from typing import Any
@@ -32,8 +33,16 @@ _WITH_OPTIONS = (
     "parse-decision",
     "parse-decision-json",
     "parse-decision-json-bytes",
+    "validate-tool-input",
+    "validate-tool-input-json",
+    "validate-tool-input-json-bytes",
 )
-EXPORTS = _WITH_OPTIONS + tuple(name + "-with-options" for name in _WITH_OPTIONS) + ("not-text", "echo")
+EXPORTS = _WITH_OPTIONS + tuple(name + "-with-options" for name in _WITH_OPTIONS) + (
+    "not-text",
+    "echo",
+    "seed",
+    "schema-suite-check",
+)
 
 _lock = threading.Lock()
 _compiled: tuple[wasmtime.Engine, wc.Component] | None = None
@@ -63,6 +72,29 @@ class _Instance:
             if func is None:
                 raise RuntimeError(f"core.wasm has no export {name!r}: rebuild it with scripts/build-python.sh")
             self.funcs[name] = func
+        # The schema engine's hash keys come from the host, fresh for every instance.
+        self.funcs["seed"](self.store, os.urandom(32))
+
+
+def _instance() -> _Instance:
+    instance: _Instance | None = getattr(_local, "instance", None)
+    if instance is None:
+        instance = _local.instance = _Instance()
+    return instance
+
+
+def call_args(export: str, arguments: tuple[Any, ...], options: str = "") -> str:
+    """Like `call`, for exports taking several arguments."""
+    instance = _instance()
+    try:
+        if options:
+            reply: str = instance.funcs[export + "-with-options"](instance.store, *arguments, options)
+        else:
+            reply = instance.funcs[export](instance.store, *arguments)
+    except Exception:
+        _local.instance = None
+        raise
+    return reply
 
 
 def call(export: str, argument: Any, options: str = "") -> str:

@@ -92,6 +92,14 @@ class ErrorPosition(TypedDict):
     column: int
 
 
+class SchemaIssue(TypedDict):
+    """One failure of a tool input against its schema."""
+
+    path: str  # JSON Pointer into the input
+    keyword: str  # the JSON Schema keyword that failed
+    message: str
+
+
 class ActionPreview(TypedDict, total=False):
     """`ok` True: type, fields and the linking fields (callId, tool, requestId, capability),
     plus the redacted input of a tool call. `ok` False: code and path of the error."""

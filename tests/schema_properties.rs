@@ -1,0 +1,145 @@
+//! Property tests for tool schemas: random schema-like objects (valid and not) and random inputs
+//! never make `defineTool` or `validateToolInput` panic; every failure is one of the expected
+//! codes.
+
+use agent_contract::value::{Number, Value};
+use agent_contract::{api, Code};
+use proptest::prelude::*;
+
+fn num(n: f64) -> Value {
+    Value::Number(Number::from_f64(n))
+}
+
+fn s(text: &str) -> Value {
+    Value::String(text.to_owned())
+}
+
+fn json_value() -> impl Strategy<Value = Value> {
+    let leaf = prop_oneof![
+        Just(Value::Null),
+        any::<bool>().prop_map(Value::Bool),
+        (-1000i64..1000).prop_map(|n| num(n as f64)),
+        any::<f64>().prop_filter("finite", |f| f.is_finite()).prop_map(num),
+        "[a-z]{0,6}|\\PC{0,3}".prop_map(Value::String),
+    ];
+    leaf.prop_recursive(4, 32, 5, |inner| {
+        prop_oneof![
+            prop::collection::vec(inner.clone(), 0..5).prop_map(Value::Array),
+            prop::collection::vec(("[a-c]|x|\\PC{0,2}", inner), 0..5).prop_map(|e| {
+                let mut seen = std::collections::HashSet::new();
+                Value::Object(e.into_iter().filter(|(k, _)| seen.insert(k.clone())).collect())
+            }),
+        ]
+    })
+}
+
+fn schema() -> impl Strategy<Value = Value> {
+    let leaf = prop_oneof![
+        Just(Value::Bool(true)),
+        Just(Value::Bool(false)),
+        Just(Value::Object(vec![])),
+        prop::sample::select(vec!["string", "integer", "number", "object", "array", "boolean", "null", "strin"])
+            .prop_map(|t| Value::Object(vec![("type".into(), s(t))])),
+        prop::sample::select(vec!["^a+$", "(?=a)", "(a)\\1", "[a-", "\\d{2,3}", "^(a|b)*$", "\\p{L}"])
+            .prop_map(|p| Value::Object(vec![("pattern".into(), s(p))])),
+        prop::sample::select(vec![
+            "#",
+            "#/$defs/a",
+            "#/$defs/b",
+            "#/properties/a",
+            "#nope",
+            "http://x.test/s.json",
+            "#/allOf/0"
+        ])
+        .prop_map(|r| Value::Object(vec![("$ref".into(), s(r))])),
+        (
+            prop::sample::select(vec![
+                "minimum",
+                "maxLength",
+                "minItems",
+                "multipleOf",
+                "maxProperties",
+                "const",
+                "enum",
+                "required",
+                "format"
+            ]),
+            json_value()
+        )
+            .prop_map(|(k, v)| Value::Object(vec![(k.into(), v)])),
+    ];
+    leaf.prop_recursive(5, 48, 4, |inner| {
+        let keyword = prop::sample::select(vec![
+            "properties",
+            "items",
+            "prefixItems",
+            "allOf",
+            "anyOf",
+            "oneOf",
+            "not",
+            "additionalProperties",
+            "$defs",
+            "if",
+            "then",
+            "else",
+            "contains",
+            "patternProperties",
+            "unevaluatedProperties",
+            "dependentSchemas",
+        ]);
+        prop::collection::vec((keyword, inner.clone(), inner), 1..4).prop_map(|entries| {
+            let mut out: Vec<(String, Value)> = Vec::new();
+            for (k, a, b) in entries {
+                if out.iter().any(|(n, _)| n == k) {
+                    continue;
+                }
+                let v = match k {
+                    "properties" | "$defs" | "patternProperties" | "dependentSchemas" => {
+                        let names = if k == "patternProperties" { ["^a", "b$"] } else { ["a", "b"] };
+                        Value::Object(vec![(names[0].into(), a), (names[1].into(), b)])
+                    }
+                    "prefixItems" | "allOf" | "anyOf" | "oneOf" => Value::Array(vec![a, b]),
+                    _ => a,
+                };
+                out.push((k.to_owned(), v));
+            }
+            Value::Object(out)
+        })
+    })
+}
+
+const EXPECTED: [Code; 8] = [
+    Code::ToolSchemaInvalid,
+    Code::ToolSchemaUnsupported,
+    Code::ToolSchemaNotObject,
+    Code::SchemaMismatch,
+    Code::InputTooDeep,
+    Code::InputTooLarge,
+    Code::ValueNotJson,
+    Code::FieldType,
+];
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 3000, ..ProptestConfig::default() })]
+
+    #[test]
+    fn random_schemas_and_inputs_never_panic(schema in schema(), inputs in prop::collection::vec(json_value(), 1..4)) {
+        let def = Value::Object(vec![
+            ("name".into(), s("t")),
+            ("description".into(), s("d")),
+            ("inputSchema".into(), schema),
+            ("permission".into(), s("read")),
+        ]);
+        match api::define_tool(&&def, None) {
+            Ok(_) => {
+                for input in &inputs {
+                    if let Err(e) = api::validate_tool_input(&&def, &input, None) {
+                        prop_assert!(EXPECTED.contains(&e.code), "{:?}", e);
+                        prop_assert_eq!(e.code == Code::SchemaMismatch, !e.issues.is_empty());
+                    }
+                }
+            }
+            Err(e) => prop_assert!(EXPECTED.contains(&e.code), "{:?}", e),
+        }
+    }
+}

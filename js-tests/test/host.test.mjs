@@ -160,3 +160,16 @@ test('real huge and deep inputs at the default limits', () => {
   assert.equal(parseAgentAction(toolCall(wide)).input.length, 60_000);
   assert.equal(parseAgentActionJson(JSON.stringify(toolCall(wide))).input[59_999], 59_999);
 });
+
+test('the ES module entry exports exactly what the CommonJS entry does', async () => {
+  const { createRequire } = await import('node:module');
+  const cjs = createRequire(import.meta.url)('agent-contract');
+  const esm = await import('agent-contract');
+  assert.deepEqual(Object.keys(esm).filter((k) => k !== 'default').sort(), Object.keys(cjs).sort());
+  assert.equal(esm.default, cjs);
+  // The browser entry lists the same names (it cannot load here: it fetches its wasm).
+  const { readFileSync } = await import('node:fs');
+  const browser = readFileSync(new URL('../../pkg/browser.mjs', import.meta.url), 'utf8');
+  const names = browser.slice(browser.indexOf('export const {') + 14, browser.indexOf('} = api;')).split(',').map((s) => s.trim()).filter(Boolean);
+  assert.deepEqual(names.sort(), Object.keys(cjs).sort());
+});

@@ -27,5 +27,17 @@ export const {
   validateToolInputJson,
   safeValidateToolInputJson,
   schemaSuiteCheck,
+  createRegistry,
+  safeCreateRegistry,
+  catalog,
+  definePolicy,
+  safeDefinePolicy,
+  checkToolCall,
+  safeCheckToolCall,
+  toOpenAITools,
+  toAnthropicTools,
+  toMcpTools,
+  normalizeToolResult,
+  strictSchemaIssues,
 } = api;
 export default api;

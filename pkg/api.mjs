@@ -98,6 +98,8 @@ export function createApi(core) {
     toAnthropicTools: (registry) => unwrap(decode(core.toAnthropicTools(registry))),
     toMcpTools: (registry) => unwrap(decode(core.toMcpTools(registry))),
     normalizeToolResult: (tool, value, options) => unwrap(decode(core.normalizeToolResult(tool, value, options))),
+    compareContracts: (oldTool, newTool) => unwrap(decode(core.compareContracts(oldTool, newTool))),
+    diffCatalogs: (oldCatalog, newCatalog) => unwrap(decode(core.diffCatalogs(oldCatalog, newCatalog))),
     strictSchemaIssues: (schema) => unwrap(decode(core.strictSchemaIssues(schema))),
     /** Conformance hook: one JSON Schema Test Suite group as JSON text; one boolean per instance. */
     schemaSuiteCheck: (text) => unwrap(decode(core.schemaSuiteCheck(text))),

@@ -41,5 +41,7 @@ export const {
   toMcpTools,
   normalizeToolResult,
   strictSchemaIssues,
+  compareContracts,
+  diffCatalogs,
 } = api;
 export default api;

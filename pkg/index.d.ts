@@ -275,6 +275,23 @@ export function toMcpTools(registry: Registry): McpTool[];
 export function normalizeToolResult(tool: ToolDefinition | ToolDefinitionInput, value: unknown, options?: LimitOptions): ToolResult;
 /** Why OpenAI strict mode would reject `schema`; empty when it would accept it. Never mutates. */
 export function strictSchemaIssues(schema: JsonObject): SchemaIssue[];
+export type ContractChange = 'identical' | 'compatible' | 'breaking';
+export interface ContractReport {
+  change: ContractChange;
+  /** Each reason with a JSON Pointer into the definition. */
+  reasons: { path: string; change: 'compatible' | 'breaking'; message: string }[];
+  /** The semver bump the change needs and the one made (`unknown` when a version is missing). */
+  bump: { required: 'none' | 'minor' | 'major'; actual: 'none' | 'patch' | 'minor' | 'major' | 'downgrade' | 'unknown'; ok: boolean };
+}
+export interface CatalogDiff {
+  change: ContractChange;
+  tools: ({ name: string; change: 'added' | 'removed' } | ({ name: string } & ContractReport))[];
+  addedPermissions: { tool: string; permission: Permission }[];
+}
+/** How one tool's contract changed: identical, compatible or breaking, with reasons and the semver check. */
+export function compareContracts(oldTool: ToolDefinition | ToolDefinitionInput, newTool: ToolDefinition | ToolDefinitionInput): ContractReport;
+/** Registries (or catalogs) compared tool by tool; flags permissions newly requested. */
+export function diffCatalogs(oldCatalog: Registry | readonly ToolDefinition[], newCatalog: Registry | readonly ToolDefinition[]): CatalogDiff;
 /** Conformance hook (JSON Schema Test Suite): `{"schema", "instances", "resources"}` as JSON text. */
 export function schemaSuiteCheck(text: JsonText): boolean[];
 
@@ -314,5 +331,7 @@ declare const api: {
   toMcpTools: typeof toMcpTools;
   normalizeToolResult: typeof normalizeToolResult;
   strictSchemaIssues: typeof strictSchemaIssues;
+  compareContracts: typeof compareContracts;
+  diffCatalogs: typeof diffCatalogs;
 };
 export default api;

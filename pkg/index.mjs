@@ -39,5 +39,7 @@ export const {
   toMcpTools,
   normalizeToolResult,
   strictSchemaIssues,
+  compareContracts,
+  diffCatalogs,
 } = api;
 export default api;

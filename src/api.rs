@@ -194,3 +194,13 @@ pub fn strict_schema_issues<V: HostValue>(schema: &V) -> Result<Value> {
             .collect(),
     ))
 }
+
+/// `compareContracts(old, new)`: how one tool's contract changed (issue 3 §3).
+pub fn compare_contracts<V: HostValue>(old: &V, new: &V) -> Result<Value> {
+    crate::contract_version::compare_contracts(old, new)
+}
+
+/// `diffCatalogs(old, new)`: how a catalog changed, tool by tool, and the permissions added.
+pub fn diff_catalogs<V: HostValue>(old: &V, new: &V) -> Result<Value> {
+    crate::contract_version::diff_catalogs(old, new)
+}

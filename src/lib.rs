@@ -6,6 +6,7 @@
 
 pub mod action;
 pub mod api;
+pub mod contract_version;
 pub mod decision;
 pub mod entropy;
 pub mod error;

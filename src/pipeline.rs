@@ -22,7 +22,9 @@ use crate::registry;
 use crate::value::Value;
 
 pub fn check_tool_call<V: HostValue>(registry: &V, action: &V, policy: &V, options: &Options) -> Result<Value> {
-    let tools = registry::read_registry(registry, false)?;
+    // Only the tool called is compiled: a registry larger than the compiled-schema cache would
+    // otherwise recompile every schema on every call.
+    let indexed = registry::read_indexed(registry, false, false)?;
     let policy = policy::define_policy(policy)?;
     let action = action::parse_agent_action(action, options)?;
     let AgentAction::ToolCall { call_id, tool, input } = action else {
@@ -32,7 +34,8 @@ pub fn check_tool_call<V: HostValue>(registry: &V, action: &V, policy: &V, optio
             format!("expected a tool_call action, got {}", action.type_name()),
         ));
     };
-    let Some(def) = tools.iter().find(|d| d.name == tool) else {
+    let Some((index, def)) = indexed.iter().find(|(_, d)| d.name == tool) else {
+        let tools: Vec<_> = indexed.into_iter().map(|(_, d)| d).collect();
         let mut e = ContractError::new(Code::UnknownTool, "/tool", format!("no tool named {tool:?} is registered"));
         e.available_tools = Some(registry::closest_names(&tools, &tool));
         return Err(e);
@@ -41,6 +44,7 @@ pub fn check_tool_call<V: HostValue>(registry: &V, action: &V, policy: &V, optio
         Value::Undefined | Value::Null => Value::Object(Vec::new()),
         other => other,
     };
+    registry::compile_at(def, *index)?;
     let compiled = crate::tool_schema::compile(&def.input_schema, "/inputSchema")?;
     crate::tool_schema::validate(&compiled, &input).map_err(|mut e| {
         if e.code == Code::SchemaMismatch {

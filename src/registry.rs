@@ -81,6 +81,12 @@ pub fn catalog_value(defs: Vec<ToolDefinition>) -> Value {
 /// Reads a registry handed back by the program: `{tools: [definitions]}`, each definition read
 /// again under the ceilings (like `validateToolInput` reads its tool), names unique; sorted.
 pub fn read_registry<V: HostValue>(registry: &V, strict: bool) -> Result<Vec<ToolDefinition>> {
+    Ok(read_indexed(registry, strict, true)?.into_iter().map(|(_, d)| d).collect())
+}
+
+/// Reads a registry; with `compile` false the schemas are not compiled (the caller compiles the
+/// one tool it uses, with `compile_at`). Each definition comes with its index in `tools`.
+pub fn read_indexed<V: HostValue>(registry: &V, strict: bool, compile: bool) -> Result<Vec<(usize, ToolDefinition)>> {
     if registry.kind() != Kind::Object {
         return Err(invalid(
             "",
@@ -106,9 +112,25 @@ pub fn read_registry<V: HostValue>(registry: &V, strict: bool) -> Result<Vec<Too
     for i in 0..len {
         let prefix = format!("/tools/{i}");
         let item = tools.index(i).map_err(|f| f.at(&prefix))?;
-        defs.push(tool_contract::define_tool(&item, &options).map_err(|e| under(e, &prefix))?);
+        let def = if compile {
+            tool_contract::define_tool(&item, &options)
+        } else {
+            tool_contract::read_definition(&item, &options)
+        };
+        defs.push(def.map_err(|e| under(e, &prefix))?);
     }
-    finish(defs, "/tools")
+    let sorted = finish(defs.clone(), "/tools")?;
+    // Indices in the given list, for error paths.
+    let mut indexed: Vec<(usize, ToolDefinition)> = defs.into_iter().enumerate().collect();
+    indexed.sort_by(|a, b| a.1.name.cmp(&b.1.name));
+    debug_assert_eq!(sorted.len(), indexed.len());
+    Ok(indexed)
+}
+
+/// Compiles the schemas of the tool at `/tools/{index}` (the `defineTool` check skipped by
+/// `read_indexed` without `compile`).
+pub fn compile_at(def: &ToolDefinition, index: usize) -> Result<()> {
+    crate::tool_schema::check_tool(def).map_err(|e| under(e, &format!("/tools/{index}")))
 }
 
 /// Levenshtein distance over characters (names are short: at most 64 characters).

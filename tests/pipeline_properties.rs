@@ -139,6 +139,8 @@ proptest! {
         let _ = api::create_registry(&&Value::Array(vec![v.clone()]), None);
         let _ = api::catalog(&&v);
         let _ = api::strict_schema_issues(&&v);
+        let _ = api::compare_contracts(&&v, &&tool("read_file", vec!["read"]));
+        let _ = api::diff_catalogs(&&v, &&v);
     }
 
     #[test]

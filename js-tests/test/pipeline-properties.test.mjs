@@ -47,6 +47,8 @@ test('policies, registries, results and strict checks never escape as anything e
     check(() => api.createRegistry([v]));
     check(() => api.catalog(v));
     check(() => api.strictSchemaIssues(v));
+    check(() => api.compareContracts(v, t));
+    check(() => api.diffCatalogs(v, v));
     const result = api.normalizeToolResult(t, v);
     assert.equal(typeof result.ok, 'boolean');
   }), { numRuns: RUNS });

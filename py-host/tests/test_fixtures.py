@@ -107,6 +107,8 @@ ARGS_OPS = {
     "toMcpTools": ac.to_mcp_tools,
     "normalizeToolResult": ac.normalize_tool_result,
     "strictSchemaIssues": ac.strict_schema_issues,
+    "compareContracts": ac.compare_contracts,
+    "diffCatalogs": ac.diff_catalogs,
 }
 SAFE_ARGS_OPS = {
     "createRegistry": ac.safe_create_registry,

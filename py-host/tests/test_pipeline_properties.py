@@ -65,5 +65,7 @@ def test_config_and_results(value: Any) -> None:
     _check(lambda: ac.create_registry([value]))
     _check(lambda: ac.catalog(value))
     _check(lambda: ac.strict_schema_issues(value))
+    _check(lambda: ac.compare_contracts(value, _tool("read_file", ["read"])))
+    _check(lambda: ac.diff_catalogs(value, value))
     result = ac.normalize_tool_result(_tool("read_file", ["read"]), value)
     assert isinstance(result["ok"], bool)

@@ -270,6 +270,14 @@ impl Guest for Core {
         Self::normalize_tool_result_with_options(tool, value, String::new())
     }
 
+    fn compare_contracts(old: String, new: String) -> String {
+        reply((|| api::compare_contracts(&&host_value(&old)?, &&host_value(&new)?))())
+    }
+
+    fn diff_catalogs(old: String, new: String) -> String {
+        reply((|| api::diff_catalogs(&&host_value(&old)?, &&host_value(&new)?))())
+    }
+
     fn strict_schema_issues(schema: String) -> String {
         reply(host_value(&schema).and_then(|s| api::strict_schema_issues(&&s)))
     }

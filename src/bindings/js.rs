@@ -337,6 +337,16 @@ pub fn normalize_tool_result(tool: JsValue, value: JsValue, options: JsValue) ->
     reply(api::normalize_tool_result(&JsInput::new(tool), &JsInput::new(value), Some(&options)))
 }
 
+#[wasm_bindgen(js_name = compareContracts)]
+pub fn compare_contracts(old: JsValue, new: JsValue) -> String {
+    reply(api::compare_contracts(&JsInput::new(old), &JsInput::new(new)))
+}
+
+#[wasm_bindgen(js_name = diffCatalogs)]
+pub fn diff_catalogs(old: JsValue, new: JsValue) -> String {
+    reply(api::diff_catalogs(&JsInput::new(old), &JsInput::new(new)))
+}
+
 #[wasm_bindgen(js_name = strictSchemaIssues)]
 pub fn strict_schema_issues(schema: JsValue) -> String {
     reply(api::strict_schema_issues(&JsInput::new(schema)))

@@ -82,6 +82,8 @@ __all__ = [
     "to_mcp_tools",
     "normalize_tool_result",
     "strict_schema_issues",
+    "compare_contracts",
+    "diff_catalogs",
     "SchemaIssue",
     "AgentAction",
     "MessageAction",
@@ -483,4 +485,20 @@ def normalize_tool_result(tool: Any, value: Any, options: Optional[LimitOptions]
 def strict_schema_issues(schema: Any) -> list[SchemaIssue]:
     """Why OpenAI strict mode would reject `schema` ([] when it would accept it)."""
     result: list[SchemaIssue] = _unwrap(_reply(_runtime.call("strict-schema-issues", _config(schema))))
+    return result
+
+
+# --- contract versions (issue 3 section 3) ---------------------------------------------------
+
+
+def compare_contracts(old: Any, new: Any) -> dict[str, Any]:
+    """How one tool's contract changed: {"change": "identical" | "compatible" | "breaking",
+    "reasons": [{path, change, message}], "bump": {required, actual, ok}}."""
+    result: dict[str, Any] = _unwrap(_reply(_runtime.call_args("compare-contracts", (_config(old), _config(new)))))
+    return result
+
+
+def diff_catalogs(old: Any, new: Any) -> dict[str, Any]:
+    """Registries (or catalogs) compared tool by tool: {"change", "tools", "addedPermissions"}."""
+    result: dict[str, Any] = _unwrap(_reply(_runtime.call_args("diff-catalogs", (_config(old), _config(new)))))
     return result

@@ -51,6 +51,8 @@ EXPORTS = _WITH_OPTIONS + tuple(name + "-with-options" for name in _WITH_OPTIONS
     "to-anthropic-tools",
     "to-mcp-tools",
     "strict-schema-issues",
+    "compare-contracts",
+    "diff-catalogs",
 )
 
 _lock = threading.Lock()

@@ -24,7 +24,7 @@ use crate::value::Value;
 pub fn check_tool_call<V: HostValue>(registry: &V, action: &V, policy: &V, options: &Options) -> Result<Value> {
     // Only the tool called is compiled: a registry larger than the compiled-schema cache would
     // otherwise recompile every schema on every call.
-    let indexed = registry::read_indexed(registry, false, false)?;
+    let (list, names) = registry::read_names(registry)?;
     let policy = policy::define_policy(policy)?;
     let action = action::parse_agent_action(action, options)?;
     let AgentAction::ToolCall { call_id, tool, input } = action else {
@@ -34,17 +34,17 @@ pub fn check_tool_call<V: HostValue>(registry: &V, action: &V, policy: &V, optio
             format!("expected a tool_call action, got {}", action.type_name()),
         ));
     };
-    let Some((index, def)) = indexed.iter().find(|(_, d)| d.name == tool) else {
-        let tools: Vec<_> = indexed.into_iter().map(|(_, d)| d).collect();
+    let Some(&(index, _)) = names.iter().find(|(_, n)| *n == tool) else {
         let mut e = ContractError::new(Code::UnknownTool, "/tool", format!("no tool named {tool:?} is registered"));
-        e.available_tools = Some(registry::closest_names(&tools, &tool));
+        let names: Vec<String> = names.into_iter().map(|(_, n)| n).collect();
+        e.available_tools = Some(registry::closest_names(&names, &tool));
         return Err(e);
     };
     let input = match input {
         Value::Undefined | Value::Null => Value::Object(Vec::new()),
         other => other,
     };
-    registry::compile_at(def, *index)?;
+    let def = &registry::read_tool_at(&list, index)?;
     let compiled = crate::tool_schema::compile(&def.input_schema, "/inputSchema")?;
     crate::tool_schema::validate(&compiled, &input).map_err(|mut e| {
         if e.code == Code::SchemaMismatch {

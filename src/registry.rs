@@ -127,10 +127,58 @@ pub fn read_indexed<V: HostValue>(registry: &V, strict: bool, compile: bool) -> 
     Ok(indexed)
 }
 
-/// Compiles the schemas of the tool at `/tools/{index}` (the `defineTool` check skipped by
-/// `read_indexed` without `compile`).
-pub fn compile_at(def: &ToolDefinition, index: usize) -> Result<()> {
-    crate::tool_schema::check_tool(def).map_err(|e| under(e, &format!("/tools/{index}")))
+/// The registry's shape and its tools' names only (unique, valid), each with its index: what
+/// `checkToolCall` needs to find the tool called, which it then reads in full (`read_tool_at`).
+/// A tool whose name cannot be read is read in full here, so its error is `defineTool`'s.
+pub fn read_names<V: HostValue>(registry: &V) -> Result<(V, Vec<(usize, String)>)> {
+    if registry.kind() != Kind::Object {
+        return Err(invalid(
+            "",
+            format!(
+                "a registry must be the object createRegistry returned, got {}",
+                crate::fields::kind_name(registry, registry.kind())
+            ),
+        ));
+    }
+    let keys = registry.keys().map_err(|e| e.at(""))?;
+    if let Some(k) = keys.iter().find(|k| k.as_str() != "tools") {
+        return Err(invalid(&crate::value::pointer_child("", k), format!("unknown field {k:?} in a registry")));
+    }
+    let Some(tools) = registry.get("tools").map_err(|f| f.at("/tools"))? else {
+        return Err(invalid("/tools", "a registry must have a tools list"));
+    };
+    if tools.kind() != Kind::Array {
+        return Err(invalid("/tools", "a registry's tools must be a list"));
+    }
+    let options = Options { limits: Limits::ceilings(), ..Options::default() };
+    let len = tools.len().map_err(|f| f.at("/tools"))?;
+    let mut names: Vec<(usize, String)> = Vec::with_capacity(len.min(1 << 12));
+    let mut seen: std::collections::HashMap<String, usize> = std::collections::HashMap::new();
+    for i in 0..len {
+        let prefix = format!("/tools/{i}");
+        let item = tools.index(i).map_err(|f| f.at(&prefix))?;
+        let name = match (item.kind(), item.get_string("name")) {
+            (Kind::Object, Ok(crate::input::StringField::String(n))) if tool_contract::is_valid_name(&n) => n,
+            _ => tool_contract::read_definition(&item, &options).map_err(|e| under(e, &prefix))?.name,
+        };
+        if let Some(first) = seen.insert(name.clone(), i) {
+            return Err(ContractError::new(
+                Code::ToolDuplicate,
+                format!("/tools/{i}/name"),
+                format!("tool name {name:?} is already registered (at /tools/{first})"),
+            ));
+        }
+        names.push((i, name));
+    }
+    Ok((tools, names))
+}
+
+/// Reads the tool at `tools[index]` in full (every `defineTool` rule, schemas compiled).
+pub fn read_tool_at<V: HostValue>(tools: &V, index: usize) -> Result<ToolDefinition> {
+    let prefix = format!("/tools/{index}");
+    let item = tools.index(index).map_err(|f| f.at(&prefix))?;
+    let options = Options { limits: Limits::ceilings(), ..Options::default() };
+    tool_contract::define_tool(&item, &options).map_err(|e| under(e, &prefix))
 }
 
 /// Levenshtein distance over characters (names are short: at most 64 characters).
@@ -154,8 +202,8 @@ pub fn edit_distance(a: &str, b: &str) -> usize {
 pub const MAX_SUGGESTIONS: usize = 20;
 
 /// The registered names closest to `name`: by edit distance, then by name; at most 20.
-pub fn closest_names(defs: &[ToolDefinition], name: &str) -> Vec<String> {
-    let mut scored: Vec<(usize, &str)> = defs.iter().map(|d| (edit_distance(name, &d.name), d.name.as_str())).collect();
+pub fn closest_names(names: &[String], name: &str) -> Vec<String> {
+    let mut scored: Vec<(usize, &str)> = names.iter().map(|n| (edit_distance(name, n), n.as_str())).collect();
     scored.sort();
     scored.into_iter().take(MAX_SUGGESTIONS).map(|(_, n)| n.to_owned()).collect()
 }

@@ -13,6 +13,7 @@ function unescapePointer(segment) {
 }
 
 class Point {}
+class ToolCrashError extends Error {}
 
 function hostValue(spec) {
   switch (spec) {
@@ -26,6 +27,7 @@ function hostValue(spec) {
     case 'Date': return new Date(0);
     case 'classInstance': return new Point();
     case 'loneSurrogate': return '\ud800';
+    case 'exception': return new ToolCrashError('failed at /home/user/secret.txt');
     default: throw new Error(`unknown host value ${JSON.stringify(spec)}`);
   }
 }
@@ -125,6 +127,11 @@ function checkError(error, expect, api) {
       }
     });
   }
+  for (const key of ['availableTools', 'proposal']) {
+    if (hasOwn.call(expect, key) && !deepEqual(error[key], expect[key])) {
+      throw new Error(`expected ${key} ${show(expect[key])}, got ${show(error[key])}`);
+    }
+  }
   if (expect.position && !deepEqual(error.position, expect.position)) {
     throw new Error(`expected position ${show(expect.position)}, got ${show(error.position)}`);
   }
@@ -169,6 +176,9 @@ const SAFE_TWIN = {
   parseDecisionJson: 'safeParseDecisionJson',
   validateToolInput: 'safeValidateToolInput',
   validateToolInputJson: 'safeValidateToolInputJson',
+  createRegistry: 'safeCreateRegistry',
+  definePolicy: 'safeDefinePolicy',
+  checkToolCall: 'safeCheckToolCall',
 };
 
 export function runCase(api, c) {
@@ -178,6 +188,13 @@ export function runCase(api, c) {
   // Tool input operations take the tool first (a definition as JSON), then the input or text.
   const withTool = hasOwn.call(c, 'tool');
   const call = (f) => {
+    if (hasOwn.call(c, 'args')) {
+      // Registry and pipeline operations: positional arguments (host values at `/i/...`), then
+      // the options when the case gives them.
+      const args = build(c.args, c.host).value;
+      if (c.options !== undefined) args.push(JSON.parse(JSON.stringify(c.options)));
+      return f(...args);
+    }
     const { value, inherited } = isText ? { value: textArgument(c), inherited: [] } : build(c.input, c.host);
     const options = c.options === undefined ? undefined : JSON.parse(JSON.stringify(c.options));
     const tool = withTool ? JSON.parse(JSON.stringify(c.tool)) : undefined;

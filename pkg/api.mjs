@@ -13,6 +13,8 @@ export class ContractError extends Error {
     this.retryable = error.retryable;
     if (error.position) this.position = error.position;
     if (error.issues) this.issues = error.issues;
+    if (error.availableTools) this.availableTools = error.availableTools;
+    if (error.proposal) this.proposal = error.proposal;
   }
 }
 
@@ -81,6 +83,24 @@ export function createApi(core) {
     safeValidateToolInput: (tool, input, options) => safe(decode(core.validateToolInput(tool, input, options))),
     validateToolInputJson: (tool, text, options) => unwrap(decode(core.validateToolInputJson(tool, text, options))),
     safeValidateToolInputJson: (tool, text, options) => safe(decode(core.validateToolInputJson(tool, text, options))),
+    // Registry and pipeline (issue 3 §2): a registry is the plain, deep-frozen value
+    // createRegistry returns; every operation reads it again in the core.
+    createRegistry: (tools, options) => unwrap(decode(core.createRegistry(tools, options)), deepFreeze),
+    safeCreateRegistry: (tools, options) => safe(decode(core.createRegistry(tools, options)), deepFreeze),
+    catalog: (registry) => unwrap(decode(core.catalog(registry)), deepFreeze),
+    definePolicy: (policy) => unwrap(decode(core.definePolicy(policy)), deepFreeze),
+    safeDefinePolicy: (policy) => safe(decode(core.definePolicy(policy)), deepFreeze),
+    checkToolCall: (registry, action, policy, options) =>
+      unwrap(decode(core.checkToolCall(registry, action, policy, options))),
+    safeCheckToolCall: (registry, action, policy, options) =>
+      safe(decode(core.checkToolCall(registry, action, policy, options))),
+    toOpenAITools: (registry) => unwrap(decode(core.toOpenAITools(registry))),
+    toAnthropicTools: (registry) => unwrap(decode(core.toAnthropicTools(registry))),
+    toMcpTools: (registry) => unwrap(decode(core.toMcpTools(registry))),
+    normalizeToolResult: (tool, value, options) => unwrap(decode(core.normalizeToolResult(tool, value, options))),
+    compareContracts: (oldTool, newTool) => unwrap(decode(core.compareContracts(oldTool, newTool))),
+    diffCatalogs: (oldCatalog, newCatalog) => unwrap(decode(core.diffCatalogs(oldCatalog, newCatalog))),
+    strictSchemaIssues: (schema) => unwrap(decode(core.strictSchemaIssues(schema))),
     /** Conformance hook: one JSON Schema Test Suite group as JSON text; one boolean per instance. */
     schemaSuiteCheck: (text) => unwrap(decode(core.schemaSuiteCheck(text))),
   };

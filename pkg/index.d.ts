@@ -1,6 +1,7 @@
 // Types for agent-contract. Actions are a discriminated union on `type`.
 
 export type JsonValue = null | boolean | number | string | JsonValue[] | { [key: string]: JsonValue };
+export type JsonObject = { [key: string]: JsonValue };
 /** Tool input as the caller gave it: JSON, where an own property may also hold `undefined`. */
 export type ToolInput = null | boolean | number | string | ToolInput[] | { [key: string]: ToolInput | undefined };
 
@@ -130,7 +131,14 @@ export type ErrorCode =
   | 'AMBIGUOUS_DECISION'
   | 'TOOL_SCHEMA_INVALID'
   | 'TOOL_SCHEMA_UNSUPPORTED'
-  | 'SCHEMA_MISMATCH';
+  | 'SCHEMA_MISMATCH'
+  | 'TOOL_DUPLICATE'
+  | 'REGISTRY_INVALID'
+  | 'POLICY_INVALID'
+  | 'ACTION_NOT_TOOL_CALL'
+  | 'UNKNOWN_TOOL'
+  | 'POLICY_DENIED'
+  | 'APPROVAL_REQUIRED';
 
 export interface Position {
   /** Byte offset in the UTF-8 text, from 0. */
@@ -150,6 +158,10 @@ export class ContractError extends Error {
   readonly position?: Position;
   /** `SCHEMA_MISMATCH`: every failure of the input against the tool's `inputSchema`. */
   readonly issues?: SchemaIssue[];
+  /** `UNKNOWN_TOOL`: the registered names closest to the unknown one (at most 20). */
+  readonly availableTools?: string[];
+  /** `APPROVAL_REQUIRED`: the `request_approval` action to put to a human. */
+  readonly proposal?: RequestApprovalAction;
 }
 
 export interface SchemaIssue {
@@ -207,6 +219,79 @@ export function validateToolInput(tool: ToolDefinition | ToolDefinitionInput, in
 export function safeValidateToolInput(tool: ToolDefinition | ToolDefinitionInput, input: unknown, options?: Options): SafeResult<ToolInput>;
 export function validateToolInputJson(tool: ToolDefinition | ToolDefinitionInput, text: JsonText, options?: Options): JsonValue;
 export function safeValidateToolInputJson(tool: ToolDefinition | ToolDefinitionInput, text: JsonText, options?: Options): SafeResult<JsonValue>;
+/** A registry: the plain, deep-frozen value `createRegistry` returns; every operation reads it again. */
+export interface Registry {
+  readonly tools: readonly ToolDefinition[];
+}
+export type PolicyEffect = 'allow' | 'ask' | 'deny';
+export type PolicyRule =
+  | { readonly effect: PolicyEffect; readonly tool: string }
+  | { readonly effect: PolicyEffect; readonly permission: Permission };
+/** Rules by tool name (most specific) or by permission; anything unmatched is denied. */
+export interface Policy {
+  readonly rules: readonly PolicyRule[];
+}
+/** What `checkToolCall` returns: a call the policy allows, to hand to an executor. */
+export interface ApprovedCall {
+  callId: string;
+  tool: string;
+  input: ToolInput;
+  permissions: Permission[];
+}
+export type ToolResult =
+  | { ok: true; data: JsonValue }
+  | { ok: false; code: string; message: string; retryable: boolean };
+export interface OpenAITool {
+  type: 'function';
+  function: { name: string; description: string; parameters: JsonObject; strict: boolean };
+}
+export interface AnthropicTool {
+  name: string;
+  description: string;
+  input_schema: JsonObject;
+}
+export interface McpTool {
+  name: string;
+  description: string;
+  inputSchema: JsonObject;
+  outputSchema?: JsonObject;
+  annotations: { readOnlyHint: boolean; destructiveHint: boolean; openWorldHint: boolean };
+}
+/** Defines every tool and refuses duplicate names (`TOOL_DUPLICATE`); sorted by name. */
+export function createRegistry(tools: readonly (ToolDefinition | ToolDefinitionInput)[], options?: Options): Registry;
+export function safeCreateRegistry(tools: readonly (ToolDefinition | ToolDefinitionInput)[], options?: Options): SafeResult<Registry>;
+/** The registry's definitions sorted by name, deep-frozen: identical on every host. */
+export function catalog(registry: Registry): readonly ToolDefinition[];
+/** Checks a policy (`POLICY_INVALID`) and returns it normalised. */
+export function definePolicy(policy: unknown): Policy;
+export function safeDefinePolicy(policy: unknown): SafeResult<Policy>;
+/** protocol → UNKNOWN_TOOL → SCHEMA_MISMATCH → POLICY_DENIED / APPROVAL_REQUIRED → the approved call. Executes nothing. */
+export function checkToolCall(registry: Registry, action: unknown, policy: Policy | unknown, options?: Options): ApprovedCall;
+export function safeCheckToolCall(registry: Registry, action: unknown, policy: Policy | unknown, options?: Options): SafeResult<ApprovedCall>;
+export function toOpenAITools(registry: Registry): OpenAITool[];
+export function toAnthropicTools(registry: Registry): AnthropicTool[];
+export function toMcpTools(registry: Registry): McpTool[];
+/** Always a ToolResult (anything else becomes `{ok: false, code, ...}`); throws only for an invalid tool or options. */
+export function normalizeToolResult(tool: ToolDefinition | ToolDefinitionInput, value: unknown, options?: LimitOptions): ToolResult;
+/** Why OpenAI strict mode would reject `schema`; empty when it would accept it. Never mutates. */
+export function strictSchemaIssues(schema: JsonObject): SchemaIssue[];
+export type ContractChange = 'identical' | 'compatible' | 'breaking';
+export interface ContractReport {
+  change: ContractChange;
+  /** Each reason with a JSON Pointer into the definition. */
+  reasons: { path: string; change: 'compatible' | 'breaking'; message: string }[];
+  /** The semver bump the change needs and the one made (`unknown` when a version is missing). */
+  bump: { required: 'none' | 'minor' | 'major'; actual: 'none' | 'patch' | 'minor' | 'major' | 'downgrade' | 'unknown'; ok: boolean };
+}
+export interface CatalogDiff {
+  change: ContractChange;
+  tools: ({ name: string; change: 'added' | 'removed' } | ({ name: string } & ContractReport))[];
+  addedPermissions: { tool: string; permission: Permission }[];
+}
+/** How one tool's contract changed: identical, compatible or breaking, with reasons and the semver check. */
+export function compareContracts(oldTool: ToolDefinition | ToolDefinitionInput, newTool: ToolDefinition | ToolDefinitionInput): ContractReport;
+/** Registries (or catalogs) compared tool by tool; flags permissions newly requested. */
+export function diffCatalogs(oldCatalog: Registry | readonly ToolDefinition[], newCatalog: Registry | readonly ToolDefinition[]): CatalogDiff;
 /** Conformance hook (JSON Schema Test Suite): `{"schema", "instances", "resources"}` as JSON text. */
 export function schemaSuiteCheck(text: JsonText): boolean[];
 
@@ -234,5 +319,19 @@ declare const api: {
   validateToolInputJson: typeof validateToolInputJson;
   safeValidateToolInputJson: typeof safeValidateToolInputJson;
   schemaSuiteCheck: typeof schemaSuiteCheck;
+  createRegistry: typeof createRegistry;
+  safeCreateRegistry: typeof safeCreateRegistry;
+  catalog: typeof catalog;
+  definePolicy: typeof definePolicy;
+  safeDefinePolicy: typeof safeDefinePolicy;
+  checkToolCall: typeof checkToolCall;
+  safeCheckToolCall: typeof safeCheckToolCall;
+  toOpenAITools: typeof toOpenAITools;
+  toAnthropicTools: typeof toAnthropicTools;
+  toMcpTools: typeof toMcpTools;
+  normalizeToolResult: typeof normalizeToolResult;
+  strictSchemaIssues: typeof strictSchemaIssues;
+  compareContracts: typeof compareContracts;
+  diffCatalogs: typeof diffCatalogs;
 };
 export default api;

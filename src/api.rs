@@ -133,3 +133,74 @@ pub fn not_text<V: HostValue>(value: &V) -> ContractError {
         format!("expected JSON text (a string or bytes), got {}", crate::fields::kind_name(value, value.kind())),
     )
 }
+
+/// `createRegistry(tools)`: the registry value `{tools: [...definitions sorted by name]}`.
+pub fn create_registry<V: HostValue>(tools: &V, options: Option<&V>) -> Result<Value> {
+    crate::registry::create_registry(tools, &Options::read(options)?).map(crate::registry::registry_value)
+}
+
+/// `catalog(registry)`: the registry's definitions, sorted by name (the registry read again).
+pub fn catalog<V: HostValue>(registry: &V) -> Result<Value> {
+    crate::registry::read_registry(registry, false).map(crate::registry::catalog_value)
+}
+
+/// `definePolicy(policy)`: the policy, checked and normalised.
+pub fn define_policy<V: HostValue>(policy: &V) -> Result<Value> {
+    crate::policy::define_policy(policy).map(|p| p.into_value())
+}
+
+/// `checkToolCall(registry, action, policy)`: the approved call, or the first layer's error.
+/// Options: those of `parseAgentAction` (they apply to the action).
+pub fn check_tool_call<V: HostValue>(registry: &V, action: &V, policy: &V, options: Option<&V>) -> Result<Value> {
+    crate::pipeline::check_tool_call(registry, action, policy, &Options::read(options)?)
+}
+
+/// `toOpenAITools(registry)`, `toAnthropicTools(registry)`, `toMcpTools(registry)`.
+pub fn project<V: HostValue>(registry: &V, provider: Provider) -> Result<Value> {
+    let defs = crate::registry::read_registry(registry, false)?;
+    Ok(match provider {
+        Provider::OpenAi => crate::projection::openai(&defs),
+        Provider::Anthropic => crate::projection::anthropic(&defs),
+        Provider::Mcp => crate::projection::mcp(&defs),
+    })
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Provider {
+    OpenAi,
+    Anthropic,
+    Mcp,
+}
+
+/// `normalizeToolResult(tool, value)`: always a tool result, unless the tool or the options are
+/// invalid. Options: the limits (for the value).
+pub fn normalize_tool_result<V: HostValue>(tool: &V, value: &V, options: Option<&V>) -> Result<Value> {
+    crate::tool_result::normalize_tool_result(tool, value, &Options::read_for(options, OptionSet::Json)?)
+}
+
+/// `strictSchemaIssues(schema)`: the list of `{path, keyword, message}` (empty: strict-ready).
+pub fn strict_schema_issues<V: HostValue>(schema: &V) -> Result<Value> {
+    let schema = crate::registry::read_value(schema, &crate::Limits::ceilings(), crate::input::Undefined::Reject)?;
+    Ok(Value::Array(
+        crate::projection::strict_schema_issues(&schema)
+            .into_iter()
+            .map(|i| {
+                Value::Object(vec![
+                    ("path".to_owned(), Value::String(i.path)),
+                    ("keyword".to_owned(), Value::String(i.keyword)),
+                    ("message".to_owned(), Value::String(i.message)),
+                ])
+            })
+            .collect(),
+    ))
+}
+
+/// `compareContracts(old, new)`: how one tool's contract changed (issue 3 §3).
+pub fn compare_contracts<V: HostValue>(old: &V, new: &V) -> Result<Value> {
+    crate::contract_version::compare_contracts(old, new)
+}
+
+/// `diffCatalogs(old, new)`: how a catalog changed, tool by tool, and the permissions added.
+pub fn diff_catalogs<V: HostValue>(old: &V, new: &V) -> Result<Value> {
+    crate::contract_version::diff_catalogs(old, new)
+}

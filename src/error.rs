@@ -24,7 +24,7 @@ pub enum Layer {
     /// A well-formed value that does not have the shape it must: a decision (seed 002 §8.2), a
     /// tool input against its tool's `inputSchema`.
     Schema,
-    /// A well-shaped decision the application refuses (unknown tool, policy; reserved).
+    /// A well-formed tool call the application refuses (unknown tool, policy: `checkToolCall`).
     Domain,
 }
 
@@ -106,6 +106,13 @@ codes! {
     ToolSchemaInvalid => "TOOL_SCHEMA_INVALID", Contract, false;
     ToolSchemaUnsupported => "TOOL_SCHEMA_UNSUPPORTED", Contract, false;
     SchemaMismatch => "SCHEMA_MISMATCH", Schema, true;
+    ToolDuplicate => "TOOL_DUPLICATE", Contract, false;
+    RegistryInvalid => "REGISTRY_INVALID", Contract, false;
+    PolicyInvalid => "POLICY_INVALID", Contract, false;
+    ActionNotToolCall => "ACTION_NOT_TOOL_CALL", Protocol, true;
+    UnknownTool => "UNKNOWN_TOOL", Domain, true;
+    PolicyDenied => "POLICY_DENIED", Domain, false;
+    ApprovalRequired => "APPROVAL_REQUIRED", Domain, false;
 }
 
 /// Where a text input stopped being acceptable: byte offset (0-based), line and column (1-based,
@@ -139,6 +146,20 @@ pub struct ContractError {
     pub position: Option<Position>,
     /// `SCHEMA_MISMATCH`: every failure of the input against the schema (never empty then).
     pub issues: Vec<Issue>,
+    /// `UNKNOWN_TOOL`: the registered names closest to the unknown one (at most 20).
+    pub available_tools: Option<Vec<String>>,
+    /// `APPROVAL_REQUIRED`: the `request_approval` action a host may put to a human.
+    pub proposal: Option<Approval>,
+}
+
+/// A `request_approval` proposal (the protocol's action of that type): a proposal, never an
+/// authorisation.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Approval {
+    pub request_id: String,
+    pub capability: String,
+    pub resource: String,
+    pub reason: String,
 }
 
 /// One failure of a tool input against its schema.
@@ -160,6 +181,8 @@ impl ContractError {
             message: message.into(),
             position: None,
             issues: Vec::new(),
+            available_tools: None,
+            proposal: None,
         }
     }
 

@@ -6,6 +6,7 @@
 
 pub mod action;
 pub mod api;
+pub mod contract_version;
 pub mod decision;
 pub mod entropy;
 pub mod error;
@@ -14,8 +15,13 @@ pub mod input;
 pub mod json;
 pub mod limits;
 pub mod options;
+pub mod pipeline;
+pub mod policy;
 pub mod preview;
+pub mod projection;
+pub mod registry;
 pub mod tool_contract;
+pub mod tool_result;
 pub mod tool_schema;
 pub mod value;
 pub mod wire;

@@ -53,6 +53,12 @@ pub fn define_tool<V: HostValue>(def: &V, options: &Options) -> Result<ToolDefin
     Ok(tool)
 }
 
+/// The definition rules without compiling the schemas: a registry read again compiles only the
+/// tool a call needs (see `registry::read_registry`).
+pub fn read_definition<V: HostValue>(def: &V, options: &Options) -> Result<ToolDefinition> {
+    define_with(def, options, Source::Host)
+}
+
 pub fn define_tool_json(text: &[u8], options: &Options) -> Result<ToolDefinition> {
     let mut document = json::parse(text, Mode::Strict, &options.limits)?;
     let mut tool = define_with(&&document, options, Source::StrictText)?;

@@ -33,8 +33,10 @@ pub use complexity::{MAX_EVALUATIONS, MAX_FRAMES, MAX_SCHEMA_DEPTH, MAX_SCHEMA_N
 /// The base URI of a tool schema: a scheme the engine cannot load, so nothing is ever fetched.
 const BASE: &str = "urn:agent-contract:schema";
 /// Compiled schemas kept per thread; the cache is cleared when full (definitions are few and
-/// long-lived; a hostile caller cycling through schemas only costs recompiles).
-const CACHE_SIZE: usize = 256;
+/// long-lived; a hostile caller cycling through schemas only costs recompiles). Sized so that a
+/// registry of several hundred tools fits: otherwise `catalog` and the projections of a 500-tool
+/// registry recompile every schema on every call (measured: 73 ms vs 12 ms in Node).
+const CACHE_SIZE: usize = 1024;
 
 /// A schema compiled by the engine, with its work bounds.
 pub struct CompiledSchema {

@@ -42,6 +42,23 @@ pub fn error_value(e: &ContractError) -> Value {
             .collect();
         entries.push(("issues".to_owned(), Value::Array(issues)));
     }
+    if let Some(names) = &e.available_tools {
+        let names = names.iter().map(|n| Value::String(n.clone())).collect();
+        entries.push(("availableTools".to_owned(), Value::Array(names)));
+    }
+    if let Some(a) = &e.proposal {
+        let s = |x: &str| Value::String(x.to_owned());
+        entries.push((
+            "proposal".to_owned(),
+            Value::Object(vec![
+                ("type".to_owned(), s("request_approval")),
+                ("requestId".to_owned(), s(&a.request_id)),
+                ("capability".to_owned(), s(&a.capability)),
+                ("resource".to_owned(), s(&a.resource)),
+                ("reason".to_owned(), s(&a.reason)),
+            ]),
+        ));
+    }
     Value::Object(entries)
 }
 

@@ -32,6 +32,7 @@ fn special(spec: &Json) -> Option<Value> {
         "function" | "Map" | "Set" | "Date" => Value::NotJson(name.to_owned()),
         "classInstance" => Value::NotJson("Point".to_owned()),
         "loneSurrogate" => Value::IllFormedString,
+        "exception" => Value::NotJson("ToolCrashError".to_owned()),
         other => panic!("unknown host value {other}"),
     })
 }
@@ -108,6 +109,9 @@ fn outcome(result: Result<Value, agent_contract::ContractError>) -> Value {
 fn run(case: &Json) -> Value {
     let op = case["op"].as_str().unwrap();
     let options = case.get("options").map(to_value);
+    if let Some(args) = case.get("args") {
+        return run_args(op, apply_host(to_value(args), case.get("host")), options);
+    }
     let input = case.get("input").map(|i| apply_host(to_value(i), case.get("host")));
     let input = input.as_ref();
     let opts = options.as_ref();
@@ -140,6 +144,27 @@ fn run(case: &Json) -> Value {
             let tool = to_value(&case["tool"]);
             outcome(api::validate_tool_input_json(&&tool, &text_arg(case), opts.as_ref()))
         }
+        other => panic!("unknown op {other}"),
+    }
+}
+
+/// Registry and pipeline operations: positional arguments, then the options when given.
+fn run_args(op: &str, args: Value, options: Option<Value>) -> Value {
+    let Value::Array(args) = args else { panic!("args must be a list") };
+    let a = |i: usize| &args[i];
+    let opts = options.as_ref();
+    match op {
+        "createRegistry" => outcome(api::create_registry(&a(0), opts.as_ref())),
+        "catalog" => outcome(api::catalog(&a(0))),
+        "definePolicy" => outcome(api::define_policy(&a(0))),
+        "checkToolCall" => outcome(api::check_tool_call(&a(0), &a(1), &a(2), opts.as_ref())),
+        "toOpenAITools" => outcome(api::project(&a(0), api::Provider::OpenAi)),
+        "toAnthropicTools" => outcome(api::project(&a(0), api::Provider::Anthropic)),
+        "toMcpTools" => outcome(api::project(&a(0), api::Provider::Mcp)),
+        "normalizeToolResult" => outcome(api::normalize_tool_result(&a(0), &a(1), opts.as_ref())),
+        "strictSchemaIssues" => outcome(api::strict_schema_issues(&a(0))),
+        "compareContracts" => outcome(api::compare_contracts(&a(0), &a(1))),
+        "diffCatalogs" => outcome(api::diff_catalogs(&a(0), &a(1))),
         other => panic!("unknown op {other}"),
     }
 }
@@ -217,6 +242,14 @@ fn check(got: &Value, expect: &Json, host: Option<&Json>) -> Result<(), String> 
         }
     }
     check_issues(error, expect)?;
+    for (key, want) in [("availableTools", expect.get("availableTools")), ("proposal", expect.get("proposal"))] {
+        if let Some(want) = want {
+            let have = error.get(key).cloned().unwrap_or(Value::Null);
+            if !same(&have, &to_value(want)) {
+                return Err(format!("expected {key} {want}, got {}", show(&have)));
+            }
+        }
+    }
     if let Some(position) = expect.get("position") {
         let want = to_value(position);
         let have = error.get("position").cloned().unwrap_or(Value::Null);

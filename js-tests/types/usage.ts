@@ -58,3 +58,17 @@ try {
 
 // @ts-expect-error unknown option names are rejected by the types too
 parseAgentAction({}, { stict: true });
+
+// Registry and pipeline.
+import { createRegistry, checkToolCall, safeCheckToolCall, toMcpTools, normalizeToolResult, catalog } from 'agent-contract';
+const registry = createRegistry([tool]);
+const approved = checkToolCall(registry, action, { rules: [{ effect: 'allow', permission: 'read' }] });
+const perms: ('read' | 'write' | 'execute' | 'network')[] = approved.permissions;
+void perms;
+void catalog(registry)[0]?.name;
+const verdict = safeCheckToolCall(registry, action, { rules: [] });
+if (!verdict.ok && verdict.error.code === 'APPROVAL_REQUIRED') void verdict.error.proposal?.requestId;
+if (!verdict.ok && verdict.error.code === 'UNKNOWN_TOOL') void verdict.error.availableTools?.length;
+void toMcpTools(registry)[0]?.annotations.readOnlyHint;
+const toolResult = normalizeToolResult(tool, { ok: true, data: 1 });
+if (!toolResult.ok) void toolResult.retryable;

@@ -32,6 +32,10 @@ class Point:
     pass
 
 
+class ToolCrashError(Exception):
+    pass
+
+
 _OMIT = object()
 
 
@@ -49,6 +53,7 @@ def host_value(spec: Any) -> Any:
         "Date": lambda: datetime.datetime(1970, 1, 1),
         "classInstance": lambda: Point(),
         "loneSurrogate": lambda: "\ud800",
+        "exception": lambda: ToolCrashError("failed at /home/user/secret.txt"),
     }[spec]()
 
 
@@ -92,8 +97,37 @@ def outcome(call: Any) -> dict[str, Any]:
         return {"ok": False, "error": error}
 
 
+ARGS_OPS = {
+    "createRegistry": ac.create_registry,
+    "catalog": ac.catalog,
+    "definePolicy": ac.define_policy,
+    "checkToolCall": ac.check_tool_call,
+    "toOpenAITools": ac.to_openai_tools,
+    "toAnthropicTools": ac.to_anthropic_tools,
+    "toMcpTools": ac.to_mcp_tools,
+    "normalizeToolResult": ac.normalize_tool_result,
+    "strictSchemaIssues": ac.strict_schema_issues,
+    "compareContracts": ac.compare_contracts,
+    "diffCatalogs": ac.diff_catalogs,
+}
+SAFE_ARGS_OPS = {
+    "createRegistry": ac.safe_create_registry,
+    "definePolicy": ac.safe_define_policy,
+    "checkToolCall": ac.safe_check_tool_call,
+}
+
+
+def args_of(case: dict[str, Any]) -> list[Any]:
+    args = apply_host(json.loads(json.dumps(case["args"])), case.get("host"))
+    if "options" in case:
+        args.append(case["options"])
+    return list(args)
+
+
 def run(case: dict[str, Any]) -> dict[str, Any]:
     op = case["op"]
+    if "args" in case:
+        return outcome(lambda: ARGS_OPS[op](*args_of(case)))
     options = case.get("options")
     value = apply_host(case["input"], case.get("host")) if "input" in case else None
     if op == "parseAgentAction":
@@ -176,6 +210,10 @@ def check(got: dict[str, Any], expect: dict[str, Any], host: dict[str, Any] | No
         for i, w in enumerate(expect["issues"]):
             if "messageIncludes" in w:
                 assert w["messageIncludes"] in error.issues[i]["message"], f"issue {i}: {error.issues[i]!r}"
+    if "availableTools" in expect:
+        assert error.available_tools == expect["availableTools"], f"availableTools {error.available_tools!r}"
+    if "proposal" in expect:
+        assert error.proposal == expect["proposal"], f"proposal {error.proposal!r}"
     if "position" in expect:
         assert error.position is not None and same(error.position, expect["position"]), (
             f"expected position {expect['position']!r}, got {error.position!r}"
@@ -184,7 +222,11 @@ def check(got: dict[str, Any], expect: dict[str, Any], host: dict[str, Any] | No
 
 def check_safe_twin(case: dict[str, Any], got: dict[str, Any]) -> None:
     op = case["op"]
-    if op == "validateToolInput":
+    if "args" in case:
+        if op not in SAFE_ARGS_OPS:
+            return
+        twin = SAFE_ARGS_OPS[op](*args_of(case))
+    elif op == "validateToolInput":
         twin = ac.safe_validate_tool_input(case["tool"], apply_host(case["input"], case.get("host")), case.get("options"))
     elif op == "validateToolInputJson":
         twin = ac.safe_validate_tool_input_json(case["tool"], text_arg(case), case.get("options"))

@@ -216,6 +216,72 @@ impl Guest for Core {
         Self::validate_tool_input_json_bytes_with_options(tool, text, String::new())
     }
 
+    fn create_registry_with_options(tools: String, options: String) -> String {
+        reply((|| {
+            let (t, o) = (host_value(&tools)?, host_options(&options)?);
+            api::create_registry(&&t, o.as_ref().as_ref())
+        })())
+    }
+
+    fn create_registry(tools: String) -> String {
+        Self::create_registry_with_options(tools, String::new())
+    }
+
+    fn catalog(registry: String) -> String {
+        reply(host_value(&registry).and_then(|r| api::catalog(&&r)))
+    }
+
+    fn define_policy(policy: String) -> String {
+        reply(host_value(&policy).and_then(|p| api::define_policy(&&p)))
+    }
+
+    fn check_tool_call_with_options(registry: String, action: String, policy: String, options: String) -> String {
+        reply((|| {
+            let (r, a, p) = (host_value(&registry)?, host_value(&action)?, host_value(&policy)?);
+            let o = host_options(&options)?;
+            api::check_tool_call(&&r, &&a, &&p, o.as_ref().as_ref())
+        })())
+    }
+
+    fn check_tool_call(registry: String, action: String, policy: String) -> String {
+        Self::check_tool_call_with_options(registry, action, policy, String::new())
+    }
+
+    fn to_openai_tools(registry: String) -> String {
+        reply(host_value(&registry).and_then(|r| api::project(&&r, api::Provider::OpenAi)))
+    }
+
+    fn to_anthropic_tools(registry: String) -> String {
+        reply(host_value(&registry).and_then(|r| api::project(&&r, api::Provider::Anthropic)))
+    }
+
+    fn to_mcp_tools(registry: String) -> String {
+        reply(host_value(&registry).and_then(|r| api::project(&&r, api::Provider::Mcp)))
+    }
+
+    fn normalize_tool_result_with_options(tool: String, value: String, options: String) -> String {
+        reply((|| {
+            let (t, v, o) = (host_value(&tool)?, host_value(&value)?, host_options(&options)?);
+            api::normalize_tool_result(&&t, &&v, o.as_ref().as_ref())
+        })())
+    }
+
+    fn normalize_tool_result(tool: String, value: String) -> String {
+        Self::normalize_tool_result_with_options(tool, value, String::new())
+    }
+
+    fn compare_contracts(old: String, new: String) -> String {
+        reply((|| api::compare_contracts(&&host_value(&old)?, &&host_value(&new)?))())
+    }
+
+    fn diff_catalogs(old: String, new: String) -> String {
+        reply((|| api::diff_catalogs(&&host_value(&old)?, &&host_value(&new)?))())
+    }
+
+    fn strict_schema_issues(schema: String) -> String {
+        reply(host_value(&schema).and_then(|s| api::strict_schema_issues(&&s)))
+    }
+
     fn seed(bytes: Vec<u8>) -> bool {
         api::seed(&bytes)
     }

@@ -293,3 +293,61 @@ pub fn seed(bytes: &[u8]) -> bool {
 pub fn schema_suite_check(text: JsValue) -> String {
     reply(text_bytes(&text).and_then(|t| api::schema_suite_check(&t)))
 }
+
+#[wasm_bindgen(js_name = createRegistry)]
+pub fn create_registry(tools: JsValue, options: JsValue) -> String {
+    let options = JsInput::new(options);
+    reply(api::create_registry(&JsInput::new(tools), Some(&options)))
+}
+
+#[wasm_bindgen]
+pub fn catalog(registry: JsValue) -> String {
+    reply(api::catalog(&JsInput::new(registry)))
+}
+
+#[wasm_bindgen(js_name = definePolicy)]
+pub fn define_policy(policy: JsValue) -> String {
+    reply(api::define_policy(&JsInput::new(policy)))
+}
+
+#[wasm_bindgen(js_name = checkToolCall)]
+pub fn check_tool_call(registry: JsValue, action: JsValue, policy: JsValue, options: JsValue) -> String {
+    let options = JsInput::new(options);
+    reply(api::check_tool_call(&JsInput::new(registry), &JsInput::new(action), &JsInput::new(policy), Some(&options)))
+}
+
+#[wasm_bindgen(js_name = toOpenAITools)]
+pub fn to_openai_tools(registry: JsValue) -> String {
+    reply(api::project(&JsInput::new(registry), api::Provider::OpenAi))
+}
+
+#[wasm_bindgen(js_name = toAnthropicTools)]
+pub fn to_anthropic_tools(registry: JsValue) -> String {
+    reply(api::project(&JsInput::new(registry), api::Provider::Anthropic))
+}
+
+#[wasm_bindgen(js_name = toMcpTools)]
+pub fn to_mcp_tools(registry: JsValue) -> String {
+    reply(api::project(&JsInput::new(registry), api::Provider::Mcp))
+}
+
+#[wasm_bindgen(js_name = normalizeToolResult)]
+pub fn normalize_tool_result(tool: JsValue, value: JsValue, options: JsValue) -> String {
+    let options = JsInput::new(options);
+    reply(api::normalize_tool_result(&JsInput::new(tool), &JsInput::new(value), Some(&options)))
+}
+
+#[wasm_bindgen(js_name = compareContracts)]
+pub fn compare_contracts(old: JsValue, new: JsValue) -> String {
+    reply(api::compare_contracts(&JsInput::new(old), &JsInput::new(new)))
+}
+
+#[wasm_bindgen(js_name = diffCatalogs)]
+pub fn diff_catalogs(old: JsValue, new: JsValue) -> String {
+    reply(api::diff_catalogs(&JsInput::new(old), &JsInput::new(new)))
+}
+
+#[wasm_bindgen(js_name = strictSchemaIssues)]
+pub fn strict_schema_issues(schema: JsValue) -> String {
+    reply(api::strict_schema_issues(&JsInput::new(schema)))
+}

@@ -14,6 +14,8 @@ from . import _runtime
 from ._host_text import (
     DEFAULT_MAX_BYTES,
     DEFAULT_MAX_DEPTH,
+    MAX_BYTES_CEILING,
+    MAX_DEPTH_CEILING,
     UNDEFINED,
     has_surrogates,
     limits_of,
@@ -22,6 +24,10 @@ from ._host_text import (
 )
 from ._types import (
     ActionPreview,
+    ApprovedCall,
+    Policy,
+    Registry,
+    ToolResult,
     AgentAction,
     Decision,
     DecisionOptions,
@@ -64,6 +70,20 @@ __all__ = [
     "validate_tool_input_json",
     "safe_validate_tool_input",
     "safe_validate_tool_input_json",
+    "create_registry",
+    "safe_create_registry",
+    "catalog",
+    "define_policy",
+    "safe_define_policy",
+    "check_tool_call",
+    "safe_check_tool_call",
+    "to_openai_tools",
+    "to_anthropic_tools",
+    "to_mcp_tools",
+    "normalize_tool_result",
+    "strict_schema_issues",
+    "compare_contracts",
+    "diff_catalogs",
     "SchemaIssue",
     "AgentAction",
     "MessageAction",
@@ -101,6 +121,8 @@ class ContractError(ValueError):
     retryable: bool
     position: Optional[ErrorPosition]
     issues: Optional[list[SchemaIssue]]
+    available_tools: Optional[list[str]]
+    proposal: Optional[RequestApprovalAction]
 
     def __init__(
         self,
@@ -111,6 +133,8 @@ class ContractError(ValueError):
         retryable: bool,
         position: Optional[ErrorPosition] = None,
         issues: Optional[list[SchemaIssue]] = None,
+        available_tools: Optional[list[str]] = None,
+        proposal: Optional[RequestApprovalAction] = None,
     ) -> None:
         super().__init__(layer, code, path, message, retryable, position, issues)  # args: pickling works
         self.layer = layer
@@ -120,6 +144,8 @@ class ContractError(ValueError):
         self.retryable = retryable
         self.position = position
         self.issues = issues  # SCHEMA_MISMATCH: every failure as {path, keyword, message}
+        self.available_tools = available_tools  # UNKNOWN_TOOL: the closest registered names
+        self.proposal = proposal  # APPROVAL_REQUIRED: the request_approval action to ask
 
     def __str__(self) -> str:
         p = self.position
@@ -212,9 +238,12 @@ def _reply(text: str) -> dict[str, Any]:
 
 
 def _error(e: dict[str, Any]) -> ContractError:
-    return ContractError(
+    error = ContractError(
         e["layer"], e["code"], e["path"], e["message"], e["retryable"], e.get("position"), e.get("issues")
     )
+    error.available_tools = e.get("availableTools")
+    error.proposal = e.get("proposal")
+    return error
 
 
 def _unwrap(reply: dict[str, Any]) -> Any:
@@ -360,3 +389,116 @@ def safe_validate_tool_input_json(tool: Any, text: Text, options: Optional[Optio
         return {"ok": True, "value": validate_tool_input_json(tool, text, options)}
     except ContractError as error:
         return {"ok": False, "error": error}
+
+
+# --- registry and pipeline (issue 3 section 2) ----------------------------------------------
+# A registry is the plain dict create_registry returns ({"tools": [...]}); every function reads
+# it again in the core. Configuration (registries, policies, tools) is written under the
+# ceilings: the limits in options are for the model's output.
+
+_CONFIG_LIMIT = max_chars(MAX_BYTES_CEILING)
+
+
+def _config(value: Any) -> str:
+    return write(value, MAX_DEPTH_CEILING, _CONFIG_LIMIT)
+
+
+def _safe(call: Any) -> Outcome[Any]:
+    try:
+        return {"ok": True, "value": call()}
+    except ContractError as error:
+        return {"ok": False, "error": error}
+
+
+def create_registry(tools: Any, options: Optional[Options] = None) -> Registry:
+    """Defines every tool, refuses duplicate names (TOOL_DUPLICATE); returns
+    {"tools": [...definitions sorted by name]}."""
+    result: Registry = _unwrap(_reply(_runtime.call("create-registry", _config(tools), _options_text(options))))
+    return result
+
+
+def safe_create_registry(tools: Any, options: Optional[Options] = None) -> Outcome[Registry]:
+    return _safe(lambda: create_registry(tools, options))
+
+
+def catalog(registry: Any) -> list[ToolDefinition]:
+    """The registry's definitions sorted by name (the registry is read again)."""
+    result: list[ToolDefinition] = _unwrap(_reply(_runtime.call("catalog", _config(registry))))
+    return result
+
+
+def define_policy(policy: Any) -> Policy:
+    """Checks a policy {"rules": [{"effect", "tool" | "permission"}]} (POLICY_INVALID)."""
+    result: Policy = _unwrap(_reply(_runtime.call("define-policy", _config(policy))))
+    return result
+
+
+def safe_define_policy(policy: Any) -> Outcome[Policy]:
+    return _safe(lambda: define_policy(policy))
+
+
+def check_tool_call(registry: Any, action: Any, policy: Any, options: Optional[Options] = None) -> ApprovedCall:
+    """protocol -> UNKNOWN_TOOL -> SCHEMA_MISMATCH -> POLICY_DENIED / APPROVAL_REQUIRED -> the
+    approved call {callId, tool, input, permissions}. Executes nothing."""
+    max_depth, max_bytes = limits_of(options)
+    action_text = write(action, max_depth, max_chars(max_bytes))
+    arguments = (_config(registry), action_text, _config(policy))
+    result: ApprovedCall = _unwrap(_reply(_runtime.call_args("check-tool-call", arguments, _options_text(options))))
+    return result
+
+
+def safe_check_tool_call(
+    registry: Any, action: Any, policy: Any, options: Optional[Options] = None
+) -> Outcome[ApprovedCall]:
+    return _safe(lambda: check_tool_call(registry, action, policy, options))
+
+
+def to_openai_tools(registry: Any) -> list[dict[str, Any]]:
+    """[{"type": "function", "function": {name, description, parameters, strict}}]."""
+    result: list[dict[str, Any]] = _unwrap(_reply(_runtime.call("to-openai-tools", _config(registry))))
+    return result
+
+
+def to_anthropic_tools(registry: Any) -> list[dict[str, Any]]:
+    """[{name, description, input_schema}]."""
+    result: list[dict[str, Any]] = _unwrap(_reply(_runtime.call("to-anthropic-tools", _config(registry))))
+    return result
+
+
+def to_mcp_tools(registry: Any) -> list[dict[str, Any]]:
+    """[{name, description, inputSchema, outputSchema?, annotations}]."""
+    result: list[dict[str, Any]] = _unwrap(_reply(_runtime.call("to-mcp-tools", _config(registry))))
+    return result
+
+
+def normalize_tool_result(tool: Any, value: Any, options: Optional[LimitOptions] = None) -> ToolResult:
+    """Always a tool result ({"ok": True, "data"} or {"ok": False, "code", "message",
+    "retryable"}); raises ContractError only for an invalid tool or options."""
+    max_depth, max_bytes = limits_of(options)
+    arguments = (_config(tool), write(value, max_depth, max_chars(max_bytes)))
+    result: ToolResult = _unwrap(
+        _reply(_runtime.call_args("normalize-tool-result", arguments, _options_text(options)))
+    )
+    return result
+
+
+def strict_schema_issues(schema: Any) -> list[SchemaIssue]:
+    """Why OpenAI strict mode would reject `schema` ([] when it would accept it)."""
+    result: list[SchemaIssue] = _unwrap(_reply(_runtime.call("strict-schema-issues", _config(schema))))
+    return result
+
+
+# --- contract versions (issue 3 section 3) ---------------------------------------------------
+
+
+def compare_contracts(old: Any, new: Any) -> dict[str, Any]:
+    """How one tool's contract changed: {"change": "identical" | "compatible" | "breaking",
+    "reasons": [{path, change, message}], "bump": {required, actual, ok}}."""
+    result: dict[str, Any] = _unwrap(_reply(_runtime.call_args("compare-contracts", (_config(old), _config(new)))))
+    return result
+
+
+def diff_catalogs(old: Any, new: Any) -> dict[str, Any]:
+    """Registries (or catalogs) compared tool by tool: {"change", "tools", "addedPermissions"}."""
+    result: dict[str, Any] = _unwrap(_reply(_runtime.call_args("diff-catalogs", (_config(old), _config(new)))))
+    return result

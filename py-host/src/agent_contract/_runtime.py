@@ -36,12 +36,23 @@ _WITH_OPTIONS = (
     "validate-tool-input",
     "validate-tool-input-json",
     "validate-tool-input-json-bytes",
+    "create-registry",
+    "check-tool-call",
+    "normalize-tool-result",
 )
 EXPORTS = _WITH_OPTIONS + tuple(name + "-with-options" for name in _WITH_OPTIONS) + (
     "not-text",
     "echo",
     "seed",
     "schema-suite-check",
+    "catalog",
+    "define-policy",
+    "to-openai-tools",
+    "to-anthropic-tools",
+    "to-mcp-tools",
+    "strict-schema-issues",
+    "compare-contracts",
+    "diff-catalogs",
 )
 
 _lock = threading.Lock()

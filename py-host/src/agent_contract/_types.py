@@ -127,3 +127,34 @@ class Failure(TypedDict):
 
 
 Outcome = Union[Success[T], Failure]
+
+
+class Registry(TypedDict):
+    """What create_registry returns: the definitions sorted by name."""
+
+    tools: list[ToolDefinition]
+
+
+class Policy(TypedDict):
+    """{"rules": [{"effect": "allow" | "ask" | "deny", "tool" | "permission": ...}]}."""
+
+    rules: list[dict[str, str]]
+
+
+class ApprovedCall(TypedDict):
+    """What check_tool_call returns: a call the policy allows."""
+
+    callId: str
+    tool: str
+    input: Any
+    permissions: list[str]
+
+
+class ToolResult(TypedDict, total=False):
+    """{"ok": True, "data"} or {"ok": False, "code", "message", "retryable"}."""
+
+    ok: bool
+    data: Any
+    code: str
+    message: str
+    retryable: bool

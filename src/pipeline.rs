@@ -1,0 +1,80 @@
+//! `checkToolCall(registry, action, policy)`: the four layers between a model's proposal and an
+//! executor, in the seed's order, each failing with its own layer and code:
+//!
+//! 1. protocol: the action is read by the action rules (`parseAgentAction`) and must be a
+//!    `tool_call` (`ACTION_NOT_TOOL_CALL`);
+//! 2. domain: the tool must be registered (`UNKNOWN_TOOL`, with `availableTools`: the closest
+//!    registered names, at most 20, nothing else from the registry);
+//! 3. schema: the input must satisfy the tool's `inputSchema` (`SCHEMA_MISMATCH`); an input of
+//!    `null` or `undefined` means "no arguments" and is checked (and returned) as `{}`;
+//! 4. domain: the policy must allow it (`POLICY_DENIED`, or `APPROVAL_REQUIRED` carrying a
+//!    `request_approval` proposal).
+//!
+//! The registry and the policy are the program's configuration and are read first (contract
+//! layer). The result is an approved call `{callId, tool, input, permissions}`; nothing is run.
+
+use crate::action::{self, AgentAction};
+use crate::error::{Approval, Code, ContractError, Layer, Result};
+use crate::input::HostValue;
+use crate::options::Options;
+use crate::policy::{self, Effect};
+use crate::registry;
+use crate::value::Value;
+
+pub fn check_tool_call<V: HostValue>(registry: &V, action: &V, policy: &V, options: &Options) -> Result<Value> {
+    // Only the tool called is compiled: a registry larger than the compiled-schema cache would
+    // otherwise recompile every schema on every call.
+    let (list, names) = registry::read_names(registry)?;
+    let policy = policy::define_policy(policy)?;
+    let action = action::parse_agent_action(action, options)?;
+    let AgentAction::ToolCall { call_id, tool, input } = action else {
+        return Err(ContractError::new(
+            Code::ActionNotToolCall,
+            "/type",
+            format!("expected a tool_call action, got {}", action.type_name()),
+        ));
+    };
+    let Some(&(index, _)) = names.iter().find(|(_, n)| *n == tool) else {
+        let mut e = ContractError::new(Code::UnknownTool, "/tool", format!("no tool named {tool:?} is registered"));
+        let names: Vec<String> = names.into_iter().map(|(_, n)| n).collect();
+        e.available_tools = Some(registry::closest_names(&names, &tool));
+        return Err(e);
+    };
+    let input = match input {
+        Value::Undefined | Value::Null => Value::Object(Vec::new()),
+        other => other,
+    };
+    let def = &registry::read_tool_at(&list, index)?;
+    let compiled = crate::tool_schema::compile(&def.input_schema, "/inputSchema")?;
+    crate::tool_schema::validate(&compiled, &input).map_err(|mut e| {
+        if e.code == Code::SchemaMismatch {
+            e.path = "/input".to_owned();
+        }
+        e
+    })?;
+    let verdict = policy.decide(def);
+    match verdict.effect {
+        Effect::Allow => {}
+        Effect::Deny => {
+            return Err(ContractError::new(
+                Code::PolicyDenied,
+                "/tool",
+                format!("the policy denies tool {tool:?}: {}", verdict.reason),
+            )
+            .in_layer(Layer::Domain))
+        }
+        Effect::Ask => {
+            let reason = format!("the policy asks for approval before tool {tool:?} runs: {}", verdict.reason);
+            let mut e = ContractError::new(Code::ApprovalRequired, "/tool", reason.clone());
+            e.proposal =
+                Some(Approval { request_id: call_id, capability: def.permissions.join(","), resource: tool, reason });
+            return Err(e);
+        }
+    }
+    Ok(Value::Object(vec![
+        ("callId".to_owned(), Value::String(call_id)),
+        ("tool".to_owned(), Value::String(tool)),
+        ("input".to_owned(), input),
+        ("permissions".to_owned(), Value::Array(def.permissions.iter().cloned().map(Value::String).collect())),
+    ]))
+}

@@ -1,0 +1,234 @@
+//! Provider projections of a registry, and OpenAI strict-mode checks. Pure functions of the
+//! definitions: every host gets the same objects, in the registry's order (sorted by name).
+//!
+//! - OpenAI (Chat Completions `tools`): `{type: "function", function: {name, description,
+//!   parameters, strict}}`, `strict` true exactly when `strictSchemaIssues(inputSchema)` is
+//!   empty (a schema strict mode would reject is never sent as strict);
+//! - Anthropic (Messages `tools`): `{name, description, input_schema}`;
+//! - MCP (`tools/list`): `{name, description, inputSchema, outputSchema?, annotations}` with
+//!   `readOnlyHint` (only `read`), `destructiveHint` (`write` or `execute`) and `openWorldHint`
+//!   (`network` or `execute`).
+
+use crate::error::Issue;
+use crate::tool_contract::ToolDefinition;
+use crate::value::{pointer_child, Value};
+
+fn s(x: &str) -> Value {
+    Value::String(x.to_owned())
+}
+
+fn obj(entries: Vec<(&str, Value)>) -> Value {
+    Value::Object(entries.into_iter().map(|(k, v)| (k.to_owned(), v)).collect())
+}
+
+pub fn openai(defs: &[ToolDefinition]) -> Value {
+    Value::Array(
+        defs.iter()
+            .map(|d| {
+                let strict = strict_schema_issues(&d.input_schema).is_empty();
+                obj(vec![
+                    ("type", s("function")),
+                    (
+                        "function",
+                        obj(vec![
+                            ("name", s(&d.name)),
+                            ("description", s(&d.description)),
+                            ("parameters", d.input_schema.clone()),
+                            ("strict", Value::Bool(strict)),
+                        ]),
+                    ),
+                ])
+            })
+            .collect(),
+    )
+}
+
+pub fn anthropic(defs: &[ToolDefinition]) -> Value {
+    Value::Array(
+        defs.iter()
+            .map(|d| {
+                obj(vec![
+                    ("name", s(&d.name)),
+                    ("description", s(&d.description)),
+                    ("input_schema", d.input_schema.clone()),
+                ])
+            })
+            .collect(),
+    )
+}
+
+pub fn mcp(defs: &[ToolDefinition]) -> Value {
+    Value::Array(
+        defs.iter()
+            .map(|d| {
+                let has = |p: &str| d.permissions.iter().any(|x| x == p);
+                let mut entries = vec![
+                    ("name", s(&d.name)),
+                    ("description", s(&d.description)),
+                    ("inputSchema", d.input_schema.clone()),
+                ];
+                if let Some(out) = &d.output_schema {
+                    entries.push(("outputSchema", out.clone()));
+                }
+                entries.push((
+                    "annotations",
+                    obj(vec![
+                        ("readOnlyHint", Value::Bool(d.permissions.iter().all(|p| p == "read"))),
+                        ("destructiveHint", Value::Bool(has("write") || has("execute"))),
+                        ("openWorldHint", Value::Bool(has("network") || has("execute"))),
+                    ]),
+                ));
+                obj(entries)
+            })
+            .collect(),
+    )
+}
+
+/// Keywords OpenAI's strict mode accepts (structured outputs' supported subset).
+const STRICT_KEYWORDS: [&str; 23] = [
+    "type",
+    "properties",
+    "required",
+    "additionalProperties",
+    "items",
+    "enum",
+    "const",
+    "anyOf",
+    "$ref",
+    "$defs",
+    "definitions",
+    "description",
+    "title",
+    "pattern",
+    "format",
+    "minimum",
+    "maximum",
+    "exclusiveMinimum",
+    "exclusiveMaximum",
+    "multipleOf",
+    "minItems",
+    "maxItems",
+    "$schema",
+];
+/// Strict mode's size limits.
+pub const STRICT_MAX_DEPTH: usize = 10;
+pub const STRICT_MAX_PROPERTIES: usize = 5000;
+pub const STRICT_MAX_ENUM_VALUES: usize = 1000;
+
+/// Why OpenAI's strict mode would not accept `schema`, as `{path, keyword, message}` with JSON
+/// Pointers into the schema, in document order; empty when it would. Reads only.
+pub fn strict_schema_issues(schema: &Value) -> Vec<Issue> {
+    let mut issues = Vec::new();
+    let mut counts = (0usize, 0usize);
+    let issue = |issues: &mut Vec<Issue>, path: &str, keyword: &str, message: String| {
+        issues.push(Issue { path: path.to_owned(), keyword: keyword.to_owned(), message })
+    };
+    match schema {
+        Value::Object(_) => {
+            if schema.get("anyOf").is_some() {
+                issue(&mut issues, "/anyOf", "anyOf", "the root schema must not be anyOf".into());
+            }
+            if schema.get("type") != Some(&Value::String("object".into())) {
+                issue(&mut issues, "/type", "type", "the root schema must be of type \"object\"".into());
+            }
+        }
+        _ => {
+            issue(&mut issues, "", "type", "the root schema must be an object schema".into());
+            return issues;
+        }
+    }
+    walk(schema, "", 0, &mut issues, &mut counts);
+    if counts.0 > STRICT_MAX_PROPERTIES {
+        issue(&mut issues, "", "properties", format!("more than {STRICT_MAX_PROPERTIES} properties in all"));
+    }
+    if counts.1 > STRICT_MAX_ENUM_VALUES {
+        issue(&mut issues, "", "enum", format!("more than {STRICT_MAX_ENUM_VALUES} enum values in all"));
+    }
+    issues
+}
+
+fn walk(schema: &Value, path: &str, depth: usize, issues: &mut Vec<Issue>, counts: &mut (usize, usize)) {
+    let Value::Object(entries) = schema else {
+        if !matches!(schema, Value::Bool(_)) {
+            return;
+        }
+        issues.push(Issue {
+            path: path.to_owned(),
+            keyword: "type".into(),
+            message: "boolean schemas are not supported in strict mode".into(),
+        });
+        return;
+    };
+    if depth > STRICT_MAX_DEPTH {
+        issues.push(Issue {
+            path: path.to_owned(),
+            keyword: "properties".into(),
+            message: format!("nested deeper than {STRICT_MAX_DEPTH} levels"),
+        });
+        return;
+    }
+    for (k, _) in entries {
+        if !STRICT_KEYWORDS.contains(&k.as_str()) {
+            issues.push(Issue {
+                path: pointer_child(path, k),
+                keyword: k.clone(),
+                message: format!("keyword {k:?} is not supported in strict mode"),
+            });
+        }
+    }
+    let is_object = match schema.get("type") {
+        Some(Value::String(t)) => t == "object",
+        Some(Value::Array(ts)) => ts.iter().any(|t| t == &Value::String("object".into())),
+        _ => schema.get("properties").is_some(),
+    };
+    if is_object {
+        if schema.get("additionalProperties") != Some(&Value::Bool(false)) {
+            issues.push(Issue {
+                path: pointer_child(path, "additionalProperties"),
+                keyword: "additionalProperties".into(),
+                message: "every object must set additionalProperties: false".into(),
+            });
+        }
+        let required: Vec<&str> = match schema.get("required") {
+            Some(Value::Array(r)) => {
+                r.iter().filter_map(|v| if let Value::String(s) = v { Some(s.as_str()) } else { None }).collect()
+            }
+            _ => Vec::new(),
+        };
+        if let Some(Value::Object(props)) = schema.get("properties") {
+            for (name, _) in props {
+                if !required.contains(&name.as_str()) {
+                    issues.push(Issue {
+                        path: pointer_child(path, "required"),
+                        keyword: "required".into(),
+                        message: format!("property {name:?} must be listed in required (use a null type for optional)"),
+                    });
+                }
+            }
+        }
+    }
+    if let Some(Value::Array(e)) = schema.get("enum") {
+        counts.1 += e.len();
+    }
+    for (k, v) in entries {
+        let child = pointer_child(path, k);
+        match (k.as_str(), v) {
+            ("properties" | "$defs" | "definitions", Value::Object(props)) => {
+                if k == "properties" {
+                    counts.0 += props.len();
+                }
+                let next = if k == "properties" { depth + 1 } else { depth };
+                for (name, sub) in props {
+                    walk(sub, &pointer_child(&child, name), next, issues, counts);
+                }
+            }
+            ("items", sub) => walk(sub, &child, depth + 1, issues, counts),
+            ("anyOf", Value::Array(subs)) => {
+                for (i, sub) in subs.iter().enumerate() {
+                    walk(sub, &format!("{child}/{i}"), depth, issues, counts);
+                }
+            }
+            _ => {}
+        }
+    }
+}

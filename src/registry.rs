@@ -1,0 +1,209 @@
+//! The registry: a set of tool definitions with unique names, kept as plain data.
+//!
+//! `createRegistry(tools)` defines every tool (all the `defineTool` rules), refuses a name given
+//! twice (`TOOL_DUPLICATE`) and returns `{tools: [...definitions sorted by name]}`. Hosts hold
+//! that plain value (deep-frozen in JS); every operation taking a registry reads it again with
+//! the same rules (`read_registry`), so a changed or forged registry cannot skip one. The
+//! compiled-schema cache (`tool_schema`) makes reading again cheap. Nothing here executes a tool.
+
+use crate::error::{Code, ContractError, Layer, Result};
+use crate::input::{Budget, Copier, HostValue, Kind, Path, Undefined};
+use crate::limits::Limits;
+use crate::options::Options;
+use crate::tool_contract::{self, ToolDefinition};
+use crate::value::Value;
+
+/// A host value as a pure-JSON `Value` (the configuration a program hands over: registries,
+/// policies, tool definitions), under `limits`.
+pub fn read_value<V: HostValue>(value: &V, limits: &Limits, undefined: Undefined) -> Result<Value> {
+    let mut budget = Budget::new(limits);
+    let mut copier = Copier { limits, budget: &mut budget, undefined };
+    copier.copy(value, &Path::Root(""), 0)
+}
+
+/// Prefixes an error's path (a rule on an element reports relative to that element).
+pub fn under(mut e: ContractError, prefix: &str) -> ContractError {
+    e.path = format!("{prefix}{}", e.path);
+    e
+}
+
+fn invalid(path: &str, message: impl Into<String>) -> ContractError {
+    ContractError::new(Code::RegistryInvalid, path, message).in_layer(Layer::Contract)
+}
+
+/// `createRegistry(tools)`: `tools` is a list of tool definitions.
+pub fn create_registry<V: HostValue>(tools: &V, options: &Options) -> Result<Vec<ToolDefinition>> {
+    if tools.kind() != Kind::Array {
+        return Err(invalid(
+            "",
+            format!(
+                "createRegistry expects a list of tool definitions, got {}",
+                crate::fields::kind_name(tools, tools.kind())
+            ),
+        ));
+    }
+    let len = tools.len().map_err(|f| f.at(""))?;
+    let mut defs = Vec::with_capacity(len.min(1 << 12));
+    for i in 0..len {
+        let prefix = format!("/{i}");
+        let item = tools.index(i).map_err(|f| f.at(&prefix))?;
+        defs.push(tool_contract::define_tool(&item, options).map_err(|e| under(e, &prefix))?);
+    }
+    finish(defs, "")
+}
+
+/// Sorts by name and refuses duplicates (reported at the later one's `name`, in given order).
+fn finish(defs: Vec<ToolDefinition>, prefix: &str) -> Result<Vec<ToolDefinition>> {
+    let mut seen: std::collections::HashMap<&str, usize> = std::collections::HashMap::new();
+    for (i, d) in defs.iter().enumerate() {
+        if let Some(first) = seen.insert(d.name.as_str(), i) {
+            return Err(ContractError::new(
+                Code::ToolDuplicate,
+                format!("{prefix}/{i}/name"),
+                format!("tool name {:?} is already registered (at {prefix}/{first})", d.name),
+            ));
+        }
+    }
+    let mut defs = defs;
+    defs.sort_by(|a, b| a.name.cmp(&b.name));
+    Ok(defs)
+}
+
+/// The registry value hosts hold: `{tools: [...]}`.
+pub fn registry_value(defs: Vec<ToolDefinition>) -> Value {
+    Value::Object(vec![("tools".to_owned(), catalog_value(defs))])
+}
+
+pub fn catalog_value(defs: Vec<ToolDefinition>) -> Value {
+    Value::Array(defs.into_iter().map(|d| d.into_value()).collect())
+}
+
+/// Reads a registry handed back by the program: `{tools: [definitions]}`, each definition read
+/// again under the ceilings (like `validateToolInput` reads its tool), names unique; sorted.
+pub fn read_registry<V: HostValue>(registry: &V, strict: bool) -> Result<Vec<ToolDefinition>> {
+    Ok(read_indexed(registry, strict, true)?.into_iter().map(|(_, d)| d).collect())
+}
+
+/// Reads a registry; with `compile` false the schemas are not compiled (the caller compiles the
+/// one tool it uses, with `compile_at`). Each definition comes with its index in `tools`.
+pub fn read_indexed<V: HostValue>(registry: &V, strict: bool, compile: bool) -> Result<Vec<(usize, ToolDefinition)>> {
+    if registry.kind() != Kind::Object {
+        return Err(invalid(
+            "",
+            format!(
+                "a registry must be the object createRegistry returned, got {}",
+                crate::fields::kind_name(registry, registry.kind())
+            ),
+        ));
+    }
+    let keys = registry.keys().map_err(|e| e.at(""))?;
+    if let Some(k) = keys.iter().find(|k| k.as_str() != "tools") {
+        return Err(invalid(&crate::value::pointer_child("", k), format!("unknown field {k:?} in a registry")));
+    }
+    let Some(tools) = registry.get("tools").map_err(|f| f.at("/tools"))? else {
+        return Err(invalid("/tools", "a registry must have a tools list"));
+    };
+    if tools.kind() != Kind::Array {
+        return Err(invalid("/tools", "a registry's tools must be a list"));
+    }
+    let options = Options { strict, limits: Limits::ceilings(), ..Options::default() };
+    let len = tools.len().map_err(|f| f.at("/tools"))?;
+    let mut defs = Vec::with_capacity(len.min(1 << 12));
+    for i in 0..len {
+        let prefix = format!("/tools/{i}");
+        let item = tools.index(i).map_err(|f| f.at(&prefix))?;
+        let def = if compile {
+            tool_contract::define_tool(&item, &options)
+        } else {
+            tool_contract::read_definition(&item, &options)
+        };
+        defs.push(def.map_err(|e| under(e, &prefix))?);
+    }
+    let sorted = finish(defs.clone(), "/tools")?;
+    // Indices in the given list, for error paths.
+    let mut indexed: Vec<(usize, ToolDefinition)> = defs.into_iter().enumerate().collect();
+    indexed.sort_by(|a, b| a.1.name.cmp(&b.1.name));
+    debug_assert_eq!(sorted.len(), indexed.len());
+    Ok(indexed)
+}
+
+/// The registry's shape and its tools' names only (unique, valid), each with its index: what
+/// `checkToolCall` needs to find the tool called, which it then reads in full (`read_tool_at`).
+/// A tool whose name cannot be read is read in full here, so its error is `defineTool`'s.
+pub fn read_names<V: HostValue>(registry: &V) -> Result<(V, Vec<(usize, String)>)> {
+    if registry.kind() != Kind::Object {
+        return Err(invalid(
+            "",
+            format!(
+                "a registry must be the object createRegistry returned, got {}",
+                crate::fields::kind_name(registry, registry.kind())
+            ),
+        ));
+    }
+    let keys = registry.keys().map_err(|e| e.at(""))?;
+    if let Some(k) = keys.iter().find(|k| k.as_str() != "tools") {
+        return Err(invalid(&crate::value::pointer_child("", k), format!("unknown field {k:?} in a registry")));
+    }
+    let Some(tools) = registry.get("tools").map_err(|f| f.at("/tools"))? else {
+        return Err(invalid("/tools", "a registry must have a tools list"));
+    };
+    if tools.kind() != Kind::Array {
+        return Err(invalid("/tools", "a registry's tools must be a list"));
+    }
+    let options = Options { limits: Limits::ceilings(), ..Options::default() };
+    let len = tools.len().map_err(|f| f.at("/tools"))?;
+    let mut names: Vec<(usize, String)> = Vec::with_capacity(len.min(1 << 12));
+    let mut seen: std::collections::HashMap<String, usize> = std::collections::HashMap::new();
+    for i in 0..len {
+        let prefix = format!("/tools/{i}");
+        let item = tools.index(i).map_err(|f| f.at(&prefix))?;
+        let name = match (item.kind(), item.get_string("name")) {
+            (Kind::Object, Ok(crate::input::StringField::String(n))) if tool_contract::is_valid_name(&n) => n,
+            _ => tool_contract::read_definition(&item, &options).map_err(|e| under(e, &prefix))?.name,
+        };
+        if let Some(first) = seen.insert(name.clone(), i) {
+            return Err(ContractError::new(
+                Code::ToolDuplicate,
+                format!("/tools/{i}/name"),
+                format!("tool name {name:?} is already registered (at /tools/{first})"),
+            ));
+        }
+        names.push((i, name));
+    }
+    Ok((tools, names))
+}
+
+/// Reads the tool at `tools[index]` in full (every `defineTool` rule, schemas compiled).
+pub fn read_tool_at<V: HostValue>(tools: &V, index: usize) -> Result<ToolDefinition> {
+    let prefix = format!("/tools/{index}");
+    let item = tools.index(index).map_err(|f| f.at(&prefix))?;
+    let options = Options { limits: Limits::ceilings(), ..Options::default() };
+    tool_contract::define_tool(&item, &options).map_err(|e| under(e, &prefix))
+}
+
+/// Levenshtein distance over characters (names are short: at most 64 characters).
+pub fn edit_distance(a: &str, b: &str) -> usize {
+    let a: Vec<char> = a.chars().take(256).collect();
+    let b: Vec<char> = b.chars().take(256).collect();
+    let mut prev: Vec<usize> = (0..=b.len()).collect();
+    let mut cur = vec![0; b.len() + 1];
+    for i in 1..=a.len() {
+        cur[0] = i;
+        for j in 1..=b.len() {
+            let cost = usize::from(a[i - 1] != b[j - 1]);
+            cur[j] = (prev[j] + 1).min(cur[j - 1] + 1).min(prev[j - 1] + cost);
+        }
+        std::mem::swap(&mut prev, &mut cur);
+    }
+    prev[b.len()]
+}
+
+/// At most this many names in `UNKNOWN_TOOL`'s `availableTools`.
+pub const MAX_SUGGESTIONS: usize = 20;
+
+/// The registered names closest to `name`: by edit distance, then by name; at most 20.
+pub fn closest_names(names: &[String], name: &str) -> Vec<String> {
+    let mut scored: Vec<(usize, &str)> = names.iter().map(|n| (edit_distance(name, n), n.as_str())).collect();
+    scored.sort();
+    scored.into_iter().take(MAX_SUGGESTIONS).map(|(_, n)| n.to_owned()).collect()
+}

@@ -29,5 +29,7 @@ export const {
   validateToolInputJson,
   safeValidateToolInputJson,
   schemaSuiteCheck,
+  createAssembler,
+  memoryBytes,
 } = api;
 export default api;

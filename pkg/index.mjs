@@ -27,5 +27,7 @@ export const {
   validateToolInputJson,
   safeValidateToolInputJson,
   schemaSuiteCheck,
+  createAssembler,
+  memoryBytes,
 } = api;
 export default api;

@@ -106,6 +106,16 @@ codes! {
     ToolSchemaInvalid => "TOOL_SCHEMA_INVALID", Contract, false;
     ToolSchemaUnsupported => "TOOL_SCHEMA_UNSUPPORTED", Contract, false;
     SchemaMismatch => "SCHEMA_MISMATCH", Schema, true;
+    NonMonotonicSequence => "NON_MONOTONIC_SEQUENCE", Stream, true;
+    UnknownStreamItem => "UNKNOWN_STREAM_ITEM", Stream, true;
+    DuplicateStreamItem => "DUPLICATE_STREAM_ITEM", Stream, true;
+    DeltaAfterEnd => "DELTA_AFTER_END", Stream, true;
+    ToolNameChanged => "TOOL_NAME_CHANGED", Stream, true;
+    ArgumentsTooLarge => "ARGUMENTS_TOO_LARGE", Stream, true;
+    IncompleteToolCall => "INCOMPLETE_TOOL_CALL", Stream, true;
+    IncompleteResponse => "INCOMPLETE_RESPONSE", Stream, true;
+    EventAfterFinish => "EVENT_AFTER_FINISH", Stream, true;
+    StreamEventInvalid => "STREAM_EVENT_INVALID", Stream, true;
 }
 
 /// Where a text input stopped being acceptable: byte offset (0-based), line and column (1-based,

@@ -15,6 +15,7 @@ pub mod json;
 pub mod limits;
 pub mod options;
 pub mod preview;
+pub mod stream;
 pub mod tool_contract;
 pub mod tool_schema;
 pub mod value;

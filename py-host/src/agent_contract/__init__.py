@@ -44,6 +44,8 @@ from ._types import (
 
 __all__ = [
     "UNDEFINED",
+    "Assembler",
+    "create_assembler",
     "ContractError",
     "parse_agent_action",
     "parse_agent_action_json",
@@ -229,6 +231,8 @@ def _outcomes(reply: dict[str, Any]) -> list[Outcome[AgentAction]]:
         for item in _unwrap(reply)
     ]
 
+
+from ._stream import Assembler, create_assembler  # noqa: E402  (needs the helpers above)
 
 # --- public API ----------------------------------------------------------------------------
 

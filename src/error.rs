@@ -18,8 +18,8 @@ pub enum Layer {
     Contract,
     /// The connection to the provider failed (reserved for the provider adapters).
     Transport,
-    /// A provider event stream that does not assemble into complete items (reserved for the
-    /// stream assembler).
+    /// A provider event stream that does not assemble into an executable response (the stream
+    /// assembler, `stream::assembler`).
     Stream,
     /// A well-formed value that does not have the shape it must: a decision (seed 002 §8.2), a
     /// tool input against its tool's `inputSchema`.

@@ -257,7 +257,10 @@ impl exports::agent_contract::core::assembly::GuestAssembler for ComponentAssemb
 
     fn push(&self, event: String) -> String {
         reply(match &mut *self.inner.borrow_mut() {
-            Ok(a) => host_value(&event).and_then(|e| a.push_value(&&e)).map(|()| Value::Null),
+            Ok(a) => match host_value(&event) {
+                Ok(e) => a.push_value(&&e).map(|()| Value::Null),
+                Err(e) => Err(a.fail(e)),
+            },
             Err(e) => Err(e.clone()),
         })
     }

@@ -83,6 +83,15 @@ impl Assembler {
         self.remember(result)
     }
 
+    /// Ends the stream with an error found outside the assembler (a host value that could not
+    /// be read at all): every later call returns it.
+    pub fn fail(&mut self, error: ContractError) -> ContractError {
+        if self.failed.is_none() {
+            self.failed = Some(error);
+        }
+        self.failed.clone().unwrap()
+    }
+
     pub fn push(&mut self, event: Event) -> Result<()> {
         if let Some(e) = &self.failed {
             return Err(e.clone());

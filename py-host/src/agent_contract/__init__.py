@@ -22,6 +22,10 @@ from ._host_text import (
 )
 from ._types import (
     ActionPreview,
+    AssembledResponse,
+    AssemblerOptions,
+    AssemblerPreview,
+    FinishReason,
     AgentAction,
     Decision,
     DecisionOptions,
@@ -46,6 +50,10 @@ __all__ = [
     "UNDEFINED",
     "Assembler",
     "create_assembler",
+    "AssembledResponse",
+    "AssemblerOptions",
+    "AssemblerPreview",
+    "FinishReason",
     "ContractError",
     "parse_agent_action",
     "parse_agent_action_json",

@@ -16,6 +16,7 @@ from typing import Any, Optional
 
 from . import _runtime
 from ._host_text import DEFAULT_MAX_DEPTH, MAX_BYTES_CEILING, max_chars, write
+from ._types import AssembledResponse, AssemblerOptions, AssemblerPreview
 
 
 class Assembler:
@@ -23,7 +24,7 @@ class Assembler:
     one at a time; `finish()` returns `{"finishReason", "calls": [{"callId", "name",
     "arguments"}]}` or raises the ContractError that ended the stream."""
 
-    def __init__(self, options: Optional[dict[str, Any]] = None) -> None:
+    def __init__(self, options: Optional[AssemblerOptions] = None) -> None:
         from . import _options_text, _reply, _unwrap
 
         self._reply, self._unwrap = _reply, _unwrap
@@ -51,15 +52,15 @@ class Assembler:
         raises it again)."""
         self._unwrap(self._call("push", write(event, DEFAULT_MAX_DEPTH, max_chars(MAX_BYTES_CEILING))))
 
-    def preview(self) -> dict[str, Any]:
+    def preview(self) -> AssemblerPreview:
         """Arguments so far, for display only: `{"executable": False, "finishReason", "calls":
         [{"callId", "name", "argumentsText", "complete"}]}`."""
-        result: dict[str, Any] = self._unwrap(self._call("preview"))
+        result: AssemblerPreview = self._unwrap(self._call("preview"))
         return result
 
-    def finish(self) -> dict[str, Any]:
+    def finish(self) -> AssembledResponse:
         """The normalized response, or raises ContractError (`INCOMPLETE_RESPONSE`, ...)."""
-        result: dict[str, Any] = self._unwrap(self._call("finish"))
+        result: AssembledResponse = self._unwrap(self._call("finish"))
         return result
 
     def close(self) -> None:
@@ -80,6 +81,6 @@ class Assembler:
         self.close()
 
 
-def create_assembler(options: Optional[dict[str, Any]] = None) -> Assembler:
+def create_assembler(options: Optional[AssemblerOptions] = None) -> Assembler:
     """The JS `createAssembler` twin."""
     return Assembler(options)

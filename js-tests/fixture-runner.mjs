@@ -181,7 +181,46 @@ const SAFE_TWIN = {
   checkToolCall: 'safeCheckToolCall',
 };
 
+/** assembleStream: one assembler, every event pushed, then finish(); an error carries `at`. */
+function assembleStream(api, c) {
+  const { value: events, inherited } = build(c.input, c.host);
+  const options = c.options === undefined ? undefined : JSON.parse(JSON.stringify(c.options));
+  return withInherited(inherited, () => {
+    let assembler;
+    try {
+      assembler = api.createAssembler(options);
+    } catch (error) {
+      return { ok: false, error, at: 0 };
+    }
+    try {
+      for (let i = 0; i < events.length; i++) {
+        try {
+          assembler.push(events[i]);
+        } catch (error) {
+          return { ok: false, error, at: i };
+        }
+      }
+      const first = capture(() => assembler.finish());
+      // Replay: finish() again gives the same outcome.
+      const again = capture(() => assembler.finish());
+      if (first.ok !== again.ok || (first.ok ? !deepEqual(first.value, again.value) : first.error.code !== again.error.code)) {
+        throw new Error('finish() twice gave different outcomes');
+      }
+      return { ...first, at: events.length };
+    } finally {
+      assembler.free();
+    }
+  });
+}
+
 export function runCase(api, c) {
+  if (c.op === 'assembleStream') {
+    const got = assembleStream(api, c);
+    if (!got.ok && !(got.error instanceof api.ContractError)) throw got.error;
+    checkOutcome(got, c.expect, api);
+    if (!got.ok && got.at !== c.expect.at) throw new Error(`expected the error at event ${c.expect.at}, got ${got.at}`);
+    return;
+  }
   const fn = api[c.op];
   if (typeof fn !== 'function') throw new Error(`unknown op ${c.op}`);
   const isText = c.op.endsWith('Json') || c.op.endsWith('Jsonl');

@@ -49,6 +49,41 @@ function deepFreeze(value) {
 
 const identity = (value) => value;
 
+// The assembler's state lives in the wasm instance. wasm-bindgen frees it when the JS object
+// is garbage-collected (a FinalizationRegistry) or at once on free() / `using`.
+function createAssembler(core, unwrap, options) {
+  const inner = new core.StreamAssembler(options);
+  const check = decode(inner.preview());
+  if (!check.ok) {
+    inner.free();
+    unwrap(check);
+  }
+  let freed = false;
+  const live = () => {
+    if (freed) throw new Error('this assembler was freed');
+    return inner;
+  };
+  const assembler = {
+    /** Applies one event; throws the ContractError that ends the stream (and every later call throws it again). */
+    push: (event) => {
+      unwrap(decode(live().push(event)));
+    },
+    /** Arguments so far, for display: {executable: false, finishReason, calls: [{callId, name, argumentsText, complete}]}. */
+    preview: () => unwrap(decode(live().preview())),
+    /** The normalized response {finishReason, calls: [{callId, name, arguments}]}; throws if the stream is not complete. */
+    finish: () => unwrap(decode(live().finish())),
+    /** Frees the wasm memory now (optional: garbage collection frees it too). */
+    free: () => {
+      if (!freed) {
+        freed = true;
+        inner.free();
+      }
+    },
+  };
+  if (Symbol.dispose) assembler[Symbol.dispose] = assembler.free;
+  return assembler;
+}
+
 export function createApi(core) {
   // The schema engine's hash keys come from the host, once per instance (src/entropy.rs).
   core.seed(globalThis.crypto.getRandomValues(new Uint8Array(32)));
@@ -101,6 +136,9 @@ export function createApi(core) {
     compareContracts: (oldTool, newTool) => unwrap(decode(core.compareContracts(oldTool, newTool))),
     diffCatalogs: (oldCatalog, newCatalog) => unwrap(decode(core.diffCatalogs(oldCatalog, newCatalog))),
     strictSchemaIssues: (schema) => unwrap(decode(core.strictSchemaIssues(schema))),
+    createAssembler: (options) => createAssembler(core, unwrap, options),
+    /** Bytes of the wasm instance's memory (for leak tests). */
+    memoryBytes: () => core.memoryBytes(),
     /** Conformance hook: one JSON Schema Test Suite group as JSON text; one boolean per instance. */
     schemaSuiteCheck: (text) => unwrap(decode(core.schemaSuiteCheck(text))),
   };

@@ -43,5 +43,7 @@ export const {
   strictSchemaIssues,
   compareContracts,
   diffCatalogs,
+  createAssembler,
+  memoryBytes,
 } = api;
 export default api;

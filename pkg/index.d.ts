@@ -138,7 +138,17 @@ export type ErrorCode =
   | 'ACTION_NOT_TOOL_CALL'
   | 'UNKNOWN_TOOL'
   | 'POLICY_DENIED'
-  | 'APPROVAL_REQUIRED';
+  | 'APPROVAL_REQUIRED'
+  | 'NON_MONOTONIC_SEQUENCE'
+  | 'UNKNOWN_STREAM_ITEM'
+  | 'DUPLICATE_STREAM_ITEM'
+  | 'DELTA_AFTER_END'
+  | 'TOOL_NAME_CHANGED'
+  | 'ARGUMENTS_TOO_LARGE'
+  | 'INCOMPLETE_TOOL_CALL'
+  | 'INCOMPLETE_RESPONSE'
+  | 'EVENT_AFTER_FINISH'
+  | 'STREAM_EVENT_INVALID';
 
 export interface Position {
   /** Byte offset in the UTF-8 text, from 0. */
@@ -295,6 +305,55 @@ export function diffCatalogs(oldCatalog: Registry | readonly ToolDefinition[], n
 /** Conformance hook (JSON Schema Test Suite): `{"schema", "instances", "resources"}` as JSON text. */
 export function schemaSuiteCheck(text: JsonText): boolean[];
 
+/** Stream assembly: one normalized event (see docs/semantics.md). `sequence` strictly increases. */
+export type StreamEvent =
+  | { type: 'start'; sequence: number; itemId: string; callId: string; name: string }
+  | { type: 'delta'; sequence: number; itemId: string; text: string; name?: string }
+  | { type: 'end'; sequence: number; itemId: string }
+  | { type: 'finish'; sequence: number; reason: FinishReason }
+  | { type: 'cancel'; sequence?: number };
+
+/** The closed set of finish reasons; only `stop` and `tool_calls` let calls execute. */
+export type FinishReason = 'stop' | 'tool_calls' | 'length' | 'content_filter' | 'cancelled' | 'error' | 'unknown';
+
+/** Options of `createAssembler`: byte limits plus the per-value limits for parsing arguments. */
+export interface AssemblerOptions {
+  /** UTF-8 bytes of one call's arguments text. Default 4 MiB. */
+  maxArgumentsBytes?: number;
+  /** UTF-8 bytes of all argument texts, ids and names of one response. Default 16 MiB. */
+  maxResponseBytes?: number;
+  maxDepth?: number;
+  maxStringBytes?: number;
+  maxArrayLength?: number;
+  maxObjectMembers?: number;
+}
+
+/** The normalized response: every call ended and the response finished normally. */
+export interface AssembledResponse {
+  finishReason: 'stop' | 'tool_calls';
+  calls: ToolCall[];
+}
+
+/** What has arrived so far; never executable. */
+export interface AssemblerPreview {
+  executable: false;
+  finishReason: FinishReason | null;
+  calls: { callId: string; name: string; argumentsText: string; complete: boolean }[];
+}
+
+export interface Assembler {
+  /** Applies one event; throws the ContractError that ends the stream (later calls throw it again). */
+  push(event: StreamEvent): void;
+  preview(): AssemblerPreview;
+  finish(): AssembledResponse;
+  /** Frees the wasm memory now (garbage collection also frees it). */
+  free(): void;
+}
+
+export function createAssembler(options?: AssemblerOptions): Assembler;
+/** Bytes of the wasm instance's linear memory (for leak tests). */
+export function memoryBytes(): number;
+
 declare const api: {
   ContractError: typeof ContractError;
   parseAgentAction: typeof parseAgentAction;
@@ -333,5 +392,7 @@ declare const api: {
   strictSchemaIssues: typeof strictSchemaIssues;
   compareContracts: typeof compareContracts;
   diffCatalogs: typeof diffCatalogs;
+  createAssembler: typeof createAssembler;
+  memoryBytes: typeof memoryBytes;
 };
 export default api;

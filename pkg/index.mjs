@@ -41,5 +41,7 @@ export const {
   strictSchemaIssues,
   compareContracts,
   diffCatalogs,
+  createAssembler,
+  memoryBytes,
 } = api;
 export default api;

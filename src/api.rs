@@ -125,6 +125,12 @@ pub fn parse_decision_json<O: HostValue>(text: &[u8], options: Option<&O>) -> Re
     decision::parse_decision_json(text, &Options::read_for(options, OptionSet::Decision)?)
 }
 
+/// A stream assembler (issue 4 §3; see `stream::assembler`). Options: `maxArgumentsBytes`,
+/// `maxResponseBytes` and the per-value limits.
+pub fn create_assembler<V: HostValue>(options: Option<&V>) -> Result<crate::stream::Assembler> {
+    crate::stream::Assembler::from_options(options)
+}
+
 /// The verdict for a text operation given something that is neither a string nor bytes.
 pub fn not_text<V: HostValue>(value: &V) -> ContractError {
     ContractError::new(

@@ -18,8 +18,8 @@ pub enum Layer {
     Contract,
     /// The connection to the provider failed (reserved for the provider adapters).
     Transport,
-    /// A provider event stream that does not assemble into complete items (reserved for the
-    /// stream assembler).
+    /// A provider event stream that does not assemble into an executable response (the stream
+    /// assembler, `stream::assembler`).
     Stream,
     /// A well-formed value that does not have the shape it must: a decision (seed 002 §8.2), a
     /// tool input against its tool's `inputSchema`.
@@ -113,6 +113,16 @@ codes! {
     UnknownTool => "UNKNOWN_TOOL", Domain, true;
     PolicyDenied => "POLICY_DENIED", Domain, false;
     ApprovalRequired => "APPROVAL_REQUIRED", Domain, false;
+    NonMonotonicSequence => "NON_MONOTONIC_SEQUENCE", Stream, true;
+    UnknownStreamItem => "UNKNOWN_STREAM_ITEM", Stream, true;
+    DuplicateStreamItem => "DUPLICATE_STREAM_ITEM", Stream, true;
+    DeltaAfterEnd => "DELTA_AFTER_END", Stream, true;
+    ToolNameChanged => "TOOL_NAME_CHANGED", Stream, true;
+    ArgumentsTooLarge => "ARGUMENTS_TOO_LARGE", Stream, true;
+    IncompleteToolCall => "INCOMPLETE_TOOL_CALL", Stream, true;
+    IncompleteResponse => "INCOMPLETE_RESPONSE", Stream, true;
+    EventAfterFinish => "EVENT_AFTER_FINISH", Stream, true;
+    StreamEventInvalid => "STREAM_EVENT_INVALID", Stream, true;
 }
 
 /// Where a text input stopped being acceptable: byte offset (0-based), line and column (1-based,

@@ -20,6 +20,7 @@ pub mod policy;
 pub mod preview;
 pub mod projection;
 pub mod registry;
+pub mod stream;
 pub mod tool_contract;
 pub mod tool_result;
 pub mod tool_schema;

@@ -25,6 +25,9 @@ pub const DEFAULT_MAX_OBJECT_MEMBERS: usize = 65_536;
 /// `maxCalls` of a tool decision (issue 4 §2, the seed's `maxItems: 4`) and its ceiling.
 pub const DEFAULT_MAX_CALLS: usize = 4;
 pub const MAX_CALLS_CEILING: usize = 256;
+/// Stream assembly: one call's arguments text, and everything one response buffers.
+pub const DEFAULT_MAX_ARGUMENTS_BYTES: usize = 4 * 1024 * 1024;
+pub const DEFAULT_MAX_RESPONSE_BYTES: usize = 16 * 1024 * 1024;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Limits {

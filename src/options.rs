@@ -12,11 +12,21 @@ pub struct Options {
     pub limits: Limits,
     /// Most calls in one tool decision.
     pub max_calls: usize,
+    /// Stream assembly: most bytes of one call's arguments text.
+    pub max_arguments_bytes: usize,
+    /// Stream assembly: most bytes of all argument texts, ids and names of one response.
+    pub max_response_bytes: usize,
 }
 
 impl Default for Options {
     fn default() -> Self {
-        Options { strict: false, limits: Limits::default(), max_calls: DEFAULT_MAX_CALLS }
+        Options {
+            strict: false,
+            limits: Limits::default(),
+            max_calls: DEFAULT_MAX_CALLS,
+            max_arguments_bytes: DEFAULT_MAX_ARGUMENTS_BYTES,
+            max_response_bytes: DEFAULT_MAX_RESPONSE_BYTES,
+        }
     }
 }
 
@@ -31,6 +41,9 @@ pub enum OptionSet {
     Json,
     /// Decisions (always closed): the limits and `maxCalls`.
     Decision,
+    /// The stream assembler: `maxArgumentsBytes`, `maxResponseBytes` and the per-value limits
+    /// for parsing arguments (`maxBytes` is `maxArgumentsBytes` there).
+    Stream,
 }
 
 impl Options {
@@ -61,6 +74,18 @@ impl Options {
                 (_, Kind::Undefined) => {}
                 ("strict", Kind::Bool) if set == OptionSet::Rules => options.strict = item.boolean(),
                 ("strict", _) if set == OptionSet::Rules => return Err(invalid(&path, "strict must be a boolean")),
+                ("maxArgumentsBytes", _) if set == OptionSet::Stream => {
+                    options.max_arguments_bytes = read_count(&item, &path, MAX_BYTES_CEILING)?
+                }
+                ("maxResponseBytes", _) if set == OptionSet::Stream => {
+                    options.max_response_bytes = read_count(&item, &path, MAX_BYTES_CEILING)?
+                }
+                ("maxBytes", _) if set == OptionSet::Stream => {
+                    return Err(invalid(
+                        &path,
+                        "the stream assembler takes maxArgumentsBytes and maxResponseBytes, not maxBytes",
+                    ))
+                }
                 ("maxBytes", _) => options.limits.max_bytes = read_count(&item, &path, MAX_BYTES_CEILING)?,
                 ("maxDepth", _) => options.limits.max_depth = read_count(&item, &path, MAX_DEPTH_CEILING)?,
                 ("maxStringBytes", _) => options.limits.max_string_bytes = read_count(&item, &path, MAX_BYTES_CEILING)?,

@@ -144,6 +144,27 @@ fn run(case: &Json) -> Value {
             let tool = to_value(&case["tool"]);
             outcome(api::validate_tool_input_json(&&tool, &text_arg(case), opts.as_ref()))
         }
+        "assembleStream" => {
+            // One assembler fed every event, then finish(); an error carries `at`, the index of
+            // the event that caused it (the number of events for finish()).
+            let Some(Value::Array(events)) = input else { panic!("assembleStream needs input: [events]") };
+            let events: Vec<&Value> = events.iter().collect();
+            match agent_contract::stream::assembler::assemble(&events, opts.as_ref()) {
+                Ok(v) => outcome(Ok(v)),
+                Err((at, e)) => {
+                    let mut o = outcome(Err(e));
+                    if let Value::Object(members) = &mut o {
+                        if let Some((_, Value::Object(error))) = members.iter_mut().find(|(k, _)| k == "error") {
+                            error.push((
+                                "at".to_owned(),
+                                Value::Number(agent_contract::value::Number::from_f64(at as f64)),
+                            ));
+                        }
+                    }
+                    o
+                }
+            }
+        }
         other => panic!("unknown op {other}"),
     }
 }
@@ -248,6 +269,12 @@ fn check(got: &Value, expect: &Json, host: Option<&Json>) -> Result<(), String> 
             if !same(&have, &to_value(want)) {
                 return Err(format!("expected {key} {want}, got {}", show(&have)));
             }
+        }
+    }
+    if let Some(at) = expect.get("at") {
+        let have = error.get("at").cloned().unwrap_or(Value::Null);
+        if !same(&have, &to_value(at)) {
+            return Err(format!("expected the error at event {at}, got {} ({})", show(&have), show(error)));
         }
     }
     if let Some(position) = expect.get("position") {

@@ -6,6 +6,9 @@ import {
   defineTool,
   previewAction,
   ContractError,
+  createAssembler,
+  type AssembledResponse,
+  type StreamEvent,
   type AgentAction,
   type ErrorCode,
 } from 'agent-contract';
@@ -72,3 +75,20 @@ if (!verdict.ok && verdict.error.code === 'UNKNOWN_TOOL') void verdict.error.ava
 void toMcpTools(registry)[0]?.annotations.readOnlyHint;
 const toolResult = normalizeToolResult(tool, { ok: true, data: 1 });
 if (!toolResult.ok) void toolResult.retryable;
+// Stream assembly.
+const assembler = createAssembler({ maxArgumentsBytes: 1 << 20 });
+const events: StreamEvent[] = [
+  { type: 'start', sequence: 1, itemId: 'i', callId: 'c', name: 'read_file' },
+  { type: 'delta', sequence: 2, itemId: 'i', text: '{}' },
+  { type: 'end', sequence: 3, itemId: 'i' },
+  { type: 'finish', sequence: 4, reason: 'tool_calls' },
+];
+for (const event of events) assembler.push(event);
+const shown: false = assembler.preview().executable;
+const response: AssembledResponse = assembler.finish();
+void [shown, response.calls[0]?.arguments, response.finishReason];
+assembler.free();
+// @ts-expect-error finish reasons are a closed set
+assembler.push({ type: 'finish', sequence: 5, reason: 'max_tokens' });
+// @ts-expect-error the assembler takes maxArgumentsBytes, not maxBytes
+createAssembler({ maxBytes: 10 });

@@ -154,7 +154,32 @@ def run(case: dict[str, Any]) -> dict[str, Any]:
         return outcome(lambda: ac.validate_tool_input(case["tool"], value, options))
     if op == "validateToolInputJson":
         return outcome(lambda: ac.validate_tool_input_json(case["tool"], text_arg(case), options))
+    if op == "assembleStream":
+        return assemble_stream(value, options)
     raise AssertionError(f"unknown op {op}")
+
+
+def assemble_stream(events: list[Any], options: Any) -> dict[str, Any]:
+    """One assembler, every event pushed, then finish(); an error carries `at` (the index of the
+    event whose push failed, or the number of events when finish() failed)."""
+    try:
+        assembler = ac.Assembler(options)
+    except ac.ContractError as error:
+        return {"ok": False, "error": error, "at": 0}
+    with assembler:
+        for i, event in enumerate(events):
+            try:
+                assembler.push(event)
+            except ac.ContractError as error:
+                return {"ok": False, "error": error, "at": i}
+        first = outcome(assembler.finish)
+        again = outcome(assembler.finish)  # replay: the same outcome
+        assert first["ok"] == again["ok"]
+        if first["ok"]:
+            assert same(first["value"], again["value"])
+        else:
+            assert first["error"].code == again["error"].code
+        return {**first, "at": len(events)}
 
 
 def same(a: Any, b: Any) -> bool:
@@ -214,6 +239,8 @@ def check(got: dict[str, Any], expect: dict[str, Any], host: dict[str, Any] | No
         assert error.available_tools == expect["availableTools"], f"availableTools {error.available_tools!r}"
     if "proposal" in expect:
         assert error.proposal == expect["proposal"], f"proposal {error.proposal!r}"
+    if "at" in expect:
+        assert got.get("at") == expect["at"], f"expected the error at event {expect['at']}, got {got.get('at')} ({error!r})"
     if "position" in expect:
         assert error.position is not None and same(error.position, expect["position"]), (
             f"expected position {expect['position']!r}, got {error.position!r}"

@@ -297,6 +297,47 @@ impl Guest for Core {
     fn echo(text: String) -> String {
         text
     }
+
+    fn memory_bytes() -> u64 {
+        #[cfg(target_arch = "wasm32")]
+        return core::arch::wasm32::memory_size(0) as u64 * 65536;
+        #[cfg(not(target_arch = "wasm32"))]
+        0
+    }
+}
+
+/// One assembler per resource; wit-bindgen drops it when the host drops the resource.
+struct ComponentAssembler {
+    inner: std::cell::RefCell<Result<crate::stream::Assembler, ContractError>>,
+}
+
+impl exports::agent_contract::core::assembly::Guest for Core {
+    type Assembler = ComponentAssembler;
+}
+
+impl exports::agent_contract::core::assembly::GuestAssembler for ComponentAssembler {
+    fn new(options: String) -> Self {
+        let inner = host_options(&options).and_then(|o| crate::stream::Assembler::from_options(o.as_ref().as_ref()));
+        ComponentAssembler { inner: std::cell::RefCell::new(inner) }
+    }
+
+    fn push(&self, event: String) -> String {
+        reply(match &mut *self.inner.borrow_mut() {
+            Ok(a) => match host_value(&event) {
+                Ok(e) => a.push_value(&&e).map(|()| Value::Null),
+                Err(e) => Err(a.fail(e)),
+            },
+            Err(e) => Err(e.clone()),
+        })
+    }
+
+    fn preview(&self) -> String {
+        reply(self.inner.borrow().as_ref().map(|a| a.preview()).map_err(|e| e.clone()))
+    }
+
+    fn finish(&self) -> String {
+        reply(self.inner.borrow().as_ref().map_err(|e| e.clone()).and_then(|a| a.finish()))
+    }
 }
 
 export!(Core);

@@ -65,7 +65,7 @@ thread_local! {
     static KEYS: std::cell::RefCell<Vec<(&'static str, JsValue)>> = const { std::cell::RefCell::new(Vec::new()) };
 }
 
-const RULE_KEYS: [&str; 30] = [
+const RULE_KEYS: [&str; 35] = [
     "type",
     "schemaVersion",
     "content",
@@ -96,6 +96,11 @@ const RULE_KEYS: [&str; 30] = [
     "maxStringBytes",
     "maxArrayLength",
     "maxObjectMembers",
+    "sequence",
+    "itemId",
+    "text",
+    "maxArgumentsBytes",
+    "maxResponseBytes",
 ];
 
 fn js_key(key: &str) -> JsValue {
@@ -350,4 +355,46 @@ pub fn diff_catalogs(old: JsValue, new: JsValue) -> String {
 #[wasm_bindgen(js_name = strictSchemaIssues)]
 pub fn strict_schema_issues(schema: JsValue) -> String {
     reply(api::strict_schema_issues(&JsInput::new(schema)))
+}
+
+/// The stream assembler (`createAssembler` in the package): its state lives in this wasm
+/// instance, one Rust value per JS object. wasm-bindgen gives it `free()`; the package also
+/// frees it when the JS object is garbage-collected (see `pkg/api.mjs`). Every method returns a
+/// reply string like the functions above.
+#[wasm_bindgen]
+pub struct StreamAssembler {
+    inner: Result<crate::stream::Assembler, ContractError>,
+}
+
+#[wasm_bindgen]
+impl StreamAssembler {
+    /// Invalid options do not throw here: every method then returns the options error.
+    #[wasm_bindgen(constructor)]
+    pub fn new(options: JsValue) -> StreamAssembler {
+        StreamAssembler { inner: crate::stream::Assembler::from_options(Some(&JsInput::new(options))) }
+    }
+
+    pub fn push(&mut self, event: JsValue) -> String {
+        reply(match &mut self.inner {
+            Ok(a) => a.push_value(&JsInput::new(event)).map(|()| Value::Null),
+            Err(e) => Err(e.clone()),
+        })
+    }
+
+    pub fn preview(&self) -> String {
+        reply(self.inner.as_ref().map(|a| a.preview()).map_err(|e| e.clone()))
+    }
+
+    pub fn finish(&self) -> String {
+        reply(self.inner.as_ref().map_err(|e| e.clone()).and_then(|a| a.finish()))
+    }
+}
+
+/// Bytes of this instance's linear memory: tests show that dropped assemblers are freed.
+#[wasm_bindgen(js_name = memoryBytes)]
+pub fn memory_bytes() -> f64 {
+    #[cfg(target_arch = "wasm32")]
+    return (core::arch::wasm32::memory_size(0) * 65536) as f64;
+    #[cfg(not(target_arch = "wasm32"))]
+    0.0
 }

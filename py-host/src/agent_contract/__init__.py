@@ -28,6 +28,10 @@ from ._types import (
     Policy,
     Registry,
     ToolResult,
+    AssembledResponse,
+    AssemblerOptions,
+    AssemblerPreview,
+    FinishReason,
     AgentAction,
     Decision,
     DecisionOptions,
@@ -50,6 +54,12 @@ from ._types import (
 
 __all__ = [
     "UNDEFINED",
+    "Assembler",
+    "create_assembler",
+    "AssembledResponse",
+    "AssemblerOptions",
+    "AssemblerPreview",
+    "FinishReason",
     "ContractError",
     "parse_agent_action",
     "parse_agent_action_json",
@@ -258,6 +268,8 @@ def _outcomes(reply: dict[str, Any]) -> list[Outcome[AgentAction]]:
         for item in _unwrap(reply)
     ]
 
+
+from ._stream import Assembler, create_assembler  # noqa: E402  (needs the helpers above)
 
 # --- public API ----------------------------------------------------------------------------
 

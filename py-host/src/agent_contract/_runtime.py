@@ -7,6 +7,7 @@ is instantiated with an empty `Linker`.
 
 from __future__ import annotations
 
+import collections
 import os
 import threading
 from importlib import resources
@@ -53,7 +54,10 @@ EXPORTS = _WITH_OPTIONS + tuple(name + "-with-options" for name in _WITH_OPTIONS
     "strict-schema-issues",
     "compare-contracts",
     "diff-catalogs",
+    "memory-bytes",
 )
+
+ASSEMBLY = "agent-contract:core/assembly@0.1.0"
 
 _lock = threading.Lock()
 _compiled: tuple[wasmtime.Engine, wc.Component] | None = None
@@ -85,6 +89,34 @@ class _Instance:
             self.funcs[name] = func
         # The schema engine's hash keys come from the host, fresh for every instance.
         self.funcs["seed"](self.store, os.urandom(32))
+        # The stream assembler resource (interface `assembly`).
+        iface = instance.get_export_index(self.store, ASSEMBLY)
+        self.assembler_funcs: dict[str, wc.Func] = {}
+        for name in ("[constructor]assembler", "[method]assembler.push", "[method]assembler.preview", "[method]assembler.finish"):
+            index = instance.get_export_index(self.store, name, iface) if iface is not None else None
+            func = instance.get_func(self.store, index) if index is not None else None
+            if func is None:
+                raise RuntimeError(f"core.wasm has no export {name!r}: rebuild it with scripts/build-python.sh")
+            self.assembler_funcs[name.rsplit(".", 1)[-1]] = func
+        # Resources of assemblers garbage-collected unclosed, dropped by this thread's next
+        # assembler call (a finalizer may run on any thread; the store is single-threaded).
+        self.pending_drops: collections.deque[Any] = collections.deque()
+
+    def drain(self) -> None:
+        while self.pending_drops:
+            self.drop_resource(self.pending_drops.popleft())
+
+    def drop_resource(self, resource: Any) -> None:
+        resource.drop(self.store)
+
+    def assembler_new(self, options: str) -> Any:
+        self.drain()
+        return self.assembler_funcs["[constructor]assembler"](self.store, options)
+
+    def assembler_call(self, method: str, resource: Any, *args: Any) -> str:
+        self.drain()
+        reply: str = self.assembler_funcs[method](self.store, resource, *args)
+        return reply
 
 
 def _instance() -> _Instance:
@@ -92,6 +124,11 @@ def _instance() -> _Instance:
     if instance is None:
         instance = _local.instance = _Instance()
     return instance
+
+
+def assembler_instance() -> _Instance:
+    """This thread's instance, for an assembler to keep (its resource lives there)."""
+    return _instance()
 
 
 def call_args(export: str, arguments: tuple[Any, ...], options: str = "") -> str:

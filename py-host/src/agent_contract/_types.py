@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Generic, Literal, NotRequired, TypedDict, TypeVar, Union
+from typing import TYPE_CHECKING, Any, Generic, Literal, NotRequired, Optional, TypedDict, TypeVar, Union
 
 if TYPE_CHECKING:
     from . import ContractError
@@ -158,3 +158,38 @@ class ToolResult(TypedDict, total=False):
     code: str
     message: str
     retryable: bool
+
+# --- stream assembly -------------------------------------------------------------------------
+
+FinishReason = Literal["stop", "tool_calls", "length", "content_filter", "cancelled", "error", "unknown"]
+
+
+class AssemblerOptions(TypedDict, total=False):
+    maxArgumentsBytes: int
+    maxResponseBytes: int
+    maxDepth: int
+    maxStringBytes: int
+    maxArrayLength: int
+    maxObjectMembers: int
+
+
+class AssembledResponse(TypedDict):
+    """What `Assembler.finish()` returns: only after every call ended and a normal finish."""
+
+    finishReason: Literal["stop", "tool_calls"]
+    calls: list[ToolCall]
+
+
+class PreviewCall(TypedDict):
+    callId: str
+    name: str
+    argumentsText: str
+    complete: bool
+
+
+class AssemblerPreview(TypedDict):
+    """What has arrived so far; never executable."""
+
+    executable: Literal[False]
+    finishReason: Optional[FinishReason]
+    calls: list[PreviewCall]

@@ -86,7 +86,7 @@ fn host_value() -> impl Strategy<Value = Value> {
         ];
         prop_oneof![
             prop::collection::vec(inner.clone(), 0..6).prop_map(Value::Array),
-            prop::collection::vec((key.prop_map(String::from), inner), 0..8).prop_map(Value::Object),
+            prop::collection::vec((key.prop_map(String::from), inner), 0..8).prop_map(unique_keys),
         ]
     })
 }
@@ -251,4 +251,15 @@ fn same_value(a: &Value, b: &Value) -> bool {
         (Value::Number(x), Value::Number(y)) => x.value == y.value,
         _ => a == b,
     }
+}
+
+/// A host object never holds a name twice (JS and Python objects cannot): keep the first.
+fn unique_keys(entries: Vec<(String, Value)>) -> Value {
+    let mut out: Vec<(String, Value)> = Vec::with_capacity(entries.len());
+    for (k, v) in entries {
+        if !out.iter().any(|(seen, _)| *seen == k) {
+            out.push((k, v));
+        }
+    }
+    Value::Object(out)
 }

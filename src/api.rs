@@ -31,12 +31,12 @@ pub fn define_tool_json<O: HostValue>(text: &[u8], options: Option<&O>) -> Resul
 /// `validateToolInput(tool, input)`: the input (a copy) when it satisfies the tool's
 /// `inputSchema`, else `SCHEMA_MISMATCH` with every issue. See `tool_schema`.
 pub fn validate_tool_input<V: HostValue>(tool: &V, input: &V, options: Option<&V>) -> Result<Value> {
-    crate::tool_schema::validate_tool_input(tool, input, &Options::read(options)?)
+    crate::tool_input::validate_tool_input(tool, input, &Options::read(options)?)
 }
 
 /// The same with the input as JSON text.
 pub fn validate_tool_input_json<V: HostValue>(tool: &V, text: &[u8], options: Option<&V>) -> Result<Value> {
-    crate::tool_schema::validate_tool_input_json(tool, text, &Options::read(options)?)
+    crate::tool_input::validate_tool_input_json(tool, text, &Options::read(options)?)
 }
 
 /// The official JSON Schema Test Suite's entry point for hosts without file access.

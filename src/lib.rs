@@ -22,6 +22,7 @@ pub mod projection;
 pub mod registry;
 pub mod stream;
 pub mod tool_contract;
+pub mod tool_input;
 pub mod tool_result;
 pub mod tool_schema;
 pub mod value;

@@ -49,7 +49,7 @@ impl ToolDefinition {
 
 pub fn define_tool<V: HostValue>(def: &V, options: &Options) -> Result<ToolDefinition> {
     let tool = define_with(def, options, Source::Host)?;
-    crate::tool_schema::check_tool(&tool)?;
+    check_schemas(&tool)?;
     Ok(tool)
 }
 
@@ -66,7 +66,7 @@ pub fn define_tool_json(text: &[u8], options: &Options) -> Result<ToolDefinition
     if let Some(schema) = tool.output_schema.as_mut() {
         *schema = take_member(&mut document, "outputSchema");
     }
-    crate::tool_schema::check_tool(&tool)?;
+    check_schemas(&tool)?;
     Ok(tool)
 }
 
@@ -233,4 +233,13 @@ fn check_permission(r: &Reader<'_>, p: &str, path: &str) -> Result<()> {
             format!("unknown permission {p:?}; expected one of read, write, execute, network"),
         ))
     }
+}
+
+/// `defineTool`'s last step: both schemas must compile (input first).
+fn check_schemas(tool: &ToolDefinition) -> Result<()> {
+    crate::tool_schema::compile(&tool.input_schema, "/inputSchema")?;
+    if let Some(output) = &tool.output_schema {
+        crate::tool_schema::compile(output, "/outputSchema")?;
+    }
+    Ok(())
 }

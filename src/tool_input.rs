@@ -1,0 +1,49 @@
+//! `validateToolInput`: a tool input checked against its tool's `inputSchema`.
+//!
+//! The tool handed back by the program is read again as a definition (`tool_contract`), its
+//! compiled schema comes from the cache (`tool_schema`), the input is copied under the call's
+//! limits and then validated.
+
+use crate::error::Result;
+use crate::input::{Budget, Copier, HostValue, Path, Undefined};
+use crate::json::{self, Mode};
+use crate::options::Options;
+use crate::tool_contract::{self, ToolDefinition};
+use crate::tool_schema::{compile, validate};
+use crate::value::Value;
+
+/// `validateToolInput(tool, input)`: the tool is read as a definition (so a changed or forged
+/// object is checked again, and its schema is found in the cache), the input is copied under
+/// the limits, then validated. Returns the copied input.
+pub fn validate_tool_input<V: HostValue>(tool: &V, input: &V, options: &Options) -> Result<Value> {
+    let tool = read_tool(tool, options)?;
+    let compiled = compile(&tool.input_schema, "/inputSchema")?;
+    let mut budget = Budget::new(&options.limits);
+    let mut copier = Copier { limits: &options.limits, budget: &mut budget, undefined: Undefined::Keep };
+    let copied = copier.copy(input, &Path::Root(""), 0)?;
+    if matches!(copied, Value::Undefined) {
+        return Err(crate::input::not_json("", "undefined"));
+    }
+    validate(&compiled, &copied)?;
+    Ok(copied)
+}
+
+/// The tool handed back by the program is read as a definition again (so a changed or forged
+/// object cannot skip a rule), under the ceilings rather than the call's limits: the limits are
+/// for the model's input, and a definition `defineTool` accepted (perhaps with raised limits)
+/// must read back.
+fn read_tool<V: HostValue>(tool: &V, options: &Options) -> Result<ToolDefinition> {
+    tool_contract::define_tool(
+        tool,
+        &Options { strict: options.strict, limits: crate::Limits::ceilings(), ..Options::default() },
+    )
+}
+
+/// The same with the input as JSON text (strict parser, limits on the text).
+pub fn validate_tool_input_json<V: HostValue>(tool: &V, text: &[u8], options: &Options) -> Result<Value> {
+    let tool = read_tool(tool, options)?;
+    let compiled = compile(&tool.input_schema, "/inputSchema")?;
+    let input = json::parse(text, Mode::Strict, &options.limits)?;
+    validate(&compiled, &input)?;
+    Ok(input)
+}

@@ -49,7 +49,9 @@ test('every fixture case gives the expected outcome in headless Chromium', { tim
   const browser = spawn(chromium, ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run',
     '--disable-background-networking', '--disable-component-update', '--disable-sync', '--disable-quic',
     `--user-data-dir=${profile}`, `http://127.0.0.1:${server.address().port}/js-tests/browser/index.html`],
-  { stdio: 'ignore' });
+  // Its own process group, so that the renderer and helper processes are killed with it.
+  { stdio: 'ignore', detached: true });
+  const exited = new Promise((resolve) => browser.once('exit', resolve));
   let timer;
   try {
     const result = await Promise.race([reported,
@@ -61,8 +63,14 @@ test('every fixture case gives the expected outcome in headless Chromium', { tim
     assert.equal(result.failed, 0);
   } finally {
     clearTimeout(timer);
-    browser.kill('SIGKILL');
+    try {
+      process.kill(-browser.pid, 'SIGKILL');
+    } catch {
+      browser.kill('SIGKILL');
+    }
+    await exited;
     server.close();
-    await rm(profile, { recursive: true, force: true });
+    // Best effort: a helper process may still be flushing into the profile for a moment.
+    await rm(profile, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 }).catch(() => {});
   }
 });

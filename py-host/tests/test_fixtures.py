@@ -264,6 +264,8 @@ def check_safe_twin(case: dict[str, Any], got: dict[str, Any]) -> None:
             "parseDecision": ac.safe_parse_decision,
             "parseJson": ac.safe_parse_json,
             "parseDecisionJson": ac.safe_parse_decision_json,
+            "parseAgentActionJson": ac.safe_parse_agent_action_json,
+            "defineToolJson": ac.safe_define_tool_json,
         }.get(op)
         if safe is None:
             return

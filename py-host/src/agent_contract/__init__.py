@@ -68,6 +68,8 @@ __all__ = [
     "define_tool_json",
     "safe_parse_agent_action",
     "safe_define_tool",
+    "safe_define_tool_json",
+    "safe_parse_agent_action_json",
     "parse_agent_actions",
     "parse_agent_actions_jsonl",
     "parse_json",
@@ -318,9 +320,23 @@ def safe_parse_agent_action(value: Any, options: Optional[Options] = None) -> Ou
         return {"ok": False, "error": error}
 
 
+def safe_parse_agent_action_json(text: Text, options: Optional[Options] = None) -> Outcome[AgentAction]:
+    try:
+        return {"ok": True, "value": parse_agent_action_json(text, options)}
+    except ContractError as error:
+        return {"ok": False, "error": error}
+
+
 def safe_define_tool(defn: Any, options: Optional[Options] = None) -> Outcome[ToolDefinition]:
     try:
         return {"ok": True, "value": define_tool(defn, options)}
+    except ContractError as error:
+        return {"ok": False, "error": error}
+
+
+def safe_define_tool_json(text: Text, options: Optional[Options] = None) -> Outcome[ToolDefinition]:
+    try:
+        return {"ok": True, "value": define_tool_json(text, options)}
     except ContractError as error:
         return {"ok": False, "error": error}
 

@@ -1,5 +1,6 @@
 // The targets of issue 2, side by side, from the JSON the three benches wrote.
-// Usage: node summary.mjs <js.json> <python.json> <sizes.json>
+// and of issue 3 (tool validation, compile, registry).
+// Usage: node summary.mjs <js.json> <python.json> <sizes.json> [<tools_js.json> <tools_py.json> <registry.json>]
 import { readFileSync } from 'node:fs';
 import { fmtNs } from './harness.mjs';
 
@@ -10,7 +11,7 @@ const load = (p) => {
     return null;
   }
 };
-const [js, py, sizes] = process.argv.slice(2).map(load);
+const [js, py, sizes, tjs, tpy, reg] = process.argv.slice(2).map(load);
 
 const rows = [];
 const ratio = (label, ours, base, baseName, target) => {
@@ -41,6 +42,39 @@ if (py?.batch_ours_jsonl) {
   ]);
 }
 
-console.log('\nSummary (medians; targets from issue 2)');
-const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => r[i].length)));
-for (const r of rows) console.log('  ' + r.map((c, i) => c.padEnd(widths[i])).join('  │ '));
+print('Summary (medians; targets from issue 2)', rows);
+
+// Issue 3.
+const rows3 = [];
+const target3 = (label, ours, base, baseName, max, note = '') => {
+  if (!ours || !base) return rows3.push([label, 'not measured', '', '', 'NOT measured']);
+  const x = ours.ns / base.ns;
+  rows3.push([label, fmtNs(ours.ns), `${fmtNs(base.ns)} ${baseName}`, `${x.toFixed(2)}× (≤ ${max}×)${note}`, x <= max ? 'met' : 'NOT met']);
+};
+const info = (label, ours, base, baseName) => {
+  if (!ours) return rows3.push([label, 'not measured', '', '', '']);
+  rows3.push([label, fmtNs(ours.ns), base ? `${fmtNs(base.ns)} ${baseName}` : '', base ? `${(ours.ns / base.ns).toFixed(2)}×` : '', '(no target)']);
+};
+target3('Node 1 MB: validateToolInputJson vs JSON.parse+Ajv', tjs?.l_ours_text, tjs?.l_ajv_text, 'JSON.parse+Ajv', 1.5);
+target3('Py single: validate_tool_input vs jsonschema', tpy?.s_ours, tpy?.s_jsonschema, 'jsonschema', 0.5, ' i.e. ≥ 2× faster');
+target3('Py batch per item: validate_tool_input loop', tpy?.b_ours_loop, tpy?.b_fastjsonschema_loop, 'fastjsonschema', 1);
+info('    one call, wrapper array schema, value (workaround)', tpy?.b_ours_wrapper, tpy?.b_fastjsonschema_loop, 'fastjsonschema');
+info('    one call, wrapper array schema, JSON text (workaround)', tpy?.b_ours_wrapper_text, tpy?.b_fastjsonschema_text_loop, 'loads+fastjsonschema');
+info('Py 1 MB text: validate_tool_input_json vs loads+jsonschema', tpy?.l_ours_text, tpy?.l_jsonschema_text, 'loads+jsonschema');
+info('Node small: validateToolInput vs Ajv', tjs?.s_ours_value, tjs?.s_ajv_value, 'Ajv');
+info('Node small text: validateToolInputJson vs JSON.parse+Ajv', tjs?.s_ours_text, tjs?.s_ajv_text, 'JSON.parse+Ajv');
+info('Node compile: defineTool (new schema) vs Ajv compile', tjs?.c_ours, tjs?.c_ajv, 'Ajv compile');
+info('Registry 500: createRegistry (compiling / cached)', reg?.create_cold, reg?.create, 'cached');
+info('Registry 500: checkToolCall', reg?.check);
+if (sizes?.component) {
+  const kb = (n) => `${(n / 1024).toFixed(1)} KB`;
+  rows3.push(['wasm web/node raw, gzip -9', kb(sizes.web.raw), kb(sizes.web.gzip), '', 'reported']);
+  rows3.push(['wasm component raw, gzip -9', kb(sizes.component.raw), kb(sizes.component.gzip), '', 'reported']);
+}
+if (tjs || tpy || reg) print('Summary (medians; targets from issue 3)', rows3);
+
+function print(title, rs) {
+  console.log(`\n${title}`);
+  const widths = rs[0].map((_, i) => Math.max(...rs.map((r) => r[i].length)));
+  for (const r of rs) console.log('  ' + r.map((c, i) => c.padEnd(widths[i])).join('  │ '));
+}

@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
-# Runs every benchmark of issue 2 in one go and prints the results side by side:
-# (a) JS object input, (b) JS text input, (c) Python through the component, (d) wasm sizes,
-# then a summary against the targets. Numbers are medians of many batches (see bench/).
+# Runs every benchmark of issues 2 and 3 in one go and prints the results side by side:
+# (a) JS object input, (b) JS text input, (c) Python through the component, (d) wasm sizes;
+# issue 3: tool input validation vs Ajv (Node) and jsonschema / fastjsonschema (Python), schema
+# compile time, the 500-tool registry; then a summary against each issue's targets. Numbers are
+# medians of many interleaved batches (see bench/harness.mjs, bench/bench_python.py).
 # Installs what is missing (scripts/setup.sh) and builds both wasm artifacts first (incremental,
 # so cheap when src/ is unchanged); BENCH_NO_BUILD=1 benches the artifacts as they are.
 set -euo pipefail
@@ -18,12 +20,15 @@ if [ "${BENCH_NO_BUILD:-}" != 1 ] || [ ! -f pkg/dist/node/agent_contract_bg.wasm
   rm -f "$log"
 fi
 .venv/bin/python -m pip install --quiet --disable-pip-version-check -r bench/requirements.txt
-[ -d bench/node_modules/zod ] || (cd bench && npm ci --no-audit --no-fund --loglevel=error)
+[ -d bench/node_modules/zod ] && [ -d bench/node_modules/ajv ] || (cd bench && npm ci --no-audit --no-fund --loglevel=error)
 
 out=bench/out
 mkdir -p "$out"
-echo "machine: $(nproc) CPU, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//'); node $(node --version); $(.venv/bin/python --version); $(date -u +%Y-%m-%dT%H:%MZ)"
+echo "machine: $(nproc) CPU, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//'); load $(cut -d' ' -f1-3 /proc/loadavg); node $(node --version); $(.venv/bin/python --version); $(date -u +%Y-%m-%dT%H:%MZ)"
 (cd bench && node bench_js.mjs --json out/js.json)
 PYTHONPATH="$root/py-host/src${PYTHONPATH:+:$PYTHONPATH}" .venv/bin/python bench/bench_python.py --json "$out/python.json"
+(cd bench && node bench_tools.mjs --json out/tools_js.json)
+PYTHONPATH="$root/py-host/src${PYTHONPATH:+:$PYTHONPATH}" .venv/bin/python bench/bench_tools.py --json "$out/tools_py.json"
+(cd bench && node bench_registry.mjs --json out/registry.json)
 (cd bench && node sizes.mjs --json out/sizes.json)
-(cd bench && node summary.mjs out/js.json out/python.json out/sizes.json)
+(cd bench && node summary.mjs out/js.json out/python.json out/sizes.json out/tools_js.json out/tools_py.json out/registry.json)

@@ -78,15 +78,8 @@ pub fn catalog_value(defs: Vec<ToolDefinition>) -> Value {
     Value::Array(defs.into_iter().map(|d| d.into_value()).collect())
 }
 
-/// Reads a registry handed back by the program: `{tools: [definitions]}`, each definition read
-/// again under the ceilings (like `validateToolInput` reads its tool), names unique; sorted.
-pub fn read_registry<V: HostValue>(registry: &V, strict: bool) -> Result<Vec<ToolDefinition>> {
-    Ok(read_indexed(registry, strict, true)?.into_iter().map(|(_, d)| d).collect())
-}
-
-/// Reads a registry; with `compile` false the schemas are not compiled (the caller compiles the
-/// one tool it uses, with `compile_at`). Each definition comes with its index in `tools`.
-pub fn read_indexed<V: HostValue>(registry: &V, strict: bool, compile: bool) -> Result<Vec<(usize, ToolDefinition)>> {
+/// The `tools` list of a registry: `{tools: [...]}` and nothing else.
+fn tools_list<V: HostValue>(registry: &V) -> Result<V> {
     if registry.kind() != Kind::Object {
         return Err(invalid(
             "",
@@ -106,6 +99,19 @@ pub fn read_indexed<V: HostValue>(registry: &V, strict: bool, compile: bool) -> 
     if tools.kind() != Kind::Array {
         return Err(invalid("/tools", "a registry's tools must be a list"));
     }
+    Ok(tools)
+}
+
+/// Reads a registry handed back by the program: `{tools: [definitions]}`, each definition read
+/// again under the ceilings (like `validateToolInput` reads its tool), names unique; sorted.
+pub fn read_registry<V: HostValue>(registry: &V, strict: bool) -> Result<Vec<ToolDefinition>> {
+    Ok(read_indexed(registry, strict, true)?.into_iter().map(|(_, d)| d).collect())
+}
+
+/// Reads a registry; with `compile` false the schemas are not compiled (the caller compiles the
+/// one tool it uses, with `compile_at`). Each definition comes with its index in `tools`.
+pub fn read_indexed<V: HostValue>(registry: &V, strict: bool, compile: bool) -> Result<Vec<(usize, ToolDefinition)>> {
+    let tools = tools_list(registry)?;
     let options = Options { strict, limits: Limits::ceilings(), ..Options::default() };
     let len = tools.len().map_err(|f| f.at("/tools"))?;
     let mut defs = Vec::with_capacity(len.min(1 << 12));
@@ -131,25 +137,7 @@ pub fn read_indexed<V: HostValue>(registry: &V, strict: bool, compile: bool) -> 
 /// `checkToolCall` needs to find the tool called, which it then reads in full (`read_tool_at`).
 /// A tool whose name cannot be read is read in full here, so its error is `defineTool`'s.
 pub fn read_names<V: HostValue>(registry: &V) -> Result<(V, Vec<(usize, String)>)> {
-    if registry.kind() != Kind::Object {
-        return Err(invalid(
-            "",
-            format!(
-                "a registry must be the object createRegistry returned, got {}",
-                crate::fields::kind_name(registry, registry.kind())
-            ),
-        ));
-    }
-    let keys = registry.keys().map_err(|e| e.at(""))?;
-    if let Some(k) = keys.iter().find(|k| k.as_str() != "tools") {
-        return Err(invalid(&crate::value::pointer_child("", k), format!("unknown field {k:?} in a registry")));
-    }
-    let Some(tools) = registry.get("tools").map_err(|f| f.at("/tools"))? else {
-        return Err(invalid("/tools", "a registry must have a tools list"));
-    };
-    if tools.kind() != Kind::Array {
-        return Err(invalid("/tools", "a registry's tools must be a list"));
-    }
+    let tools = tools_list(registry)?;
     let options = Options { limits: Limits::ceilings(), ..Options::default() };
     let len = tools.len().map_err(|f| f.at("/tools"))?;
     let mut names: Vec<(usize, String)> = Vec::with_capacity(len.min(1 << 12));

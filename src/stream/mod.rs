@@ -1,7 +1,7 @@
 //! Stream assembly (issue 4 §3): normalized provider events in, one normalized response out.
 //!
-//! The event model is provider-neutral; provider adapters (issue 4 §4, not built yet) turn raw
-//! provider streams into these events. Each event is a plain object:
+//! The event model is provider-neutral; provider adapters (issue 4 §4: `openai_chat`, `anthropic`,
+//! over the `sse` parser) turn raw provider streams into these events. Each event is a plain object:
 //!
 //! | `type` | fields |
 //! |---|---|
@@ -15,7 +15,10 @@
 //! Events are read with the shared field helpers (`fields::Reader`), in the `stream` layer;
 //! an unknown field or `type` is `STREAM_EVENT_INVALID`. See `assembler` for the rules.
 
+pub mod anthropic;
 pub mod assembler;
+pub mod openai_chat;
+pub mod sse;
 
 use crate::error::{Code, ContractError, Layer, Result};
 use crate::fields::{kind_name, Field, Reader, Source};

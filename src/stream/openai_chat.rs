@@ -1,0 +1,266 @@
+//! Adapter: OpenAI Chat Completions streaming chunks -> normalized stream events -> the
+//! assembler's normalized response (issue 4 §4).
+//!
+//! Rules:
+//! - input is raw SSE (`data:` payloads; `data: [DONE]` ends the stream, anything after it is
+//!   `STREAM_EVENT_INVALID`) or the payloads already split (one JSON text each);
+//! - a payload that is not strict JSON keeps its `parse` code, moved to the `transport` layer;
+//!   a payload that is not an object, or whose fields have the wrong shape, is
+//!   `STREAM_EVENT_INVALID`; chunks with no `choices` (usage chunks) carry no events;
+//! - only choice `index` 0 is assembled (a stream asked with `n > 1` is `STREAM_EVENT_INVALID`);
+//! - `choices[0].delta.tool_calls[]` is keyed by its `index` (any integer: some gateways start
+//!   at 1): the first fragment for an index must carry `id` and `function.name` and starts the
+//!   item (`itemId` = `callId` = the provider's call `id`; Chat Completions has no separate
+//!   item id); later fragments append `function.arguments`; a repeated `function.name` must be
+//!   the same (`TOOL_NAME_CHANGED`), a different `id` for a started index is
+//!   `STREAM_EVENT_INVALID`;
+//! - `finish_reason` ends every open call (start order) then finishes the response:
+//!   `stop` -> stop, `tool_calls` / `function_call` -> tool_calls, `length` -> length,
+//!   `content_filter` -> content_filter, anything else -> unknown (never executable);
+//! - an empty `arguments` text is not `{}`: this format does not say so, so it stays
+//!   `JSON_INVALID` (the assembler's rule);
+//! - the response keeps the provider's chunk `id` as `responseId` (the first one seen).
+
+use std::collections::BTreeMap;
+
+use crate::error::{Code, ContractError, Layer, Result};
+use crate::json::{self, Mode};
+use crate::limits::Limits;
+use crate::options::Options;
+use crate::value::Value;
+
+use super::sse::SseParser;
+use super::{Assembler, Event};
+
+fn invalid(path: &str, message: impl Into<String>) -> ContractError {
+    ContractError::new(Code::StreamEventInvalid, path, message).in_layer(Layer::Stream)
+}
+
+fn get<'a>(value: &'a Value, key: &str) -> Option<&'a Value> {
+    match value {
+        Value::Object(members) => members.iter().find(|(k, _)| k == key).map(|(_, v)| v),
+        _ => None,
+    }
+}
+
+/// A field that may be absent or null; otherwise must be a string.
+fn opt_str<'a>(value: &'a Value, key: &str, path: &str) -> Result<Option<&'a str>> {
+    match get(value, key) {
+        None | Some(Value::Null) => Ok(None),
+        Some(Value::String(s)) => Ok(Some(s)),
+        Some(other) => Err(invalid(path, format!("{key} must be a string, got {}", other.kind_name()))),
+    }
+}
+
+fn index_of(value: &Value, path: &str) -> Result<i64> {
+    match get(value, "index") {
+        Some(Value::Number(n)) if n.value.fract() == 0.0 && n.value.abs() <= 9_007_199_254_740_991.0 => {
+            Ok(n.value as i64)
+        }
+        _ => Err(invalid(path, "index must be an integer")),
+    }
+}
+
+pub struct OpenAiChat {
+    assembler: Assembler,
+    limits: Limits,
+    sse: SseParser,
+    sequence: u64,
+    response_id: Option<String>,
+    /// tool-call index -> itemId (the provider's call id), and the items still open in start order.
+    by_index: BTreeMap<i64, String>,
+    open: Vec<String>,
+    done: bool,
+    failed: Option<ContractError>,
+}
+
+impl OpenAiChat {
+    pub fn new(options: Options) -> OpenAiChat {
+        let limits = Limits { max_bytes: options.max_response_bytes, ..options.limits };
+        OpenAiChat {
+            assembler: Assembler::new(options),
+            limits,
+            sse: SseParser::new(),
+            sequence: 0,
+            response_id: None,
+            by_index: BTreeMap::new(),
+            open: Vec::new(),
+            done: false,
+            failed: None,
+        }
+    }
+
+    fn emit(&mut self, make: impl FnOnce(u64) -> Event) -> Result<()> {
+        let event = make(self.sequence);
+        self.sequence += 1;
+        self.assembler.push(event)
+    }
+
+    /// Raw SSE bytes, in any chunking.
+    pub fn push_sse(&mut self, chunk: &[u8]) -> Result<()> {
+        if let Some(e) = &self.failed {
+            return Err(e.clone());
+        }
+        for event in self.sse.push(chunk) {
+            self.push_payload(&event.data)?;
+        }
+        Ok(())
+    }
+
+    /// One `data` payload (a JSON text, or `[DONE]`).
+    pub fn push_payload(&mut self, data: &str) -> Result<()> {
+        if let Some(e) = &self.failed {
+            return Err(e.clone());
+        }
+        let result = self.payload(data);
+        if let Err(e) = &result {
+            self.failed = Some(self.assembler.fail(e.clone()));
+        }
+        result
+    }
+
+    fn payload(&mut self, data: &str) -> Result<()> {
+        if self.done {
+            return Err(invalid("", "a payload after data: [DONE]"));
+        }
+        if data.trim() == "[DONE]" {
+            self.done = true;
+            return Ok(());
+        }
+        let chunk =
+            json::parse(data.as_bytes(), Mode::Strict, &self.limits).map_err(|e| e.in_layer(Layer::Transport))?;
+        self.chunk(&chunk)
+    }
+
+    /// One chunk already parsed.
+    pub fn chunk(&mut self, chunk: &Value) -> Result<()> {
+        if !matches!(chunk, Value::Object(_)) {
+            return Err(invalid("", format!("a chunk must be a JSON object, got {}", chunk.kind_name())));
+        }
+        if let Some(id) = opt_str(chunk, "id", "/id")? {
+            if self.response_id.is_none() {
+                self.response_id = Some(id.to_owned());
+            }
+        }
+        let choices = match get(chunk, "choices") {
+            None | Some(Value::Null) => return Ok(()),
+            Some(Value::Array(c)) => c,
+            Some(_) => return Err(invalid("/choices", "choices must be an array")),
+        };
+        for (ci, choice) in choices.iter().enumerate() {
+            let path = format!("/choices/{ci}");
+            if index_of(choice, &path)? != 0 {
+                return Err(invalid(&format!("{path}/index"), "only choice 0 can be assembled (n > 1)"));
+            }
+            if let Some(delta) = get(choice, "delta").filter(|d| !matches!(d, Value::Null)) {
+                match get(delta, "tool_calls") {
+                    None | Some(Value::Null) => {}
+                    Some(Value::Array(calls)) => {
+                        for (ti, call) in calls.iter().enumerate() {
+                            self.tool_call(call, &format!("{path}/delta/tool_calls/{ti}"))?;
+                        }
+                    }
+                    Some(_) => return Err(invalid(&format!("{path}/delta/tool_calls"), "tool_calls must be an array")),
+                }
+            }
+            if let Some(reason) = opt_str(choice, "finish_reason", &format!("{path}/finish_reason"))? {
+                let reason = match reason {
+                    "stop" => "stop",
+                    "tool_calls" | "function_call" => "tool_calls",
+                    "length" => "length",
+                    "content_filter" => "content_filter",
+                    _ => "unknown",
+                };
+                for item_id in std::mem::take(&mut self.open) {
+                    self.emit(|sequence| Event::End { sequence, item_id })?;
+                }
+                self.emit(|sequence| Event::Finish { sequence, reason })?;
+            }
+        }
+        Ok(())
+    }
+
+    fn tool_call(&mut self, call: &Value, path: &str) -> Result<()> {
+        if !matches!(call, Value::Object(_)) {
+            return Err(invalid(path, "a tool call fragment must be an object"));
+        }
+        let index = index_of(call, &format!("{path}/index"))?;
+        let id = opt_str(call, "id", &format!("{path}/id"))?;
+        let function = get(call, "function").filter(|f| !matches!(f, Value::Null));
+        let (name, arguments) = match function {
+            None => (None, None),
+            Some(f @ Value::Object(_)) => (
+                opt_str(f, "name", &format!("{path}/function/name"))?,
+                opt_str(f, "arguments", &format!("{path}/function/arguments"))?,
+            ),
+            Some(_) => return Err(invalid(&format!("{path}/function"), "function must be an object")),
+        };
+        let item_id = match self.by_index.get(&index) {
+            Some(item_id) => {
+                if let Some(id) = id {
+                    if id != item_id {
+                        return Err(invalid(
+                            &format!("{path}/id"),
+                            format!("tool call {index} started as {item_id:?} and now has id {id:?}"),
+                        ));
+                    }
+                }
+                let item_id = item_id.clone();
+                if let Some(name) = name {
+                    let (item, name) = (item_id.clone(), name.to_owned());
+                    self.emit(|sequence| Event::Delta {
+                        sequence,
+                        item_id: item,
+                        text: String::new(),
+                        name: Some(name),
+                    })?;
+                }
+                item_id
+            }
+            None => {
+                let (Some(id), Some(name)) = (id, name) else {
+                    return Err(invalid(path, format!("the first fragment of tool call {index} has no id or no name")));
+                };
+                let (item_id, name) = (id.to_owned(), name.to_owned());
+                let (item, call_id) = (item_id.clone(), item_id.clone());
+                self.emit(|sequence| Event::Start { sequence, item_id: item, call_id, name })?;
+                self.by_index.insert(index, item_id.clone());
+                self.open.push(item_id.clone());
+                item_id
+            }
+        };
+        if let Some(text) = arguments.filter(|t| !t.is_empty()) {
+            let text = text.to_owned();
+            self.emit(|sequence| Event::Delta { sequence, item_id, text, name: None })?;
+        }
+        Ok(())
+    }
+
+    /// The normalized response `{responseId, finishReason, calls}` or the stream's first error.
+    /// An SSE event left unterminated at the end is dropped (WHATWG).
+    pub fn finish(&self) -> Result<Value> {
+        if let Some(e) = &self.failed {
+            return Err(e.clone());
+        }
+        let Value::Object(mut members) = self.assembler.finish()? else { unreachable!() };
+        let id = self.response_id.clone().map_or(Value::Null, Value::String);
+        members.insert(0, ("responseId".to_owned(), id));
+        Ok(Value::Object(members))
+    }
+}
+
+/// A whole raw SSE text.
+pub fn assemble_sse(text: &[u8], options: Options) -> Result<Value> {
+    let mut a = OpenAiChat::new(options);
+    a.push_sse(text)?;
+    a.finish()
+}
+
+/// Payloads already split (one JSON text each, `[DONE]` allowed).
+pub fn assemble_payloads<S: AsRef<str>>(payloads: &[S], options: Options) -> Result<Value> {
+    let mut a = OpenAiChat::new(options);
+    for p in payloads {
+        a.push_payload(p.as_ref())?;
+    }
+    a.finish()
+}

@@ -8,6 +8,7 @@ use std::path::PathBuf;
 
 use agent_contract::stream::anthropic::{self, Anthropic};
 use agent_contract::stream::openai_chat::{assemble_payloads, assemble_sse, OpenAiChat};
+use agent_contract::stream::provider::Adapter;
 use agent_contract::value::write_json;
 use agent_contract::Options;
 

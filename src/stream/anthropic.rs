@@ -26,13 +26,11 @@
 use std::collections::BTreeMap;
 
 use crate::error::{Code, ContractError, Layer, Result};
-use crate::json::{self, Mode};
-use crate::limits::Limits;
 use crate::options::Options;
 use crate::value::Value;
 
-use super::sse::SseParser;
-use super::{Assembler, Event};
+use super::provider::{self, Adapter, Common};
+use super::Event;
 
 fn invalid(path: &str, message: impl Into<String>) -> ContractError {
     ContractError::new(Code::StreamEventInvalid, path, message).in_layer(Layer::Stream)
@@ -77,58 +75,14 @@ enum Block {
 }
 
 pub struct Anthropic {
-    assembler: Assembler,
-    limits: Limits,
-    sse: SseParser,
-    sequence: u64,
-    response_id: Option<String>,
+    common: Common,
     blocks: BTreeMap<i64, Block>,
     stopped: bool,
-    failed: Option<ContractError>,
 }
 
 impl Anthropic {
     pub fn new(options: Options) -> Anthropic {
-        let limits = Limits { max_bytes: options.max_response_bytes, ..options.limits };
-        Anthropic {
-            assembler: Assembler::new(options),
-            limits,
-            sse: SseParser::new(),
-            sequence: 0,
-            response_id: None,
-            blocks: BTreeMap::new(),
-            stopped: false,
-            failed: None,
-        }
-    }
-
-    fn emit(&mut self, make: impl FnOnce(u64) -> Event) -> Result<()> {
-        let event = make(self.sequence);
-        self.sequence += 1;
-        self.assembler.push(event)
-    }
-
-    pub fn push_sse(&mut self, chunk: &[u8]) -> Result<()> {
-        if let Some(e) = &self.failed {
-            return Err(e.clone());
-        }
-        for event in self.sse.push(chunk) {
-            self.push_payload(&event.data)?;
-        }
-        Ok(())
-    }
-
-    pub fn push_payload(&mut self, data: &str) -> Result<()> {
-        if let Some(e) = &self.failed {
-            return Err(e.clone());
-        }
-        let result = json::parse(data.as_bytes(), Mode::Strict, &self.limits)
-            .map_err(|e| e.in_layer(Layer::Transport))
-            .and_then(|v| self.event(&v));
-        if let Err(e) = &result {
-            self.failed = Some(self.assembler.fail(e.clone()));
-        }
-        result
+        Anthropic { common: Common::new(options), blocks: BTreeMap::new(), stopped: false }
     }
 
     fn event(&mut self, event: &Value) -> Result<()> {
@@ -141,11 +95,11 @@ impl Anthropic {
         let kind = req_str(event, "type", "/type")?;
         match kind {
             "message_start" => {
-                if self.response_id.is_some() {
+                if self.common.response_id.is_some() {
                     return Err(invalid("/type", "a second message_start"));
                 }
                 let message = get(event, "message").ok_or_else(|| invalid("/message", "missing message"))?;
-                self.response_id = Some(req_str(message, "id", "/message/id")?.to_owned());
+                self.common.response_id = Some(req_str(message, "id", "/message/id")?.to_owned());
             }
             "content_block_start" => {
                 let index = index_of(event)?;
@@ -158,7 +112,7 @@ impl Anthropic {
                     let item_id = req_str(block, "id", "/content_block/id")?.to_owned();
                     let name = req_str(block, "name", "/content_block/name")?.to_owned();
                     let (item, call_id) = (item_id.clone(), item_id.clone());
-                    self.emit(|sequence| Event::Start { sequence, item_id: item, call_id, name })?;
+                    self.common.emit(|sequence| Event::Start { sequence, item_id: item, call_id, name })?;
                     self.blocks.insert(index, Block::Tool { item_id, has_input: false, stopped: false });
                 } else {
                     self.blocks.insert(index, Block::Other);
@@ -184,7 +138,7 @@ impl Anthropic {
                     }
                 };
                 let (item_id, text) = text;
-                self.emit(|sequence| Event::Delta { sequence, item_id, text, name: None })?;
+                self.common.emit(|sequence| Event::Delta { sequence, item_id, text, name: None })?;
             }
             "content_block_stop" => {
                 let index = index_of(event)?;
@@ -200,9 +154,14 @@ impl Anthropic {
                 };
                 if empty {
                     let item = item_id.clone();
-                    self.emit(|sequence| Event::Delta { sequence, item_id: item, text: "{}".to_owned(), name: None })?;
+                    self.common.emit(|sequence| Event::Delta {
+                        sequence,
+                        item_id: item,
+                        text: "{}".to_owned(),
+                        name: None,
+                    })?;
                 }
-                self.emit(|sequence| Event::End { sequence, item_id })?;
+                self.common.emit(|sequence| Event::End { sequence, item_id })?;
             }
             "message_delta" => {
                 let delta = get(event, "delta").ok_or_else(|| invalid("/delta", "missing delta"))?;
@@ -214,40 +173,40 @@ impl Anthropic {
                         "refusal" => "content_filter",
                         _ => "unknown",
                     };
-                    self.emit(|sequence| Event::Finish { sequence, reason })?;
+                    self.common.emit(|sequence| Event::Finish { sequence, reason })?;
                 }
             }
             "message_stop" => self.stopped = true,
             "error" => {
-                self.emit(|sequence| Event::Finish { sequence, reason: "error" })?;
+                self.common.emit(|sequence| Event::Finish { sequence, reason: "error" })?;
             }
             _ => {} // ping, and event types added later
         }
         Ok(())
     }
+}
 
-    /// `{responseId, finishReason, calls}` or the stream's first error.
-    pub fn finish(&self) -> Result<Value> {
-        if let Some(e) = &self.failed {
-            return Err(e.clone());
-        }
-        let Value::Object(mut members) = self.assembler.finish()? else { unreachable!() };
-        let id = self.response_id.clone().map_or(Value::Null, Value::String);
-        members.insert(0, ("responseId".to_owned(), id));
-        Ok(Value::Object(members))
+impl Adapter for Anthropic {
+    fn common(&mut self) -> &mut Common {
+        &mut self.common
+    }
+
+    fn common_ref(&self) -> &Common {
+        &self.common
+    }
+
+    fn payload(&mut self, data: &str) -> Result<()> {
+        let event = self.common.parse_payload(data)?;
+        self.event(&event)
     }
 }
 
+/// A whole raw SSE text.
 pub fn assemble_sse(text: &[u8], options: Options) -> Result<Value> {
-    let mut a = Anthropic::new(options);
-    a.push_sse(text)?;
-    a.finish()
+    provider::assemble_sse(Anthropic::new(options), text)
 }
 
+/// Payloads already split (one JSON text each).
 pub fn assemble_payloads<S: AsRef<str>>(payloads: &[S], options: Options) -> Result<Value> {
-    let mut a = Anthropic::new(options);
-    for p in payloads {
-        a.push_payload(p.as_ref())?;
-    }
-    a.finish()
+    provider::assemble_payloads(Anthropic::new(options), payloads)
 }

@@ -86,10 +86,7 @@ impl Assembler {
     /// Ends the stream with an error found outside the assembler (a host value that could not
     /// be read at all): every later call returns it.
     pub fn fail(&mut self, error: ContractError) -> ContractError {
-        if self.failed.is_none() {
-            self.failed = Some(error);
-        }
-        self.failed.clone().unwrap()
+        self.failed.get_or_insert(error).clone()
     }
 
     pub fn push(&mut self, event: Event) -> Result<()> {

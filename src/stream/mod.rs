@@ -18,6 +18,7 @@
 pub mod anthropic;
 pub mod assembler;
 pub mod openai_chat;
+pub mod provider;
 pub mod sse;
 
 use crate::error::{Code, ContractError, Layer, Result};

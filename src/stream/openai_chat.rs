@@ -24,13 +24,11 @@
 use std::collections::BTreeMap;
 
 use crate::error::{Code, ContractError, Layer, Result};
-use crate::json::{self, Mode};
-use crate::limits::Limits;
 use crate::options::Options;
 use crate::value::Value;
 
-use super::sse::SseParser;
-use super::{Assembler, Event};
+use super::provider::{self, Adapter, Common};
+use super::Event;
 
 fn invalid(path: &str, message: impl Into<String>) -> ContractError {
     ContractError::new(Code::StreamEventInvalid, path, message).in_layer(Layer::Stream)
@@ -62,74 +60,16 @@ fn index_of(value: &Value, path: &str) -> Result<i64> {
 }
 
 pub struct OpenAiChat {
-    assembler: Assembler,
-    limits: Limits,
-    sse: SseParser,
-    sequence: u64,
-    response_id: Option<String>,
+    common: Common,
     /// tool-call index -> itemId (the provider's call id), and the items still open in start order.
     by_index: BTreeMap<i64, String>,
     open: Vec<String>,
     done: bool,
-    failed: Option<ContractError>,
 }
 
 impl OpenAiChat {
     pub fn new(options: Options) -> OpenAiChat {
-        let limits = Limits { max_bytes: options.max_response_bytes, ..options.limits };
-        OpenAiChat {
-            assembler: Assembler::new(options),
-            limits,
-            sse: SseParser::new(),
-            sequence: 0,
-            response_id: None,
-            by_index: BTreeMap::new(),
-            open: Vec::new(),
-            done: false,
-            failed: None,
-        }
-    }
-
-    fn emit(&mut self, make: impl FnOnce(u64) -> Event) -> Result<()> {
-        let event = make(self.sequence);
-        self.sequence += 1;
-        self.assembler.push(event)
-    }
-
-    /// Raw SSE bytes, in any chunking.
-    pub fn push_sse(&mut self, chunk: &[u8]) -> Result<()> {
-        if let Some(e) = &self.failed {
-            return Err(e.clone());
-        }
-        for event in self.sse.push(chunk) {
-            self.push_payload(&event.data)?;
-        }
-        Ok(())
-    }
-
-    /// One `data` payload (a JSON text, or `[DONE]`).
-    pub fn push_payload(&mut self, data: &str) -> Result<()> {
-        if let Some(e) = &self.failed {
-            return Err(e.clone());
-        }
-        let result = self.payload(data);
-        if let Err(e) = &result {
-            self.failed = Some(self.assembler.fail(e.clone()));
-        }
-        result
-    }
-
-    fn payload(&mut self, data: &str) -> Result<()> {
-        if self.done {
-            return Err(invalid("", "a payload after data: [DONE]"));
-        }
-        if data.trim() == "[DONE]" {
-            self.done = true;
-            return Ok(());
-        }
-        let chunk =
-            json::parse(data.as_bytes(), Mode::Strict, &self.limits).map_err(|e| e.in_layer(Layer::Transport))?;
-        self.chunk(&chunk)
+        OpenAiChat { common: Common::new(options), by_index: BTreeMap::new(), open: Vec::new(), done: false }
     }
 
     /// One chunk already parsed.
@@ -138,8 +78,8 @@ impl OpenAiChat {
             return Err(invalid("", format!("a chunk must be a JSON object, got {}", chunk.kind_name())));
         }
         if let Some(id) = opt_str(chunk, "id", "/id")? {
-            if self.response_id.is_none() {
-                self.response_id = Some(id.to_owned());
+            if self.common.response_id.is_none() {
+                self.common.response_id = Some(id.to_owned());
             }
         }
         let choices = match get(chunk, "choices") {
@@ -172,9 +112,9 @@ impl OpenAiChat {
                     _ => "unknown",
                 };
                 for item_id in std::mem::take(&mut self.open) {
-                    self.emit(|sequence| Event::End { sequence, item_id })?;
+                    self.common.emit(|sequence| Event::End { sequence, item_id })?;
                 }
-                self.emit(|sequence| Event::Finish { sequence, reason })?;
+                self.common.emit(|sequence| Event::Finish { sequence, reason })?;
             }
         }
         Ok(())
@@ -208,7 +148,7 @@ impl OpenAiChat {
                 let item_id = item_id.clone();
                 if let Some(name) = name {
                     let (item, name) = (item_id.clone(), name.to_owned());
-                    self.emit(|sequence| Event::Delta {
+                    self.common.emit(|sequence| Event::Delta {
                         sequence,
                         item_id: item,
                         text: String::new(),
@@ -223,7 +163,7 @@ impl OpenAiChat {
                 };
                 let (item_id, name) = (id.to_owned(), name.to_owned());
                 let (item, call_id) = (item_id.clone(), item_id.clone());
-                self.emit(|sequence| Event::Start { sequence, item_id: item, call_id, name })?;
+                self.common.emit(|sequence| Event::Start { sequence, item_id: item, call_id, name })?;
                 self.by_index.insert(index, item_id.clone());
                 self.open.push(item_id.clone());
                 item_id
@@ -231,36 +171,40 @@ impl OpenAiChat {
         };
         if let Some(text) = arguments.filter(|t| !t.is_empty()) {
             let text = text.to_owned();
-            self.emit(|sequence| Event::Delta { sequence, item_id, text, name: None })?;
+            self.common.emit(|sequence| Event::Delta { sequence, item_id, text, name: None })?;
         }
         Ok(())
     }
+}
 
-    /// The normalized response `{responseId, finishReason, calls}` or the stream's first error.
-    /// An SSE event left unterminated at the end is dropped (WHATWG).
-    pub fn finish(&self) -> Result<Value> {
-        if let Some(e) = &self.failed {
-            return Err(e.clone());
+impl Adapter for OpenAiChat {
+    fn common(&mut self) -> &mut Common {
+        &mut self.common
+    }
+
+    fn common_ref(&self) -> &Common {
+        &self.common
+    }
+
+    fn payload(&mut self, data: &str) -> Result<()> {
+        if self.done {
+            return Err(invalid("", "a payload after data: [DONE]"));
         }
-        let Value::Object(mut members) = self.assembler.finish()? else { unreachable!() };
-        let id = self.response_id.clone().map_or(Value::Null, Value::String);
-        members.insert(0, ("responseId".to_owned(), id));
-        Ok(Value::Object(members))
+        if data.trim() == "[DONE]" {
+            self.done = true;
+            return Ok(());
+        }
+        let chunk = self.common.parse_payload(data)?;
+        self.chunk(&chunk)
     }
 }
 
 /// A whole raw SSE text.
 pub fn assemble_sse(text: &[u8], options: Options) -> Result<Value> {
-    let mut a = OpenAiChat::new(options);
-    a.push_sse(text)?;
-    a.finish()
+    provider::assemble_sse(OpenAiChat::new(options), text)
 }
 
-/// Payloads already split (one JSON text each, `[DONE]` allowed).
+/// Payloads already split (one JSON text each).
 pub fn assemble_payloads<S: AsRef<str>>(payloads: &[S], options: Options) -> Result<Value> {
-    let mut a = OpenAiChat::new(options);
-    for p in payloads {
-        a.push_payload(p.as_ref())?;
-    }
-    a.finish()
+    provider::assemble_payloads(OpenAiChat::new(options), payloads)
 }

@@ -123,6 +123,7 @@ codes! {
     IncompleteResponse => "INCOMPLETE_RESPONSE", Stream, true;
     EventAfterFinish => "EVENT_AFTER_FINISH", Stream, true;
     StreamEventInvalid => "STREAM_EVENT_INVALID", Stream, true;
+    ProviderUnknown => "PROVIDER_UNKNOWN", Contract, false;
 }
 
 /// Where a text input stopped being acceptable: byte offset (0-based), line and column (1-based,

@@ -6,11 +6,27 @@
 
 use std::path::PathBuf;
 
-use agent_contract::stream::anthropic::{self, Anthropic};
-use agent_contract::stream::openai_chat::{assemble_payloads, assemble_sse, OpenAiChat};
-use agent_contract::stream::provider::Adapter;
+use agent_contract::stream::provider;
 use agent_contract::value::write_json;
 use agent_contract::Options;
+
+fn assemble_payloads(p: &[&str], options: Options) -> agent_contract::error::Result<agent_contract::Value> {
+    provider::assemble_payloads(&mut *provider::adapter("openai-chat", options)?, p)
+}
+
+fn assemble_sse(p: &[u8], options: Options) -> agent_contract::error::Result<agent_contract::Value> {
+    provider::assemble_sse(&mut *provider::adapter("openai-chat", options)?, p)
+}
+
+mod anthropic {
+    use super::*;
+    pub fn assemble_payloads(p: &[&str], options: Options) -> agent_contract::error::Result<agent_contract::Value> {
+        provider::assemble_payloads(&mut *provider::adapter("anthropic", options)?, p)
+    }
+    pub fn assemble_sse(p: &[u8], options: Options) -> agent_contract::error::Result<agent_contract::Value> {
+        provider::assemble_sse(&mut *provider::adapter("anthropic", options)?, p)
+    }
+}
 
 fn dir() -> Option<PathBuf> {
     folder("openai-chat")
@@ -35,7 +51,7 @@ fn run(dir: &PathBuf, file: &str) -> Result<String, String> {
     } else {
         // Also byte by byte: the same result for every chunking.
         let whole = assemble_sse(&bytes, Options::default());
-        let mut a = OpenAiChat::new(Options::default());
+        let mut a = provider::adapter("openai-chat", Options::default()).unwrap();
         let mut stepped = Ok(());
         for b in &bytes {
             stepped = stepped.and_then(|_| a.push_sse(&[*b]));
@@ -154,7 +170,7 @@ fn run_anthropic(dir: &PathBuf, file: &str) -> Result<String, String> {
         anthropic::assemble_payloads(&lines, Options::default())
     } else {
         let whole = anthropic::assemble_sse(&bytes, Options::default());
-        let mut a = Anthropic::new(Options::default());
+        let mut a = provider::adapter("anthropic", Options::default()).unwrap();
         let mut stepped = Ok(());
         for b in &bytes {
             stepped = stepped.and_then(|_| a.push_sse(&[*b]));

@@ -25,43 +25,15 @@
 
 use std::collections::BTreeMap;
 
-use crate::error::{Code, ContractError, Layer, Result};
+use crate::error::Result;
 use crate::options::Options;
 use crate::value::Value;
 
-use super::provider::{self, Adapter, Common};
+use super::provider::{get, int_field, invalid, opt_str, req_str, Adapter, Common};
 use super::Event;
 
-fn invalid(path: &str, message: impl Into<String>) -> ContractError {
-    ContractError::new(Code::StreamEventInvalid, path, message).in_layer(Layer::Stream)
-}
-
-fn get<'a>(value: &'a Value, key: &str) -> Option<&'a Value> {
-    match value {
-        Value::Object(members) => members.iter().find(|(k, _)| k == key).map(|(_, v)| v),
-        _ => None,
-    }
-}
-
-fn opt_str<'a>(value: &'a Value, key: &str, path: &str) -> Result<Option<&'a str>> {
-    match get(value, key) {
-        None | Some(Value::Null) => Ok(None),
-        Some(Value::String(s)) => Ok(Some(s)),
-        Some(other) => Err(invalid(path, format!("{key} must be a string, got {}", other.kind_name()))),
-    }
-}
-
-fn req_str<'a>(value: &'a Value, key: &str, path: &str) -> Result<&'a str> {
-    opt_str(value, key, path)?.ok_or_else(|| invalid(path, format!("missing {key}")))
-}
-
 fn index_of(value: &Value) -> Result<i64> {
-    match get(value, "index") {
-        Some(Value::Number(n)) if n.value.fract() == 0.0 && n.value.abs() <= 9_007_199_254_740_991.0 => {
-            Ok(n.value as i64)
-        }
-        _ => Err(invalid("/index", "index must be an integer")),
-    }
+    int_field(value, "index", "/index")
 }
 
 enum Block {
@@ -85,7 +57,7 @@ impl Anthropic {
         Anthropic { common: Common::new(options), blocks: BTreeMap::new(), stopped: false }
     }
 
-    fn event(&mut self, event: &Value) -> Result<()> {
+    fn read(&mut self, event: &Value) -> Result<()> {
         if !matches!(event, Value::Object(_)) {
             return Err(invalid("", format!("an event must be a JSON object, got {}", event.kind_name())));
         }
@@ -195,18 +167,7 @@ impl Adapter for Anthropic {
         &self.common
     }
 
-    fn payload(&mut self, data: &str) -> Result<()> {
-        let event = self.common.parse_payload(data)?;
-        self.event(&event)
+    fn event(&mut self, event: &Value) -> Result<()> {
+        self.read(event)
     }
-}
-
-/// A whole raw SSE text.
-pub fn assemble_sse(text: &[u8], options: Options) -> Result<Value> {
-    provider::assemble_sse(Anthropic::new(options), text)
-}
-
-/// Payloads already split (one JSON text each).
-pub fn assemble_payloads<S: AsRef<str>>(payloads: &[S], options: Options) -> Result<Value> {
-    provider::assemble_payloads(Anthropic::new(options), payloads)
 }

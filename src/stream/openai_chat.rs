@@ -23,41 +23,12 @@
 
 use std::collections::BTreeMap;
 
-use crate::error::{Code, ContractError, Layer, Result};
+use crate::error::Result;
 use crate::options::Options;
 use crate::value::Value;
 
-use super::provider::{self, Adapter, Common};
+use super::provider::{get, int_field, invalid, opt_str, Adapter, Common};
 use super::Event;
-
-fn invalid(path: &str, message: impl Into<String>) -> ContractError {
-    ContractError::new(Code::StreamEventInvalid, path, message).in_layer(Layer::Stream)
-}
-
-fn get<'a>(value: &'a Value, key: &str) -> Option<&'a Value> {
-    match value {
-        Value::Object(members) => members.iter().find(|(k, _)| k == key).map(|(_, v)| v),
-        _ => None,
-    }
-}
-
-/// A field that may be absent or null; otherwise must be a string.
-fn opt_str<'a>(value: &'a Value, key: &str, path: &str) -> Result<Option<&'a str>> {
-    match get(value, key) {
-        None | Some(Value::Null) => Ok(None),
-        Some(Value::String(s)) => Ok(Some(s)),
-        Some(other) => Err(invalid(path, format!("{key} must be a string, got {}", other.kind_name()))),
-    }
-}
-
-fn index_of(value: &Value, path: &str) -> Result<i64> {
-    match get(value, "index") {
-        Some(Value::Number(n)) if n.value.fract() == 0.0 && n.value.abs() <= 9_007_199_254_740_991.0 => {
-            Ok(n.value as i64)
-        }
-        _ => Err(invalid(path, "index must be an integer")),
-    }
-}
 
 pub struct OpenAiChat {
     common: Common,
@@ -73,7 +44,10 @@ impl OpenAiChat {
     }
 
     /// One chunk already parsed.
-    pub fn chunk(&mut self, chunk: &Value) -> Result<()> {
+    fn chunk(&mut self, chunk: &Value) -> Result<()> {
+        if self.done {
+            return Err(invalid("", "a chunk after data: [DONE]"));
+        }
         if !matches!(chunk, Value::Object(_)) {
             return Err(invalid("", format!("a chunk must be a JSON object, got {}", chunk.kind_name())));
         }
@@ -89,7 +63,7 @@ impl OpenAiChat {
         };
         for (ci, choice) in choices.iter().enumerate() {
             let path = format!("/choices/{ci}");
-            if index_of(choice, &path)? != 0 {
+            if int_field(choice, "index", &format!("{path}/index"))? != 0 {
                 return Err(invalid(&format!("{path}/index"), "only choice 0 can be assembled (n > 1)"));
             }
             if let Some(delta) = get(choice, "delta").filter(|d| !matches!(d, Value::Null)) {
@@ -124,7 +98,7 @@ impl OpenAiChat {
         if !matches!(call, Value::Object(_)) {
             return Err(invalid(path, "a tool call fragment must be an object"));
         }
-        let index = index_of(call, &format!("{path}/index"))?;
+        let index = int_field(call, "index", &format!("{path}/index"))?;
         let id = opt_str(call, "id", &format!("{path}/id"))?;
         let function = get(call, "function").filter(|f| !matches!(f, Value::Null));
         let (name, arguments) = match function {
@@ -186,6 +160,10 @@ impl Adapter for OpenAiChat {
         &self.common
     }
 
+    fn event(&mut self, event: &Value) -> Result<()> {
+        self.chunk(event)
+    }
+
     fn payload(&mut self, data: &str) -> Result<()> {
         if self.done {
             return Err(invalid("", "a payload after data: [DONE]"));
@@ -197,14 +175,4 @@ impl Adapter for OpenAiChat {
         let chunk = self.common.parse_payload(data)?;
         self.chunk(&chunk)
     }
-}
-
-/// A whole raw SSE text.
-pub fn assemble_sse(text: &[u8], options: Options) -> Result<Value> {
-    provider::assemble_sse(OpenAiChat::new(options), text)
-}
-
-/// Payloads already split (one JSON text each).
-pub fn assemble_payloads<S: AsRef<str>>(payloads: &[S], options: Options) -> Result<Value> {
-    provider::assemble_payloads(OpenAiChat::new(options), payloads)
 }

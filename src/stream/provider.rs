@@ -1,15 +1,20 @@
 //! What every provider adapter shares: the assembler it feeds, the SSE parser in front of it,
 //! the event sequence it numbers, the provider's response id, and the rule that the first error
-//! ends the stream. An adapter only says what one `data` payload means (`Adapter::payload`).
+//! ends the stream. An adapter only says what one provider event means (`Adapter::event`).
+//! `ProviderStream` is what hosts hold: an adapter chosen by the provider's name.
 
-use crate::error::{ContractError, Layer, Result};
+use crate::error::{Code, ContractError, Layer, Result};
+use crate::input::{Budget, Copier, HostValue, Kind, Path, Undefined};
 use crate::json::{self, Mode};
 use crate::limits::Limits;
-use crate::options::Options;
+use crate::options::{OptionSet, Options};
 use crate::stream::assembler::Assembler;
 use crate::stream::sse::SseParser;
 use crate::stream::Event;
 use crate::value::Value;
+
+/// The provider names hosts pass, in the order the docs list them.
+pub const PROVIDERS: [&str; 2] = ["openai-chat", "anthropic"];
 
 pub struct Common {
     pub assembler: Assembler,
@@ -46,19 +51,45 @@ impl Common {
     pub fn parse_payload(&self, data: &str) -> Result<Value> {
         json::parse(data.as_bytes(), Mode::Strict, &self.limits).map_err(|e| e.in_layer(Layer::Transport))
     }
+
+    fn check(&self) -> Result<()> {
+        match &self.failed {
+            Some(e) => Err(e.clone()),
+            None => Ok(()),
+        }
+    }
+
+    fn remember(&mut self, result: Result<()>) -> Result<()> {
+        if let Err(e) = &result {
+            self.failed = Some(self.assembler.fail(e.clone()));
+        }
+        result
+    }
+
+    fn with_response_id(&self, mut value: Value) -> Value {
+        if let Value::Object(members) = &mut value {
+            let id = self.response_id.clone().map_or(Value::Null, Value::String);
+            members.insert(0, ("responseId".to_owned(), id));
+        }
+        value
+    }
 }
 
 pub trait Adapter {
     fn common(&mut self) -> &mut Common;
     fn common_ref(&self) -> &Common;
-    /// What one `data` payload means to this provider.
-    fn payload(&mut self, data: &str) -> Result<()>;
+    /// What one provider event (one payload, already parsed) means to this provider.
+    fn event(&mut self, event: &Value) -> Result<()>;
+
+    /// What one SSE `data` payload means: by default the event it holds as JSON.
+    fn payload(&mut self, data: &str) -> Result<()> {
+        let event = self.common_ref().parse_payload(data)?;
+        self.event(&event)
+    }
 
     /// Raw SSE bytes, in any chunking.
     fn push_sse(&mut self, chunk: &[u8]) -> Result<()> {
-        if let Some(e) = &self.common_ref().failed {
-            return Err(e.clone());
-        }
+        self.common_ref().check()?;
         for event in self.common().sse.push(chunk) {
             self.push_payload(&event.data)?;
         }
@@ -67,43 +98,177 @@ pub trait Adapter {
 
     /// One `data` payload; the first error is final.
     fn push_payload(&mut self, data: &str) -> Result<()> {
-        if let Some(e) = &self.common_ref().failed {
-            return Err(e.clone());
-        }
+        self.common_ref().check()?;
         let result = self.payload(data);
-        if let Err(e) = &result {
-            let common = self.common();
-            common.failed = Some(common.assembler.fail(e.clone()));
+        self.common().remember(result)
+    }
+
+    /// One provider event already parsed; the first error is final.
+    fn push_event(&mut self, event: &Value) -> Result<()> {
+        self.common_ref().check()?;
+        let result = self.event(event);
+        self.common().remember(result)
+    }
+
+    /// Ends the stream with an error found before the adapter saw the event (a host value
+    /// that is not JSON): every later call returns it.
+    fn fail(&mut self, error: ContractError) -> ContractError {
+        let common = self.common();
+        if let Some(e) = &common.failed {
+            return e.clone();
         }
-        result
+        let e = common.assembler.fail(error);
+        common.failed = Some(e.clone());
+        e
+    }
+
+    /// The assembler's preview (never executable) with the provider's response id.
+    fn preview(&self) -> Value {
+        let common = self.common_ref();
+        common.with_response_id(common.assembler.preview())
     }
 
     /// The normalized response `{responseId, finishReason, calls}` or the stream's first error.
     /// An SSE event left unterminated at the end is dropped (WHATWG).
     fn finish(&self) -> Result<Value> {
         let common = self.common_ref();
-        if let Some(e) = &common.failed {
-            return Err(e.clone());
-        }
-        let mut response = common.assembler.finish()?;
-        if let Value::Object(members) = &mut response {
-            let id = common.response_id.clone().map_or(Value::Null, Value::String);
-            members.insert(0, ("responseId".to_owned(), id));
-        }
-        Ok(response)
+        common.check()?;
+        Ok(common.with_response_id(common.assembler.finish()?))
     }
 }
 
 /// A whole raw SSE text through `adapter`.
-pub fn assemble_sse<A: Adapter>(mut adapter: A, text: &[u8]) -> Result<Value> {
+pub fn assemble_sse<A: Adapter + ?Sized>(adapter: &mut A, text: &[u8]) -> Result<Value> {
     adapter.push_sse(text)?;
     adapter.finish()
 }
 
 /// Payloads already split (one JSON text each) through `adapter`.
-pub fn assemble_payloads<A: Adapter, S: AsRef<str>>(mut adapter: A, payloads: &[S]) -> Result<Value> {
+pub fn assemble_payloads<A: Adapter + ?Sized, S: AsRef<str>>(adapter: &mut A, payloads: &[S]) -> Result<Value> {
     for p in payloads {
         adapter.push_payload(p.as_ref())?;
     }
     adapter.finish()
+}
+
+/// The adapter for a provider's name (one of `PROVIDERS`).
+pub fn adapter(provider: &str, options: Options) -> Result<Box<dyn Adapter>> {
+    Ok(match provider {
+        "openai-chat" => Box::new(super::openai_chat::OpenAiChat::new(options)),
+        "anthropic" => Box::new(super::anthropic::Anthropic::new(options)),
+        other => {
+            return Err(ContractError::new(
+                Code::ProviderUnknown,
+                "",
+                format!("unknown provider {other:?}: expected one of {PROVIDERS:?}"),
+            ))
+        }
+    })
+}
+
+/// One provider response being assembled, as hosts hold it: the provider's adapter, fed raw
+/// SSE chunks, payload texts or provider event values.
+pub struct ProviderStream {
+    adapter: Box<dyn Adapter>,
+}
+
+impl ProviderStream {
+    /// Options: those of the assembler (`maxArgumentsBytes`, `maxResponseBytes`, the limits).
+    pub fn new<V: HostValue>(provider: &str, options: Option<&V>) -> Result<ProviderStream> {
+        let options = Options::read_for(options, OptionSet::Stream)?;
+        Ok(ProviderStream { adapter: adapter(provider, options)? })
+    }
+
+    pub fn push_sse(&mut self, chunk: &[u8]) -> Result<()> {
+        self.adapter.push_sse(chunk)
+    }
+
+    /// One provider event from a host: a string is one payload's JSON text (OpenAI's `[DONE]`
+    /// too); anything else is the event itself, which must be JSON (`undefined` is kept, so
+    /// an adapter reports the field as having the wrong type).
+    pub fn push_host<V: HostValue>(&mut self, event: &V) -> Result<()> {
+        if event.kind() == Kind::String {
+            return self.adapter.push_payload(&event.string());
+        }
+        let limits = self.adapter.common_ref().limits;
+        let mut budget = Budget::new(&limits);
+        let copied =
+            Copier { limits: &limits, budget: &mut budget, undefined: Undefined::Keep }.copy(event, &Path::Root(""), 0);
+        match copied {
+            Ok(value) => self.adapter.push_event(&value),
+            Err(e) => Err(self.adapter.fail(e.in_layer(Layer::Transport))),
+        }
+    }
+
+    pub fn preview(&self) -> Value {
+        self.adapter.preview()
+    }
+
+    pub fn finish(&self) -> Result<Value> {
+        self.adapter.finish()
+    }
+}
+
+/// A whole provider stream from a host value: SSE text (a string or bytes) or a list of
+/// events (payload texts or event values), then the normalized response.
+pub fn assemble<V: HostValue>(provider: &str, input: &V, bytes: Option<&[u8]>, options: Option<&V>) -> Result<Value> {
+    let mut stream = ProviderStream::new(provider, options)?;
+    match (bytes, input.kind()) {
+        (Some(b), _) => stream.push_sse(b)?,
+        (None, Kind::String) => stream.push_sse(input.string().as_bytes())?,
+        (None, Kind::Array) => {
+            for i in 0..input.len().map_err(|e| e.at(""))? {
+                let event = input.index(i).map_err(|e| e.at(&format!("/{i}")))?;
+                stream.push_host(&event)?;
+            }
+        }
+        (None, _) => {
+            return Err(ContractError::new(
+                Code::StreamEventInvalid,
+                "",
+                format!(
+                    "expected SSE text (a string or bytes) or a list of events, got {}",
+                    crate::fields::kind_name(input, input.kind())
+                ),
+            ))
+        }
+    }
+    stream.finish()
+}
+
+// Reading provider payloads: every field an adapter reads has a fixed JSON type, and anything
+// else is STREAM_EVENT_INVALID at the field's pointer.
+
+pub(crate) fn invalid(path: &str, message: impl Into<String>) -> ContractError {
+    ContractError::new(Code::StreamEventInvalid, path, message).in_layer(Layer::Stream)
+}
+
+pub(crate) fn get<'a>(value: &'a Value, key: &str) -> Option<&'a Value> {
+    match value {
+        Value::Object(members) => members.iter().find(|(k, _)| k == key).map(|(_, v)| v),
+        _ => None,
+    }
+}
+
+/// A field that may be absent or null; otherwise must be a string.
+pub(crate) fn opt_str<'a>(value: &'a Value, key: &str, path: &str) -> Result<Option<&'a str>> {
+    match get(value, key) {
+        None | Some(Value::Null) => Ok(None),
+        Some(Value::String(s)) => Ok(Some(s)),
+        Some(other) => Err(invalid(path, format!("{key} must be a string, got {}", other.kind_name()))),
+    }
+}
+
+pub(crate) fn req_str<'a>(value: &'a Value, key: &str, path: &str) -> Result<&'a str> {
+    opt_str(value, key, path)?.ok_or_else(|| invalid(path, format!("missing {key}")))
+}
+
+/// An integer field (a JSON number with no fraction, within ±2^53).
+pub(crate) fn int_field(value: &Value, key: &str, path: &str) -> Result<i64> {
+    match get(value, key) {
+        Some(Value::Number(n)) if n.value.fract() == 0.0 && n.value.abs() <= 9_007_199_254_740_991.0 => {
+            Ok(n.value as i64)
+        }
+        _ => Err(invalid(path, format!("{key} must be an integer"))),
+    }
 }

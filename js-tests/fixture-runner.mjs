@@ -214,14 +214,23 @@ function assembleStream(api, c) {
 }
 
 /** assembleProviderStream's input: a recording (raw SSE bytes, or a `.chunks.txt` file's
- *  non-blank lines parsed as JSON, `lines: [from, to)` of them when given), SSE text, or `input`. */
+ *  non-blank lines parsed as JSON, or kept as text when they are not JSON; `lines: [from, to)`
+ *  of them when given), SSE text, or `input`. */
 function providerInput(c, recording) {
   if (hasOwn.call(c, 'recording')) {
     const bytes = recording(c.recording);
     if (!c.recording.endsWith('.chunks.txt')) return bytes;
     const lines = new TextDecoder().decode(bytes).split('\n').filter((l) => l.trim() !== '');
     const [from, to] = c.lines ?? [0, lines.length];
-    return lines.slice(from, to).map((l) => JSON.parse(l));
+    // A line that is not JSON (a hand-made recording's typo) stays a string: one payload text,
+    // which the adapter parses and reports in the transport layer.
+    return lines.slice(from, to).map((l) => {
+      try {
+        return JSON.parse(l);
+      } catch {
+        return l;
+      }
+    });
   }
   if (['text', 'textHex', 'bytesHex'].some((k) => hasOwn.call(c, k))) return textArgument(c);
   return build(c.input, c.host).value;

@@ -149,7 +149,8 @@ export type ErrorCode =
   | 'INCOMPLETE_RESPONSE'
   | 'EVENT_AFTER_FINISH'
   | 'STREAM_EVENT_INVALID'
-  | 'PROVIDER_UNKNOWN';
+  | 'PROVIDER_UNKNOWN'
+  | 'CALL_TYPE_UNSUPPORTED';
 
 export interface Position {
   /** Byte offset in the UTF-8 text, from 0. */

@@ -165,16 +165,25 @@ def run(case: dict[str, Any]) -> dict[str, Any]:
 RECORDINGS = FIXTURES.parent.parent / "shared" / "conformance" / "provider-streams"
 
 
+def payload(line: str) -> Any:
+    """A recording's line parsed as JSON, or kept as text when it is not JSON (a hand-made
+    recording's typo): the adapter then parses it and reports it in the transport layer."""
+    try:
+        return json.loads(line)
+    except ValueError:
+        return line
+
+
 def provider_input(case: dict[str, Any], value: Any) -> Any:
-    """A recording (raw SSE bytes, or a `.chunks.txt` file's non-blank lines parsed as JSON,
-    `lines: [from, to)` of them when given), SSE text, or `input`."""
+    """A recording (raw SSE bytes, or a `.chunks.txt` file's non-blank lines parsed as JSON or
+    kept as text, `lines: [from, to)` of them when given), SSE text, or `input`."""
     if "recording" in case:
         data = (RECORDINGS / case["recording"]).read_bytes()
         if not case["recording"].endswith(".chunks.txt"):
             return data
         lines = [line for line in data.decode("utf-8").split("\n") if line.strip()]
         start, end = case.get("lines", [0, len(lines)])
-        return [json.loads(line) for line in lines[start:end]]
+        return [payload(line) for line in lines[start:end]]
     if any(k in case for k in ("text", "textHex", "bytesHex")):
         return text_arg(case)
     return value

@@ -14,7 +14,7 @@ use crate::stream::Event;
 use crate::value::Value;
 
 /// The provider names hosts pass, in the order the docs list them.
-pub const PROVIDERS: [&str; 2] = ["openai-chat", "anthropic"];
+pub const PROVIDERS: [&str; 3] = ["openai-chat", "openai-responses", "anthropic"];
 
 pub struct Common {
     pub assembler: Assembler,
@@ -155,6 +155,7 @@ pub fn assemble_payloads<A: Adapter + ?Sized, S: AsRef<str>>(adapter: &mut A, pa
 pub fn adapter(provider: &str, options: Options) -> Result<Box<dyn Adapter>> {
     Ok(match provider {
         "openai-chat" => Box::new(super::openai_chat::OpenAiChat::new(options)),
+        "openai-responses" => Box::new(super::openai_responses::OpenAiResponses::new(options)),
         "anthropic" => Box::new(super::anthropic::Anthropic::new(options)),
         other => {
             return Err(ContractError::new(

@@ -1,6 +1,6 @@
 //! Stream assembly (issue 4 §3): normalized provider events in, one normalized response out.
 //!
-//! The event model is provider-neutral; provider adapters (issue 4 §4: `openai_chat`, `anthropic`,
+//! The event model is provider-neutral; provider adapters (issue 4 §4: `openai_chat`, `anthropic`, `gemini`,
 //! over the `sse` parser) turn raw provider streams into these events. Each event is a plain object:
 //!
 //! | `type` | fields |
@@ -17,6 +17,7 @@
 
 pub mod anthropic;
 pub mod assembler;
+pub mod gemini;
 pub mod openai_chat;
 pub mod provider;
 pub mod sse;

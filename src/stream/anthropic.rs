@@ -3,16 +3,26 @@
 //!
 //! Rules (the payload's own `type` decides, so raw SSE and split payloads read the same):
 //! - `message_start`: `message.id` is the `responseId`; a second one is `STREAM_EVENT_INVALID`;
+//! - `message_start.message.content` may already hold whole blocks, and `message.stop_reason`
+//!   the finish (programmatic tool calling: each call its code makes comes as one
+//!   `message_start` + `message_stop` with a `tool_use` block and `stop_reason: tool_use`, no
+//!   block events): a `tool_use` block there is a whole call (`start`, its `input` as JSON,
+//!   `end`) at its index, and the stop reason finishes as below;
 //! - `content_block_start` with a `tool_use` block starts an item (`itemId` = `callId` = the
-//!   block `id`, `name`); other blocks (text, thinking, `server_tool_use` — run by the server,
-//!   never by the client — and their results) are tracked only so their deltas are accepted
-//!   and ignored; a start for an index already started is `STREAM_EVENT_INVALID`;
+//!   block `id`, `name`) whatever its `caller`: `direct`, or code running in Anthropic's code
+//!   execution container (programmatic tool calling), the client runs the tool and answers with
+//!   a `tool_result` for that id. Other blocks (text, thinking, `server_tool_use` — run by
+//!   Anthropic, never by the client, whatever its caller — and their results) are tracked only
+//!   so their deltas are accepted and ignored; a start for an index already started is
+//!   `STREAM_EVENT_INVALID`;
 //! - `content_block_delta` with `input_json_delta` appends `partial_json` to a tool block;
 //!   other delta types are ignored; a delta for an index never started is `STREAM_EVENT_INVALID`;
-//! - `content_block_stop` ends a tool block. Empty arguments: a tool_use block whose streamed
-//!   input is empty (a tool with no parameters streams one empty `partial_json`) is `{}` —
-//!   this format says so: the block starts with `input: {}`, and the non-streamed message
-//!   gives `input: {}` for the same call;
+//! - `content_block_stop` ends a tool block. A tool block that streamed no input keeps the
+//!   `input` it started with: `{}` for a tool with no parameters (this format says so: the
+//!   block starts with `input: {}` and streams one empty `partial_json`, and the non-streamed
+//!   message gives `input: {}`), the whole input for a call made from code (its block starts
+//!   with the input and streams none). A block that started with a non-empty input and also
+//!   streams input is `STREAM_EVENT_INVALID` (which one holds is not specified);
 //! - `message_delta.delta.stop_reason`: `end_turn` / `stop_sequence` -> stop, `tool_use` ->
 //!   tool_calls, `max_tokens` / `model_context_window_exceeded` -> length, `refusal` ->
 //!   content_filter, anything else (`pause_turn`, ...) -> unknown; a tool block still open
@@ -29,6 +39,7 @@ use crate::error::Result;
 use crate::options::Options;
 use crate::value::Value;
 
+use super::gemini::object_text;
 use super::provider::{get, int_field, invalid, opt_str, req_str, Adapter, Common};
 use super::Event;
 
@@ -37,9 +48,11 @@ fn index_of(value: &Value) -> Result<i64> {
 }
 
 enum Block {
-    /// A tool_use block: its itemId, whether any non-empty input arrived, whether it stopped.
+    /// A tool_use block: its itemId, the `input` it started with (JSON text), whether any
+    /// non-empty input was streamed, whether it stopped.
     Tool {
         item_id: String,
+        start_input: String,
         has_input: bool,
         stopped: bool,
     },
@@ -72,6 +85,18 @@ impl Anthropic {
                 }
                 let message = get(event, "message").ok_or_else(|| invalid("/message", "missing message"))?;
                 self.common.response_id = Some(req_str(message, "id", "/message/id")?.to_owned());
+                match get(message, "content") {
+                    None | Some(Value::Null) => {}
+                    Some(Value::Array(blocks)) => {
+                        for (i, block) in blocks.iter().enumerate() {
+                            self.whole_block(i, block, &format!("/message/content/{i}"))?;
+                        }
+                    }
+                    Some(_) => return Err(invalid("/message/content", "content must be an array")),
+                }
+                if let Some(reason) = opt_str(message, "stop_reason", "/message/stop_reason")? {
+                    self.finish(reason)?;
+                }
             }
             "content_block_start" => {
                 let index = index_of(event)?;
@@ -81,11 +106,9 @@ impl Anthropic {
                 let block =
                     get(event, "content_block").ok_or_else(|| invalid("/content_block", "missing content_block"))?;
                 if req_str(block, "type", "/content_block/type")? == "tool_use" {
-                    let item_id = req_str(block, "id", "/content_block/id")?.to_owned();
-                    let name = req_str(block, "name", "/content_block/name")?.to_owned();
-                    let (item, call_id) = (item_id.clone(), item_id.clone());
-                    self.common.emit(|sequence| Event::Start { sequence, item_id: item, call_id, name })?;
-                    self.blocks.insert(index, Block::Tool { item_id, has_input: false, stopped: false });
+                    let item_id = self.start_tool(block, "/content_block")?;
+                    let start_input = input_text(block, "/content_block")?;
+                    self.blocks.insert(index, Block::Tool { item_id, start_input, has_input: false, stopped: false });
                 } else {
                     self.blocks.insert(index, Block::Other);
                 }
@@ -97,13 +120,19 @@ impl Anthropic {
                 let text = match self.blocks.get_mut(&index) {
                     None => return Err(invalid("/index", format!("a delta for content block {index}, never started"))),
                     Some(Block::Other) => return Ok(()),
-                    Some(Block::Tool { item_id, has_input, .. }) => {
+                    Some(Block::Tool { item_id, start_input, has_input, .. }) => {
                         if delta_type != "input_json_delta" {
                             return Ok(());
                         }
                         let text = req_str(delta, "partial_json", "/delta/partial_json")?;
                         if text.is_empty() {
                             return Ok(());
+                        }
+                        if start_input != "{}" {
+                            return Err(invalid(
+                                "/delta/partial_json",
+                                format!("tool_use block {index} started with its input and also streams input"),
+                            ));
                         }
                         *has_input = true;
                         (item_id.clone(), text.to_owned())
@@ -114,38 +143,26 @@ impl Anthropic {
             }
             "content_block_stop" => {
                 let index = index_of(event)?;
-                let (item_id, empty) = match self.blocks.get_mut(&index) {
+                let (item_id, start_input) = match self.blocks.get_mut(&index) {
                     None => return Err(invalid("/index", format!("content block {index} stopped, never started"))),
                     Some(Block::Other) => return Ok(()),
-                    Some(Block::Tool { item_id, has_input, stopped }) => {
+                    Some(Block::Tool { item_id, start_input, has_input, stopped }) => {
                         // A second stop reaches the assembler as DELTA_AFTER_END.
                         let first = !*stopped;
                         *stopped = true;
-                        (item_id.clone(), first && !*has_input)
+                        (item_id.clone(), (first && !*has_input).then(|| start_input.clone()))
                     }
                 };
-                if empty {
+                if let Some(text) = start_input {
                     let item = item_id.clone();
-                    self.common.emit(|sequence| Event::Delta {
-                        sequence,
-                        item_id: item,
-                        text: "{}".to_owned(),
-                        name: None,
-                    })?;
+                    self.common.emit(|sequence| Event::Delta { sequence, item_id: item, text, name: None })?;
                 }
                 self.common.emit(|sequence| Event::End { sequence, item_id })?;
             }
             "message_delta" => {
                 let delta = get(event, "delta").ok_or_else(|| invalid("/delta", "missing delta"))?;
                 if let Some(reason) = opt_str(delta, "stop_reason", "/delta/stop_reason")? {
-                    let reason = match reason {
-                        "end_turn" | "stop_sequence" => "stop",
-                        "tool_use" => "tool_calls",
-                        "max_tokens" | "model_context_window_exceeded" => "length",
-                        "refusal" => "content_filter",
-                        _ => "unknown",
-                    };
-                    self.common.emit(|sequence| Event::Finish { sequence, reason })?;
+                    self.finish(reason)?;
                 }
             }
             "message_stop" => self.stopped = true,
@@ -155,6 +172,54 @@ impl Anthropic {
             _ => {} // ping, and event types added later
         }
         Ok(())
+    }
+}
+
+impl Anthropic {
+    /// Starts the item of a `tool_use` block at `path`; its itemId.
+    fn start_tool(&mut self, block: &Value, path: &str) -> Result<String> {
+        let item_id = req_str(block, "id", &format!("{path}/id"))?.to_owned();
+        let name = req_str(block, "name", &format!("{path}/name"))?.to_owned();
+        let (item, call_id) = (item_id.clone(), item_id.clone());
+        self.common.emit(|sequence| Event::Start { sequence, item_id: item, call_id, name })?;
+        Ok(item_id)
+    }
+
+    /// A block already whole in `message_start.message.content`, at content index `index`.
+    fn whole_block(&mut self, index: usize, block: &Value, path: &str) -> Result<()> {
+        let index = index as i64;
+        if req_str(block, "type", &format!("{path}/type"))? != "tool_use" {
+            self.blocks.insert(index, Block::Other);
+            return Ok(());
+        }
+        let item_id = self.start_tool(block, path)?;
+        let text = input_text(block, path)?;
+        let item = item_id.clone();
+        self.common.emit(|sequence| Event::Delta { sequence, item_id: item, text, name: None })?;
+        let item = item_id.clone();
+        self.common.emit(|sequence| Event::End { sequence, item_id: item })?;
+        self.blocks
+            .insert(index, Block::Tool { item_id, start_input: "{}".to_owned(), has_input: true, stopped: true });
+        Ok(())
+    }
+
+    fn finish(&mut self, reason: &str) -> Result<()> {
+        let reason = match reason {
+            "end_turn" | "stop_sequence" => "stop",
+            "tool_use" => "tool_calls",
+            "max_tokens" | "model_context_window_exceeded" => "length",
+            "refusal" => "content_filter",
+            _ => "unknown",
+        };
+        self.common.emit(|sequence| Event::Finish { sequence, reason })
+    }
+}
+
+/// A tool_use block's `input` as JSON text (absent or null: `{}`).
+fn input_text(block: &Value, path: &str) -> Result<String> {
+    match get(block, "input") {
+        None | Some(Value::Null) => Ok("{}".to_owned()),
+        Some(input) => object_text(input, &format!("{path}/input")),
     }
 }
 

@@ -1,8 +1,8 @@
 //! Stream assembly (issue 4 §3): normalized provider events in, one normalized response out.
 //!
 //! The event model is provider-neutral; provider adapters (issue 4 §4: `openai_chat`,
-//! `openai_responses`, `anthropic`, over the `sse` parser) turn raw provider streams into these
-//! events. Each event is a plain object:
+//! `openai_responses`, `anthropic`, `gemini`, over the `sse` parser) turn raw provider streams
+//! into these events. Each event is a plain object:
 //!
 //! | `type` | fields |
 //! |---|---|
@@ -18,6 +18,7 @@
 
 pub mod anthropic;
 pub mod assembler;
+pub mod gemini;
 pub mod openai_chat;
 pub mod openai_responses;
 pub mod provider;

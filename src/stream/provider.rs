@@ -14,7 +14,7 @@ use crate::stream::Event;
 use crate::value::Value;
 
 /// The provider names hosts pass, in the order the docs list them.
-pub const PROVIDERS: [&str; 3] = ["openai-chat", "openai-responses", "anthropic"];
+pub const PROVIDERS: [&str; 4] = ["openai-chat", "openai-responses", "anthropic", "gemini"];
 
 pub struct Common {
     pub assembler: Assembler,
@@ -157,6 +157,7 @@ pub fn adapter(provider: &str, options: Options) -> Result<Box<dyn Adapter>> {
         "openai-chat" => Box::new(super::openai_chat::OpenAiChat::new(options)),
         "openai-responses" => Box::new(super::openai_responses::OpenAiResponses::new(options)),
         "anthropic" => Box::new(super::anthropic::Anthropic::new(options)),
+        "gemini" => Box::new(super::gemini::Gemini::new(options)),
         other => {
             return Err(ContractError::new(
                 Code::ProviderUnknown,

@@ -39,7 +39,7 @@ use crate::error::Result;
 use crate::options::Options;
 use crate::value::Value;
 
-use super::gemini::object_text;
+use super::provider::object_text;
 use super::provider::{get, int_field, invalid, opt_str, req_str, Adapter, Common};
 use super::Event;
 

@@ -65,7 +65,7 @@ use crate::error::{Code, ContractError, Layer, Result};
 use crate::options::Options;
 use crate::value::{push_pointer, write_json, write_string, Value};
 
-use super::provider::{get, int_field, invalid, opt_str, req_str, Adapter, Common};
+use super::provider::{get, int_field, invalid, object_text, opt_str, req_str, Adapter, Common};
 use super::Event;
 
 /// A field that is absent, null or a boolean.
@@ -79,36 +79,6 @@ fn opt_bool(value: &Value, key: &str, path: &str) -> Result<Option<bool>> {
 
 fn present<'a>(value: &'a Value, key: &str) -> Option<&'a Value> {
     get(value, key).filter(|v| !matches!(v, Value::Null))
-}
-
-/// `value`, an object given whole by a provider (Gemini `args`, Anthropic `input`), as JSON
-/// text. Host values JSON cannot hold (`undefined`, non-finite numbers, lone surrogates...) are
-/// `STREAM_EVENT_INVALID` at their pointer rather than written as `null`.
-pub(crate) fn object_text(value: &Value, path: &str) -> Result<String> {
-    if !matches!(value, Value::Object(_)) {
-        return Err(invalid(path, format!("must be an object, got {}", value.kind_name())));
-    }
-    only_json(value, path)?;
-    let mut text = String::new();
-    write_json(&mut text, value);
-    Ok(text)
-}
-
-/// Recursion is bounded by the limits the value was read under (payload parse or host copy).
-fn only_json(value: &Value, path: &str) -> Result<()> {
-    match value {
-        Value::Null | Value::Bool(_) | Value::String(_) => Ok(()),
-        Value::Number(n) if n.value.is_finite() => Ok(()),
-        Value::Array(items) => {
-            items.iter().enumerate().try_for_each(|(i, item)| only_json(item, &format!("{path}/{i}")))
-        }
-        Value::Object(members) => members.iter().try_for_each(|(k, v)| {
-            let mut p = path.to_owned();
-            push_pointer(&mut p, k);
-            only_json(v, &p)
-        }),
-        other => Err(invalid(path, format!("{} is not JSON", other.kind_name()))),
-    }
 }
 
 /// One step of a JSON Path.

@@ -19,7 +19,7 @@
 //!   `content_filter` -> content_filter, anything else -> unknown (never executable);
 //! - an empty `arguments` text is not `{}`: this format does not say so, so it stays
 //!   `JSON_INVALID` (the assembler's rule);
-//! - the response keeps the provider's chunk `id` as `responseId` (the first one seen).
+//! - the response keeps the provider's chunk `id` as `responseId` (the first non-empty one).
 
 use std::collections::BTreeMap;
 
@@ -51,7 +51,9 @@ impl OpenAiChat {
         if !matches!(chunk, Value::Object(_)) {
             return Err(invalid("", format!("a chunk must be a JSON object, got {}", chunk.kind_name())));
         }
-        if let Some(id) = opt_str(chunk, "id", "/id")? {
+        // An empty id is no id: an Azure gateway sends a first chunk with `"id": ""` (prompt
+        // filter results) before the real one.
+        if let Some(id) = opt_str(chunk, "id", "/id")?.filter(|id| !id.is_empty()) {
             if self.common.response_id.is_none() {
                 self.common.response_id = Some(id.to_owned());
             }

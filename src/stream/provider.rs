@@ -11,7 +11,7 @@ use crate::options::{OptionSet, Options};
 use crate::stream::assembler::Assembler;
 use crate::stream::sse::SseParser;
 use crate::stream::Event;
-use crate::value::Value;
+use crate::value::{push_pointer, write_json, Value};
 
 /// The provider names hosts pass, in the order the docs list them.
 pub const PROVIDERS: [&str; 4] = ["openai-chat", "openai-responses", "anthropic", "gemini"];
@@ -306,5 +306,35 @@ pub(crate) fn int_field(value: &Value, key: &str, path: &str) -> Result<i64> {
             Ok(n.value as i64)
         }
         _ => Err(invalid(path, format!("{key} must be an integer"))),
+    }
+}
+
+/// `value`, an object given whole by a provider (Gemini `args`, Anthropic `input`), as JSON
+/// text. Host values JSON cannot hold (`undefined`, non-finite numbers, lone surrogates...) are
+/// `STREAM_EVENT_INVALID` at their pointer rather than written as `null`.
+pub(crate) fn object_text(value: &Value, path: &str) -> Result<String> {
+    if !matches!(value, Value::Object(_)) {
+        return Err(invalid(path, format!("must be an object, got {}", value.kind_name())));
+    }
+    only_json(value, path)?;
+    let mut text = String::new();
+    write_json(&mut text, value);
+    Ok(text)
+}
+
+/// Recursion is bounded by the limits the value was read under (payload parse or host copy).
+fn only_json(value: &Value, path: &str) -> Result<()> {
+    match value {
+        Value::Null | Value::Bool(_) | Value::String(_) => Ok(()),
+        Value::Number(n) if n.value.is_finite() => Ok(()),
+        Value::Array(items) => {
+            items.iter().enumerate().try_for_each(|(i, item)| only_json(item, &format!("{path}/{i}")))
+        }
+        Value::Object(members) => members.iter().try_for_each(|(k, v)| {
+            let mut p = path.to_owned();
+            push_pointer(&mut p, k);
+            only_json(v, &p)
+        }),
+        other => Err(invalid(path, format!("{} is not JSON", other.kind_name()))),
     }
 }

@@ -16,7 +16,15 @@ import weakref
 from typing import Any, Iterable, Optional, Union
 
 from . import _runtime
-from ._host_text import DEFAULT_MAX_BYTES, DEFAULT_MAX_DEPTH, MAX_BYTES_CEILING, has_surrogates, max_chars, write
+from ._host_text import (
+    DEFAULT_MAX_BYTES,
+    DEFAULT_MAX_DEPTH,
+    MAX_BYTES_CEILING,
+    MAX_DEPTH_CEILING,
+    has_surrogates,
+    max_chars,
+    write,
+)
 from ._types import AssembledResponse, AssemblerOptions, AssemblerPreview, Outcome, ProviderResponse
 
 SseChunk = Union[str, bytes, bytearray, memoryview]
@@ -120,7 +128,9 @@ class ProviderAssembler(_Resource):
     def push(self, event: Any) -> None:
         """Applies one provider event; raises the ContractError that ends the stream (every
         later call raises it again)."""
-        self._unwrap(self._call("push", write(event, DEFAULT_MAX_DEPTH, max_chars(MAX_BYTES_CEILING))))
+        # Written up to the ceilings: the core judges the event by the stream's own limits, as
+        # it judges a JS event read in place.
+        self._unwrap(self._call("push", write(event, MAX_DEPTH_CEILING, max_chars(MAX_BYTES_CEILING))))
 
     def push_sse(self, chunk: SseChunk) -> None:
         """Applies raw SSE; an event is applied when its blank line arrives."""
@@ -175,7 +185,7 @@ def assemble_provider_stream(
             assembler.push_sse(input)
             return assembler.finish()
     # A list of events crosses once; each event gets its own depth count, as from JS.
-    text = write(input, DEFAULT_MAX_DEPTH, max_chars(MAX_BYTES_CEILING), 0)
+    text = write(input, MAX_DEPTH_CEILING, max_chars(MAX_BYTES_CEILING), 0)
     provider_text = write(provider, 0, max_chars(DEFAULT_MAX_BYTES))
     reply = _runtime.call_args("assemble-provider-stream", (provider_text, text), _options_text(options))
     result: ProviderResponse = _unwrap(_reply(reply))

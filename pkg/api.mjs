@@ -82,9 +82,38 @@ function wrapAssembler(inner, unwrap, withSse) {
     },
   };
   if (withSse) {
+    // A string chunk may end between the two halves of a surrogate pair: the lead half is held
+    // back and sent with the next chunk, so the pair reaches the core whole (as the core joins a
+    // character cut at a bytes-chunk end). A lead half with no trail is sent alone (U+FFFD).
+    let held = '';
+    const flush = () => {
+      if (held) {
+        const half = held;
+        held = '';
+        unwrap(decode(live().pushSse(half)));
+      }
+    };
     /** Raw Server-Sent Events, a string or a Uint8Array, split anywhere (even inside a character). */
     assembler.pushSse = (chunk) => {
+      if (typeof chunk === 'string') {
+        if (held) {
+          chunk = held + chunk;
+          held = '';
+        }
+        const last = chunk.charCodeAt(chunk.length - 1);
+        if (last >= 0xd800 && last <= 0xdbff) {
+          held = chunk.slice(-1);
+          chunk = chunk.slice(0, -1);
+        }
+      } else {
+        flush();
+      }
       unwrap(decode(live().pushSse(chunk)));
+    };
+    const finish = assembler.finish;
+    assembler.finish = () => {
+      flush();
+      return finish();
     };
   }
   if (Symbol.dispose) assembler[Symbol.dispose] = assembler.free;

@@ -49,10 +49,11 @@ function deepFreeze(value) {
 
 const identity = (value) => value;
 
-// The assembler's state lives in the wasm instance. wasm-bindgen frees it when the JS object
-// is garbage-collected (a FinalizationRegistry) or at once on free() / `using`.
-function createAssembler(core, unwrap, options) {
-  const inner = new core.StreamAssembler(options);
+// An assembler's state lives in the wasm instance. wasm-bindgen frees it when the JS object
+// is garbage-collected (a FinalizationRegistry) or at once on free() / `using`. `inner` is a
+// core StreamAssembler or ProviderAssembler; invalid options or an unknown provider are thrown
+// here, at creation.
+function wrapAssembler(inner, unwrap, withSse) {
   const check = decode(inner.preview());
   if (!check.ok) {
     inner.free();
@@ -80,8 +81,41 @@ function createAssembler(core, unwrap, options) {
       }
     },
   };
+  if (withSse) {
+    /** Raw Server-Sent Events, a string or a Uint8Array, split anywhere (even inside a character). */
+    assembler.pushSse = (chunk) => {
+      unwrap(decode(live().pushSse(chunk)));
+    };
+  }
   if (Symbol.dispose) assembler[Symbol.dispose] = assembler.free;
   return assembler;
+}
+
+// A WHATWG TransformStream from a provider's response body (bytes or text chunks) to one chunk:
+// the normalized response. The first ContractError errors the stream; the wasm state is freed
+// when the stream ends either way.
+function providerTransform(createProviderAssembler, provider, options) {
+  const assembler = createProviderAssembler(provider, options);
+  return new TransformStream({
+    transform(chunk) {
+      try {
+        assembler.pushSse(chunk);
+      } catch (error) {
+        assembler.free();
+        throw error;
+      }
+    },
+    flush(controller) {
+      try {
+        controller.enqueue(assembler.finish());
+      } finally {
+        assembler.free();
+      }
+    },
+    cancel() {
+      assembler.free();
+    },
+  });
 }
 
 export function createApi(core) {
@@ -94,6 +128,8 @@ export function createApi(core) {
   const safe = (outcome, finish = identity) =>
     outcome.ok ? { ok: true, value: finish(outcome.value) } : { ok: false, error: new ContractError(outcome.error) };
   const each = (outcome) => unwrap(outcome).map((item) => safe(item));
+  const createProviderAssembler = (provider, options) =>
+    wrapAssembler(new core.ProviderAssembler(provider, options), unwrap, true);
 
   return {
     ContractError,
@@ -136,7 +172,14 @@ export function createApi(core) {
     compareContracts: (oldTool, newTool) => unwrap(decode(core.compareContracts(oldTool, newTool))),
     diffCatalogs: (oldCatalog, newCatalog) => unwrap(decode(core.diffCatalogs(oldCatalog, newCatalog))),
     strictSchemaIssues: (schema) => unwrap(decode(core.strictSchemaIssues(schema))),
-    createAssembler: (options) => createAssembler(core, unwrap, options),
+    createAssembler: (options) => wrapAssembler(new core.StreamAssembler(options), unwrap, false),
+    // Provider streams (issue 4 §4, §6): a provider's raw SSE or events to the normalized response.
+    createProviderAssembler,
+    assembleProviderStream: (provider, input, options) =>
+      unwrap(decode(core.assembleProviderStream(provider, input, options))),
+    safeAssembleProviderStream: (provider, input, options) =>
+      safe(decode(core.assembleProviderStream(provider, input, options))),
+    providerResponseStream: (provider, options) => providerTransform(createProviderAssembler, provider, options),
     /** Bytes of the wasm instance's memory (for leak tests). */
     memoryBytes: () => core.memoryBytes(),
     /** Conformance hook: one JSON Schema Test Suite group as JSON text; one boolean per instance. */

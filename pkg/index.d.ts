@@ -148,7 +148,9 @@ export type ErrorCode =
   | 'INCOMPLETE_TOOL_CALL'
   | 'INCOMPLETE_RESPONSE'
   | 'EVENT_AFTER_FINISH'
-  | 'STREAM_EVENT_INVALID';
+  | 'STREAM_EVENT_INVALID'
+  | 'PROVIDER_UNKNOWN'
+  | 'CALL_TYPE_UNSUPPORTED';
 
 export interface Position {
   /** Byte offset in the UTF-8 text, from 0. */
@@ -351,6 +353,43 @@ export interface Assembler {
 }
 
 export function createAssembler(options?: AssemblerOptions): Assembler;
+
+/** The providers whose raw streams the core reads (issue 4 §4; rules in docs/semantics.md). */
+export type Provider = 'openai-chat' | 'openai-responses' | 'anthropic' | 'gemini';
+
+/** The normalized response of a provider stream, with the provider's response id. */
+export interface ProviderResponse extends AssembledResponse {
+  responseId: string | null;
+}
+
+/** One provider event: the parsed payload of one SSE event, or its JSON text (OpenAI's `"[DONE]"` too). */
+export type ProviderEvent = string | Readonly<Record<string, unknown>>;
+
+/** Raw Server-Sent Events as received: text or bytes, split anywhere. */
+export type SseChunk = string | Uint8Array;
+
+export interface ProviderAssembler {
+  /** Applies one provider event; throws the ContractError that ends the stream (later calls throw it again). */
+  push(event: ProviderEvent): void;
+  /** Applies raw SSE; an event is applied when its blank line arrives. */
+  pushSse(chunk: SseChunk): void;
+  preview(): AssemblerPreview & { responseId: string | null };
+  /** The normalized response; throws if the stream is not complete (an unterminated last SSE event is dropped). */
+  finish(): ProviderResponse;
+  /** Frees the wasm memory now (garbage collection also frees it). */
+  free(): void;
+}
+
+/** An assembler for one response of `provider`; throws PROVIDER_UNKNOWN or OPTION_INVALID at once. */
+export function createProviderAssembler(provider: Provider, options?: AssemblerOptions): ProviderAssembler;
+/** A whole provider stream: raw SSE (string or bytes) or the list of its events. */
+export function assembleProviderStream(provider: Provider, input: SseChunk | readonly ProviderEvent[], options?: AssemblerOptions): ProviderResponse;
+export function safeAssembleProviderStream(provider: Provider, input: SseChunk | readonly ProviderEvent[], options?: AssemblerOptions): SafeResult<ProviderResponse>;
+/**
+ * For `fetch` bodies: `response.body.pipeThrough(providerResponseStream('openai-chat'))` gives a
+ * stream of exactly one chunk, the normalized response, or errors with the first ContractError.
+ */
+export function providerResponseStream(provider: Provider, options?: AssemblerOptions): TransformStream<SseChunk, ProviderResponse>;
 /** Bytes of the wasm instance's linear memory (for leak tests). */
 export function memoryBytes(): number;
 
@@ -393,6 +432,10 @@ declare const api: {
   compareContracts: typeof compareContracts;
   diffCatalogs: typeof diffCatalogs;
   createAssembler: typeof createAssembler;
+  createProviderAssembler: typeof createProviderAssembler;
+  assembleProviderStream: typeof assembleProviderStream;
+  safeAssembleProviderStream: typeof safeAssembleProviderStream;
+  providerResponseStream: typeof providerResponseStream;
   memoryBytes: typeof memoryBytes;
 };
 export default api;

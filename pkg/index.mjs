@@ -42,6 +42,10 @@ export const {
   compareContracts,
   diffCatalogs,
   createAssembler,
+  createProviderAssembler,
+  assembleProviderStream,
+  safeAssembleProviderStream,
+  providerResponseStream,
   memoryBytes,
 } = api;
 export default api;

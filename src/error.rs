@@ -123,6 +123,7 @@ codes! {
     IncompleteResponse => "INCOMPLETE_RESPONSE", Stream, true;
     EventAfterFinish => "EVENT_AFTER_FINISH", Stream, true;
     StreamEventInvalid => "STREAM_EVENT_INVALID", Stream, true;
+    CallTypeUnsupported => "CALL_TYPE_UNSUPPORTED", Stream, false;
     ProviderUnknown => "PROVIDER_UNKNOWN", Contract, false;
 }
 

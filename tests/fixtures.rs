@@ -166,9 +166,9 @@ fn run(case: &Json) -> Value {
             }
         }
         "assembleProviderStream" => {
-            let provider = case["provider"].as_str().unwrap();
+            let provider = to_value(&case["provider"]);
             let (input, bytes) = provider_input(case, input);
-            outcome(agent_contract::stream::provider::assemble(provider, &&input, bytes.as_deref(), opts.as_ref()))
+            outcome(agent_contract::stream::provider::assemble(&&provider, &&input, bytes.as_deref(), opts.as_ref()))
         }
         other => panic!("unknown op {other}"),
     }
@@ -180,7 +180,8 @@ fn recordings() -> std::path::PathBuf {
 }
 
 /// `assembleProviderStream`'s input: a recording (raw SSE bytes, or a `.chunks.txt` file's
-/// non-blank lines parsed as JSON, `lines: [from, to)` of them when given), SSE text, or `input`.
+/// non-blank lines parsed as JSON — a line that is not JSON stays a string, i.e. a payload
+/// text — `lines: [from, to)` of them when given), SSE text, or `input`.
 fn provider_input(case: &Json, input: Option<&Value>) -> (Value, Option<Vec<u8>>) {
     if let Some(name) = case.get("recording").and_then(|r| r.as_str()) {
         let bytes = std::fs::read(recordings().join(name)).unwrap_or_else(|e| panic!("{name}: {e}"));
@@ -193,7 +194,12 @@ fn provider_input(case: &Json, input: Option<&Value>) -> (Value, Option<Vec<u8>>
             Some(r) => (r[0].as_u64().unwrap() as usize, r[1].as_u64().unwrap() as usize),
             None => (0, lines.len()),
         };
-        let events = lines[from..to].iter().map(|l| to_value(&serde_json::from_str(l).unwrap())).collect();
+        // A line that is not JSON (a hand-made recording's typo) is passed as its text: the
+        // adapter parses it as one payload and reports it in the transport layer.
+        let events = lines[from..to]
+            .iter()
+            .map(|l| serde_json::from_str(l).map_or_else(|_| Value::String((*l).to_owned()), |j| to_value(&j)))
+            .collect();
         return (Value::Array(events), None);
     }
     if ["text", "textHex", "bytesHex"].iter().any(|k| case.get(*k).is_some()) {

@@ -290,3 +290,37 @@ fn anthropic_rules() {
         r#"{"responseId":"m","finishReason":"stop","calls":[]}"#
     );
 }
+
+/// OpenAI Responses: the recordings are split payloads (replayed by
+/// fixtures/provider_openai_responses.json); one is re-encoded as SSE, with `event:` names, and
+/// fed whole and byte by byte: the same response as the payloads.
+#[test]
+fn openai_responses_sse_any_chunking() {
+    let Some(dir) = folder("openai-responses") else { return };
+    let text = std::fs::read_to_string(dir.join("openai-client-tool-search.2.chunks.txt")).unwrap();
+    let lines: Vec<&str> = text.lines().filter(|l| !l.trim().is_empty()).collect();
+    let mut sse = String::from(": keep-alive\r\n\r\n");
+    for l in &lines {
+        sse.push_str("event: x\r\ndata: ");
+        sse.push_str(l);
+        sse.push_str("\r\n\r\n");
+    }
+    let split =
+        provider::assemble_payloads(&mut *provider::adapter("openai-responses", Options::default()).unwrap(), &lines);
+    let whole = provider::assemble_sse(
+        &mut *provider::adapter("openai-responses", Options::default()).unwrap(),
+        sse.as_bytes(),
+    );
+    let mut a = provider::adapter("openai-responses", Options::default()).unwrap();
+    let mut stepped = Ok(());
+    for b in sse.as_bytes() {
+        stepped = stepped.and_then(|_| a.push_sse(&[*b]));
+    }
+    let stepped = stepped.and_then(|_| a.finish());
+    assert_eq!(format!("{split:?}"), format!("{whole:?}"));
+    assert_eq!(format!("{whole:?}"), format!("{stepped:?}"));
+    assert_eq!(
+        json(whole.unwrap()),
+        r#"{"responseId":"resp_05147bbe356953b60069ab6736cddc8196933842ce635db83f","finishReason":"tool_calls","calls":[{"callId":"call_Q7pq6EfVGRnauPLWSSYBGJ1l","name":"get_weather","arguments":{"location":"San Francisco, CA","unit":"fahrenheit"}}]}"#
+    );
+}

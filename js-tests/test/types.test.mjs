@@ -15,3 +15,15 @@ test('pkg/index.d.ts types a strict TypeScript caller', () => {
     assert.fail(`tsc failed:\n${e.stdout}${e.stderr}`);
   }
 });
+
+test('ErrorCode in pkg/index.d.ts lists exactly the codes of the core', async () => {
+  const { readFileSync } = await import('node:fs');
+  const root = new URL('../../', import.meta.url);
+  const rust = readFileSync(new URL('src/error.rs', root), 'utf8');
+  const core = [...rust.matchAll(/^\s+\w+ => "([A-Z_]+)", \w+, (?:true|false);$/gm)].map((m) => m[1]);
+  const dts = readFileSync(new URL('pkg/index.d.ts', root), 'utf8');
+  const union = dts.slice(dts.indexOf('export type ErrorCode ='), dts.indexOf(';', dts.indexOf('export type ErrorCode =')));
+  const declared = [...union.matchAll(/'([A-Z_]+)'/g)].map((m) => m[1]);
+  assert.ok(core.length > 40, 'codes not found in src/error.rs');
+  assert.deepEqual([...declared].sort(), [...core].sort());
+});

@@ -12,6 +12,7 @@ import {
   type AgentAction,
   type ErrorCode,
 } from 'agent-contract';
+import * as api from 'agent-contract';
 
 function describe(action: AgentAction): string {
   switch (action.type) {
@@ -92,3 +93,24 @@ assembler.free();
 assembler.push({ type: 'finish', sequence: 5, reason: 'max_tokens' });
 // @ts-expect-error the assembler takes maxArgumentsBytes, not maxBytes
 createAssembler({ maxBytes: 10 });
+
+// Provider streams (issue 4 §6).
+{
+  const p = api.createProviderAssembler('anthropic', { maxArgumentsBytes: 1024 });
+  p.push({ type: 'ping' });
+  p.push('[DONE]');
+  p.pushSse(new Uint8Array([100, 97]));
+  const r: api.ProviderResponse = p.finish();
+  const id: string | null = r.responseId;
+  void id;
+  p.free();
+  // @ts-expect-error: not a provider
+  api.createProviderAssembler('openai');
+  const whole = api.safeAssembleProviderStream('openai-chat', 'data: [DONE]\n\n');
+  if (whole.ok) {
+    const reason: 'stop' | 'tool_calls' = whole.value.finishReason;
+    void reason;
+  }
+  const t: TransformStream<api.SseChunk, api.ProviderResponse> = api.providerResponseStream('gemini');
+  void t;
+}

@@ -8,7 +8,9 @@ from pathlib import Path
 import agent_contract as ac
 
 # Conformance and leak-test hooks of the JS package; Python tests reach the component directly.
-JS_ONLY = {"schemaSuiteCheck", "memoryBytes"}
+# providerResponseStream is a WHATWG TransformStream; Python's twin for a response body is
+# assemble_sse_lines (an iterable of lines).
+JS_ONLY = {"schemaSuiteCheck", "memoryBytes", "providerResponseStream"}
 
 
 def snake(name: str) -> str:

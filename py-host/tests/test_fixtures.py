@@ -156,7 +156,37 @@ def run(case: dict[str, Any]) -> dict[str, Any]:
         return outcome(lambda: ac.validate_tool_input_json(case["tool"], text_arg(case), options))
     if op == "assembleStream":
         return assemble_stream(value, options)
+    if op == "assembleProviderStream":
+        return outcome(lambda: ac.assemble_provider_stream(case["provider"], provider_input(case, value), options))
     raise AssertionError(f"unknown op {op}")
+
+
+# Recorded provider streams: external data, absent in a clone elsewhere.
+RECORDINGS = FIXTURES.parent.parent / "shared" / "conformance" / "provider-streams"
+
+
+def payload(line: str) -> Any:
+    """A recording's line parsed as JSON, or kept as text when it is not JSON (a hand-made
+    recording's typo): the adapter then parses it and reports it in the transport layer."""
+    try:
+        return json.loads(line)
+    except ValueError:
+        return line
+
+
+def provider_input(case: dict[str, Any], value: Any) -> Any:
+    """A recording (raw SSE bytes, or a `.chunks.txt` file's non-blank lines parsed as JSON or
+    kept as text, `lines: [from, to)` of them when given), SSE text, or `input`."""
+    if "recording" in case:
+        data = (RECORDINGS / case["recording"]).read_bytes()
+        if not case["recording"].endswith(".chunks.txt"):
+            return data
+        lines = [line for line in data.decode("utf-8").split("\n") if line.strip()]
+        start, end = case.get("lines", [0, len(lines)])
+        return [payload(line) for line in lines[start:end]]
+    if any(k in case for k in ("text", "textHex", "bytesHex")):
+        return text_arg(case)
+    return value
 
 
 def assemble_stream(events: list[Any], options: Any) -> dict[str, Any]:
@@ -257,6 +287,9 @@ def check_safe_twin(case: dict[str, Any], got: dict[str, Any]) -> None:
         twin = ac.safe_validate_tool_input(case["tool"], apply_host(case["input"], case.get("host")), case.get("options"))
     elif op == "validateToolInputJson":
         twin = ac.safe_validate_tool_input_json(case["tool"], text_arg(case), case.get("options"))
+    elif op == "assembleProviderStream":
+        value = apply_host(case["input"], case.get("host")) if "input" in case else None
+        twin = ac.safe_assemble_provider_stream(case["provider"], provider_input(case, value), case.get("options"))
     else:
         safe = {
             "parseAgentAction": ac.safe_parse_agent_action,
@@ -287,6 +320,8 @@ def test_fixture_cases_found() -> None:
 
 @pytest.mark.parametrize("case", CASES, ids=[c["id"] for c in CASES])
 def test_fixture(case: dict[str, Any]) -> None:
+    if "recording" in case and not RECORDINGS.is_dir():
+        pytest.skip(f"recorded provider streams: {RECORDINGS} is absent")
     got = run(case)
     check(got, case["expect"], case["expect"].get("host"))
     check_safe_twin(case, got)

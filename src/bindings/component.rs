@@ -17,6 +17,12 @@ fn host_value(text: &str) -> Result<Value, ContractError> {
     json::parse(text.as_bytes(), Mode::Host, &Limits::default())
 }
 
+/// Host text of provider events (one, or a list): parsed with the ceilings, because each event
+/// is then judged by the stream's own budget, as a JS value read in place is.
+fn host_events(text: &str) -> Result<Value, ContractError> {
+    json::parse(text.as_bytes(), Mode::Host, &Limits::ceilings())
+}
+
 fn host_options(text: &str) -> Result<Option<Value>, ContractError> {
     if text.is_empty() {
         return Ok(None);
@@ -282,6 +288,17 @@ impl Guest for Core {
         reply(host_value(&schema).and_then(|s| api::strict_schema_issues(&&s)))
     }
 
+    fn assemble_provider_stream(provider: String, input: String) -> String {
+        Self::assemble_provider_stream_with_options(provider, input, String::new())
+    }
+
+    fn assemble_provider_stream_with_options(provider: String, input: String, options: String) -> String {
+        reply((|| {
+            let (p, i, o) = (host_value(&provider)?, host_events(&input)?, host_options(&options)?);
+            crate::stream::provider::assemble(&&p, &&i, None, o.as_ref().as_ref())
+        })())
+    }
+
     fn seed(bytes: Vec<u8>) -> bool {
         api::seed(&bytes)
     }
@@ -313,6 +330,64 @@ struct ComponentAssembler {
 
 impl exports::agent_contract::core::assembly::Guest for Core {
     type Assembler = ComponentAssembler;
+    type ProviderAssembler = ComponentProviderAssembler;
+}
+
+/// One provider stream per resource.
+struct ComponentProviderAssembler {
+    inner: std::cell::RefCell<Result<crate::stream::provider::ProviderStream, ContractError>>,
+}
+
+impl ComponentProviderAssembler {
+    fn with(
+        &self,
+        f: impl FnOnce(&mut crate::stream::provider::ProviderStream) -> Result<(), ContractError>,
+    ) -> String {
+        reply(match &mut *self.inner.borrow_mut() {
+            Ok(a) => f(a).map(|()| Value::Null),
+            Err(e) => Err(e.clone()),
+        })
+    }
+}
+
+impl exports::agent_contract::core::assembly::GuestProviderAssembler for ComponentProviderAssembler {
+    fn new(provider: String, options: String) -> Self {
+        let inner = (|| {
+            let (p, o) = (host_value(&provider)?, host_options(&options)?);
+            crate::stream::provider::ProviderStream::from_host(&&p, o.as_ref().as_ref())
+        })();
+        ComponentProviderAssembler { inner: std::cell::RefCell::new(inner) }
+    }
+
+    fn push(&self, event: String) -> String {
+        self.with(|a| match host_events(&event) {
+            Ok(e) => a.push_host(&&e),
+            Err(e) => Err(a.fail(e)),
+        })
+    }
+
+    fn push_sse(&self, chunk: String) -> String {
+        self.with(|a| a.push_sse(chunk.as_bytes()))
+    }
+
+    fn push_sse_bytes(&self, chunk: Vec<u8>) -> String {
+        self.with(|a| a.push_sse(&chunk))
+    }
+
+    fn push_sse_value(&self, chunk: String) -> String {
+        self.with(|a| match host_value(&chunk) {
+            Ok(c) => a.push_sse_host(&&c),
+            Err(e) => Err(a.fail(e)),
+        })
+    }
+
+    fn preview(&self) -> String {
+        reply(self.inner.borrow().as_ref().map(|a| a.preview()).map_err(|e| e.clone()))
+    }
+
+    fn finish(&self) -> String {
+        reply(self.inner.borrow().as_ref().map_err(|e| e.clone()).and_then(|a| a.finish()))
+    }
 }
 
 impl exports::agent_contract::core::assembly::GuestAssembler for ComponentAssembler {

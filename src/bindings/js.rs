@@ -390,6 +390,74 @@ impl StreamAssembler {
     }
 }
 
+/// A provider stream being assembled (`createProviderAssembler` in the package): the provider's
+/// adapter in front of an assembler, fed provider events (`push`) or raw SSE (`pushSse`).
+#[wasm_bindgen]
+pub struct ProviderAssembler {
+    inner: Result<crate::stream::provider::ProviderStream, ContractError>,
+}
+
+#[wasm_bindgen]
+impl ProviderAssembler {
+    /// An unknown provider or invalid options do not throw here: every method returns the error.
+    #[wasm_bindgen(constructor)]
+    pub fn new(provider: JsValue, options: JsValue) -> ProviderAssembler {
+        let options = JsInput::new(options);
+        ProviderAssembler {
+            inner: crate::stream::provider::ProviderStream::from_host(&JsInput::new(provider), Some(&options)),
+        }
+    }
+
+    pub fn push(&mut self, event: JsValue) -> String {
+        reply(match &mut self.inner {
+            Ok(a) => a.push_host(&JsInput::new(event)).map(|()| Value::Null),
+            Err(e) => Err(e.clone()),
+        })
+    }
+
+    #[wasm_bindgen(js_name = pushSse)]
+    pub fn push_sse(&mut self, chunk: JsValue) -> String {
+        reply(match &mut self.inner {
+            Ok(a) => match sse_bytes(&chunk) {
+                Some(bytes) => a.push_sse(&bytes).map(|()| Value::Null),
+                None => a.push_sse_host(&JsInput::new(chunk)).map(|()| Value::Null),
+            },
+            Err(e) => Err(e.clone()),
+        })
+    }
+
+    pub fn preview(&self) -> String {
+        reply(self.inner.as_ref().map(|a| a.preview()).map_err(|e| e.clone()))
+    }
+
+    pub fn finish(&self) -> String {
+        reply(self.inner.as_ref().map_err(|e| e.clone()).and_then(|a| a.finish()))
+    }
+}
+
+/// SSE text from the caller: a string (lone surrogates as WTF-8, which the SSE decoder then
+/// replaces, as Python's binding sends them) or a `Uint8Array`.
+fn sse_bytes(chunk: &JsValue) -> Option<Vec<u8>> {
+    match kind(kind_of(chunk)) {
+        Kind::String => Some(chunk.as_string().unwrap_or_default().into_bytes()),
+        Kind::IllFormedString => Some(wtf8(chunk).to_vec()),
+        _ => chunk.dyn_ref::<Uint8Array>().map(|b| b.to_vec()),
+    }
+}
+
+/// A whole provider stream: SSE text (a string or `Uint8Array`) or a list of events.
+#[wasm_bindgen(js_name = assembleProviderStream)]
+pub fn assemble_provider_stream(provider: JsValue, input: JsValue, options: JsValue) -> String {
+    let options = JsInput::new(options);
+    let bytes = sse_bytes(&input);
+    reply(crate::stream::provider::assemble(
+        &JsInput::new(provider),
+        &JsInput::new(input),
+        bytes.as_deref(),
+        Some(&options),
+    ))
+}
+
 /// Bytes of this instance's linear memory: tests show that dropped assemblers are freed.
 #[wasm_bindgen(js_name = memoryBytes)]
 pub fn memory_bytes() -> f64 {

@@ -258,6 +258,12 @@ impl Assembler {
         ]))
     }
 
+    /// The arguments text an item has received so far, `None` for an item never started: an
+    /// adapter whose provider repeats the final text compares it with what was streamed.
+    pub(crate) fn arguments_text(&self, item_id: &str) -> Option<&str> {
+        self.by_item.get(item_id).and_then(|&i| self.items.get(i)).map(|i| i.text.as_str())
+    }
+
     /// What has arrived so far, for display only: `{executable: false, finishReason, calls:
     /// [{callId, name, argumentsText, complete}]}`. `complete` means the item ended (its
     /// arguments are valid JSON); nothing here may be executed — only `finish()` says that.

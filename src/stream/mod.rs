@@ -1,7 +1,8 @@
 //! Stream assembly (issue 4 §3): normalized provider events in, one normalized response out.
 //!
-//! The event model is provider-neutral; provider adapters (issue 4 §4: `openai_chat`, `anthropic`,
-//! over the `sse` parser) turn raw provider streams into these events. Each event is a plain object:
+//! The event model is provider-neutral; provider adapters (issue 4 §4: `openai_chat`,
+//! `openai_responses`, `anthropic`, over the `sse` parser) turn raw provider streams into these
+//! events. Each event is a plain object:
 //!
 //! | `type` | fields |
 //! |---|---|
@@ -18,6 +19,7 @@
 pub mod anthropic;
 pub mod assembler;
 pub mod openai_chat;
+pub mod openai_responses;
 pub mod provider;
 pub mod sse;
 

@@ -14,7 +14,7 @@ use crate::stream::Event;
 use crate::value::Value;
 
 /// The provider names hosts pass, in the order the docs list them.
-pub const PROVIDERS: [&str; 2] = ["openai-chat", "anthropic"];
+pub const PROVIDERS: [&str; 3] = ["openai-chat", "openai-responses", "anthropic"];
 
 pub struct Common {
     pub assembler: Assembler,
@@ -155,6 +155,7 @@ pub fn assemble_payloads<A: Adapter + ?Sized, S: AsRef<str>>(adapter: &mut A, pa
 pub fn adapter(provider: &str, options: Options) -> Result<Box<dyn Adapter>> {
     Ok(match provider {
         "openai-chat" => Box::new(super::openai_chat::OpenAiChat::new(options)),
+        "openai-responses" => Box::new(super::openai_responses::OpenAiResponses::new(options)),
         "anthropic" => Box::new(super::anthropic::Anthropic::new(options)),
         other => {
             return Err(ContractError::new(
@@ -179,8 +180,38 @@ impl ProviderStream {
         Ok(ProviderStream { adapter: adapter(provider, options)? })
     }
 
+    /// `new` with the provider's name given as a host value.
+    pub fn from_host<V: HostValue>(provider: &V, options: Option<&V>) -> Result<ProviderStream> {
+        if provider.kind() != Kind::String {
+            return Err(ContractError::new(
+                Code::ProviderUnknown,
+                "",
+                format!(
+                    "expected a provider name (one of {PROVIDERS:?}), got {}",
+                    crate::fields::kind_name(provider, provider.kind())
+                ),
+            ));
+        }
+        ProviderStream::new(&provider.string(), options)
+    }
+
+    /// Ends the stream with an error the host found (a chunk that is not text): every later call
+    /// returns it.
+    pub fn fail(&mut self, error: ContractError) -> ContractError {
+        self.adapter.fail(error)
+    }
+
     pub fn push_sse(&mut self, chunk: &[u8]) -> Result<()> {
         self.adapter.push_sse(chunk)
+    }
+
+    /// SSE text given as a host value: a string, or anything else, which ends the stream
+    /// (bindings pass bytes to `push_sse` themselves).
+    pub fn push_sse_host<V: HostValue>(&mut self, chunk: &V) -> Result<()> {
+        if chunk.kind() == Kind::String {
+            return self.push_sse(chunk.string().as_bytes());
+        }
+        Err(self.fail(not_sse_text(chunk)))
     }
 
     /// One provider event from a host: a string is one payload's JSON text (OpenAI's `[DONE]`
@@ -209,10 +240,15 @@ impl ProviderStream {
     }
 }
 
-/// A whole provider stream from a host value: SSE text (a string or bytes) or a list of
-/// events (payload texts or event values), then the normalized response.
-pub fn assemble<V: HostValue>(provider: &str, input: &V, bytes: Option<&[u8]>, options: Option<&V>) -> Result<Value> {
-    let mut stream = ProviderStream::new(provider, options)?;
+/// The verdict on an SSE chunk that is neither a string nor bytes.
+pub fn not_sse_text<V: HostValue>(chunk: &V) -> ContractError {
+    invalid("", format!("expected SSE text (a string or bytes), got {}", crate::fields::kind_name(chunk, chunk.kind())))
+}
+
+/// A whole provider stream from hosts: SSE `bytes`, or `input` holding SSE text (a string) or
+/// a list of events (payload texts or event values); then the normalized response.
+pub fn assemble<V: HostValue>(provider: &V, input: &V, bytes: Option<&[u8]>, options: Option<&V>) -> Result<Value> {
+    let mut stream = ProviderStream::from_host(provider, options)?;
     match (bytes, input.kind()) {
         (Some(b), _) => stream.push_sse(b)?,
         (None, Kind::String) => stream.push_sse(input.string().as_bytes())?,
@@ -223,8 +259,7 @@ pub fn assemble<V: HostValue>(provider: &str, input: &V, bytes: Option<&[u8]>, o
             }
         }
         (None, _) => {
-            return Err(ContractError::new(
-                Code::StreamEventInvalid,
+            return Err(invalid(
                 "",
                 format!(
                     "expected SSE text (a string or bytes) or a list of events, got {}",

@@ -32,6 +32,8 @@ from ._types import (
     AssemblerOptions,
     AssemblerPreview,
     FinishReason,
+    Provider,
+    ProviderResponse,
     AgentAction,
     Decision,
     DecisionOptions,
@@ -56,6 +58,13 @@ __all__ = [
     "UNDEFINED",
     "Assembler",
     "create_assembler",
+    "ProviderAssembler",
+    "create_provider_assembler",
+    "assemble_provider_stream",
+    "safe_assemble_provider_stream",
+    "assemble_sse_lines",
+    "Provider",
+    "ProviderResponse",
     "AssembledResponse",
     "AssemblerOptions",
     "AssemblerPreview",
@@ -271,7 +280,23 @@ def _outcomes(reply: dict[str, Any]) -> list[Outcome[AgentAction]]:
     ]
 
 
-from ._stream import Assembler, create_assembler  # noqa: E402  (needs the helpers above)
+from ._stream import (  # noqa: E402  (needs the helpers above)
+    Assembler,
+    ProviderAssembler,
+    assemble_provider_stream,
+    assemble_sse_lines,
+    safe_assemble_provider_stream,
+)
+
+
+def create_assembler(options: Optional[AssemblerOptions] = None) -> Assembler:
+    """The JS `createAssembler` twin."""
+    return Assembler(options)
+
+
+def create_provider_assembler(provider: Provider, options: Optional[AssemblerOptions] = None) -> ProviderAssembler:
+    """The JS `createProviderAssembler` twin."""
+    return ProviderAssembler(provider, options)
 
 # --- public API ----------------------------------------------------------------------------
 

@@ -40,6 +40,7 @@ _WITH_OPTIONS = (
     "create-registry",
     "check-tool-call",
     "normalize-tool-result",
+    "assemble-provider-stream",
 )
 EXPORTS = _WITH_OPTIONS + tuple(name + "-with-options" for name in _WITH_OPTIONS) + (
     "not-text",
@@ -58,6 +59,11 @@ EXPORTS = _WITH_OPTIONS + tuple(name + "-with-options" for name in _WITH_OPTIONS
 )
 
 ASSEMBLY = "agent-contract:core/assembly@0.1.0"
+# The resources of that interface and their methods.
+RESOURCES = {
+    "assembler": ("push", "preview", "finish"),
+    "provider-assembler": ("push", "push-sse", "push-sse-bytes", "push-sse-value", "preview", "finish"),
+}
 
 _lock = threading.Lock()
 _compiled: tuple[wasmtime.Engine, wc.Component] | None = None
@@ -89,15 +95,17 @@ class _Instance:
             self.funcs[name] = func
         # The schema engine's hash keys come from the host, fresh for every instance.
         self.funcs["seed"](self.store, os.urandom(32))
-        # The stream assembler resource (interface `assembly`).
+        # The stream assembler resources (interface `assembly`): their constructor and methods.
         iface = instance.get_export_index(self.store, ASSEMBLY)
-        self.assembler_funcs: dict[str, wc.Func] = {}
-        for name in ("[constructor]assembler", "[method]assembler.push", "[method]assembler.preview", "[method]assembler.finish"):
-            index = instance.get_export_index(self.store, name, iface) if iface is not None else None
-            func = instance.get_func(self.store, index) if index is not None else None
-            if func is None:
-                raise RuntimeError(f"core.wasm has no export {name!r}: rebuild it with scripts/build-python.sh")
-            self.assembler_funcs[name.rsplit(".", 1)[-1]] = func
+        self.resource_funcs: dict[str, dict[str, wc.Func]] = {}
+        for resource, methods in RESOURCES.items():
+            funcs = self.resource_funcs[resource] = {}
+            for name in (f"[constructor]{resource}",) + tuple(f"[method]{resource}.{m}" for m in methods):
+                index = instance.get_export_index(self.store, name, iface) if iface is not None else None
+                func = instance.get_func(self.store, index) if index is not None else None
+                if func is None:
+                    raise RuntimeError(f"core.wasm has no export {name!r}: rebuild it with scripts/build-python.sh")
+                funcs["new" if name.startswith("[constructor]") else name.rsplit(".", 1)[-1]] = func
         # Resources of assemblers garbage-collected unclosed, dropped by this thread's next
         # assembler call (a finalizer may run on any thread; the store is single-threaded).
         self.pending_drops: collections.deque[Any] = collections.deque()
@@ -109,13 +117,13 @@ class _Instance:
     def drop_resource(self, resource: Any) -> None:
         resource.drop(self.store)
 
-    def assembler_new(self, options: str) -> Any:
+    def resource_new(self, resource: str, *args: Any) -> Any:
         self.drain()
-        return self.assembler_funcs["[constructor]assembler"](self.store, options)
+        return self.resource_funcs[resource]["new"](self.store, *args)
 
-    def assembler_call(self, method: str, resource: Any, *args: Any) -> str:
+    def resource_call(self, resource: str, method: str, handle: Any, *args: Any) -> str:
         self.drain()
-        reply: str = self.assembler_funcs[method](self.store, resource, *args)
+        reply: str = self.resource_funcs[resource][method](self.store, handle, *args)
         return reply
 
 

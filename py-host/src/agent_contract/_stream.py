@@ -1,8 +1,9 @@
-"""Stream assembly (issue 4 §3): the core's `assembler` resource (a WIT resource of the
-component; wasmtime-py 50 supports component resources), wrapped in a Python class.
+"""Stream assembly (issue 4 §3, §4, §6): the core's `assembler` and `provider-assembler`
+resources (WIT resources of the component; wasmtime-py 50 supports component resources),
+wrapped in Python classes, plus the one-shot and SSE-lines helpers for provider streams.
 
-The resource lives in the calling thread's instance (a wasmtime `Store` is single-threaded), so an
-`Assembler` must be used from the thread that created it. `close()` (or `with`) drops the
+A resource lives in the calling thread's instance (a wasmtime `Store` is single-threaded), so an
+assembler must be used from the thread that created it. `close()` (or `with`) drops the
 resource at once; an assembler that is garbage-collected unclosed is queued and dropped by the
 next assembler call on its thread, since a finalizer may run on any thread and must not touch
 the store.
@@ -12,30 +13,36 @@ from __future__ import annotations
 
 import threading
 import weakref
-from typing import Any, Optional
+from typing import Any, Iterable, Optional, Union
 
 from . import _runtime
-from ._host_text import DEFAULT_MAX_DEPTH, MAX_BYTES_CEILING, max_chars, write
-from ._types import AssembledResponse, AssemblerOptions, AssemblerPreview
+from ._host_text import DEFAULT_MAX_BYTES, DEFAULT_MAX_DEPTH, MAX_BYTES_CEILING, has_surrogates, max_chars, write
+from ._types import AssembledResponse, AssemblerOptions, AssemblerPreview, Outcome, ProviderResponse
+
+SseChunk = Union[str, bytes, bytearray, memoryview]
+
+# How many characters of SSE lines `assemble_sse_lines` gathers before one crossing into the core
+# (a crossing costs ~15 us whatever it carries; the core's work is linear either way).
+_LINES_BATCH = 64 * 1024
 
 
-class Assembler:
-    """Feeds normalized events (`{"type": "start" | "delta" | "end" | "finish" | "cancel", ...}`)
-    one at a time; `finish()` returns `{"finishReason", "calls": [{"callId", "name",
-    "arguments"}]}` or raises the ContractError that ended the stream."""
+class _Resource:
+    """A resource of the `assembly` interface in this thread's instance."""
 
-    def __init__(self, options: Optional[AssemblerOptions] = None) -> None:
-        from . import _options_text, _reply, _unwrap
+    _kind = ""
+
+    def __init__(self, *args: str) -> None:
+        from . import _reply, _unwrap
 
         self._reply, self._unwrap = _reply, _unwrap
         self._thread = threading.get_ident()
         self._instance = _runtime.assembler_instance()
-        self._resource = self._instance.assembler_new(_options_text(options))
+        self._resource = self._instance.resource_new(self._kind, *args)
         self._finalizer: Optional[weakref.finalize] = weakref.finalize(
             self, self._instance.pending_drops.append, self._resource
         )
         try:
-            self._unwrap(self._call("preview"))  # invalid options: raise now
+            self._unwrap(self._call("preview"))  # invalid options or provider: raise now
         except BaseException:
             self.close()
             raise
@@ -44,8 +51,38 @@ class Assembler:
         if self._finalizer is None:
             raise RuntimeError("this assembler is closed")
         if threading.get_ident() != self._thread:
-            raise RuntimeError("an Assembler must be used from the thread that created it")
-        return self._reply(self._instance.assembler_call(method, self._resource, *args))
+            raise RuntimeError("an assembler must be used from the thread that created it")
+        return self._reply(self._instance.resource_call(self._kind, method, self._resource, *args))
+
+    def close(self) -> None:
+        """Frees the assembler's memory in the core now. Idempotent."""
+        if self._finalizer is None:
+            return
+        self._finalizer.detach()
+        self._finalizer = None
+        if threading.get_ident() == self._thread:
+            self._instance.drop_resource(self._resource)
+        else:
+            self._instance.pending_drops.append(self._resource)
+
+    def __enter__(self) -> Any:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+class Assembler(_Resource):
+    """Feeds normalized events (`{"type": "start" | "delta" | "end" | "finish" | "cancel", ...}`)
+    one at a time; `finish()` returns `{"finishReason", "calls": [{"callId", "name",
+    "arguments"}]}` or raises the ContractError that ended the stream."""
+
+    _kind = "assembler"
+
+    def __init__(self, options: Optional[AssemblerOptions] = None) -> None:
+        from . import _options_text
+
+        super().__init__(_options_text(options))
 
     def push(self, event: Any) -> None:
         """Applies one event; raises the ContractError that ends the stream (every later call
@@ -63,24 +100,134 @@ class Assembler:
         result: AssembledResponse = self._unwrap(self._call("finish"))
         return result
 
-    def close(self) -> None:
-        """Frees the assembler's memory in the core now. Idempotent."""
-        if self._finalizer is None:
+
+class ProviderAssembler(_Resource):
+    """One response of a provider (`"openai-chat"`, `"openai-responses"`, `"anthropic"`,
+    `"gemini"`): feed it provider events (`push`: a parsed payload, or its JSON text) or raw
+    Server-Sent Events (`push_sse`: str or bytes, split anywhere); `finish()` returns
+    `{"responseId", "finishReason", "calls"}` or raises the ContractError that ended the stream."""
+
+    _kind = "provider-assembler"
+
+    def __init__(self, provider: Any, options: Optional[AssemblerOptions] = None) -> None:
+        from . import _options_text
+
+        # Bytes of a character cut at the end of the last bytes chunk, sent with the next one so
+        # that every crossing is a string (wasmtime converts bytes one element at a time).
+        self._pending = b""
+        super().__init__(write(provider, 0, max_chars(DEFAULT_MAX_BYTES)), _options_text(options))
+
+    def push(self, event: Any) -> None:
+        """Applies one provider event; raises the ContractError that ends the stream (every
+        later call raises it again)."""
+        self._unwrap(self._call("push", write(event, DEFAULT_MAX_DEPTH, max_chars(MAX_BYTES_CEILING))))
+
+    def push_sse(self, chunk: SseChunk) -> None:
+        """Applies raw SSE; an event is applied when its blank line arrives."""
+        if type(chunk) is not str and isinstance(chunk, str):
+            chunk = str.__str__(chunk)  # an exact str, whatever a subclass overrides
+        if isinstance(chunk, str):
+            if has_surrogates(chunk):
+                # Not valid Unicode, so not a WIT string: the core gets the WTF-8 bytes, as from JS.
+                self._unwrap(self._call("push-sse-bytes", chunk.encode("utf-8", "surrogatepass")))
+            else:
+                self._unwrap(self._call("push-sse", chunk))
             return
-        self._finalizer.detach()
-        self._finalizer = None
-        if threading.get_ident() == self._thread:
-            self._instance.drop_resource(self._resource)
-        else:
-            self._instance.pending_drops.append(self._resource)
+        if not isinstance(chunk, (bytes, bytearray, memoryview)):
+            # Neither text nor bytes: the verdict is the core's (it reads only the kind).
+            self._unwrap(self._call("push-sse-value", write(chunk, 0, max_chars(DEFAULT_MAX_BYTES))))
+            return
+        data = self._pending + bytes(chunk)
+        self._pending = b""
+        try:
+            text = data.decode("utf-8")
+        except UnicodeDecodeError as e:
+            if e.reason != "unexpected end of data" or e.end != len(data):
+                self._unwrap(self._call("push-sse-bytes", data))  # invalid UTF-8: the core decides
+                return
+            self._pending = data[e.start :]
+            text = data[: e.start].decode("utf-8")
+        self._unwrap(self._call("push-sse", text))
 
-    def __enter__(self) -> "Assembler":
-        return self
+    def preview(self) -> Any:
+        """`Assembler.preview()` plus `responseId`; never executable."""
+        return self._unwrap(self._call("preview"))
 
-    def __exit__(self, *exc: object) -> None:
-        self.close()
+    def finish(self) -> ProviderResponse:
+        """The normalized response, or raises ContractError (`INCOMPLETE_RESPONSE`, ...)."""
+        if self._pending:
+            pending, self._pending = self._pending, b""
+            self._unwrap(self._call("push-sse-bytes", pending))
+        result: ProviderResponse = self._unwrap(self._call("finish"))
+        return result
 
 
-def create_assembler(options: Optional[AssemblerOptions] = None) -> Assembler:
-    """The JS `createAssembler` twin."""
-    return Assembler(options)
+def assemble_provider_stream(
+    provider: Any, input: Any, options: Optional[AssemblerOptions] = None
+) -> ProviderResponse:
+    """A whole provider stream: raw SSE (str or bytes) or the list of its events (parsed
+    payloads, or their JSON texts); returns `{"responseId", "finishReason", "calls"}` or raises
+    ContractError. The JS `assembleProviderStream` twin."""
+    from . import _options_text, _reply, _unwrap
+
+    if isinstance(input, (str, bytes, bytearray, memoryview)):
+        with ProviderAssembler(provider, options) as assembler:
+            assembler.push_sse(input)
+            return assembler.finish()
+    # A list of events crosses once; each event gets its own depth count, as from JS.
+    text = write(input, DEFAULT_MAX_DEPTH, max_chars(MAX_BYTES_CEILING), 0)
+    provider_text = write(provider, 0, max_chars(DEFAULT_MAX_BYTES))
+    reply = _runtime.call_args("assemble-provider-stream", (provider_text, text), _options_text(options))
+    result: ProviderResponse = _unwrap(_reply(reply))
+    return result
+
+
+def safe_assemble_provider_stream(
+    provider: Any, input: Any, options: Optional[AssemblerOptions] = None
+) -> Outcome[ProviderResponse]:
+    from . import ContractError
+
+    try:
+        return {"ok": True, "value": assemble_provider_stream(provider, input, options)}
+    except ContractError as error:
+        return {"ok": False, "error": error}
+
+
+def assemble_sse_lines(
+    provider: Any, lines: Iterable[SseChunk], options: Optional[AssemblerOptions] = None
+) -> ProviderResponse:
+    """Consumes an iterator of SSE lines (str or bytes, as `httpx.Response.iter_lines()` gives
+    them without their line end, or with it, as a file or `aiohttp` gives them) and returns
+    the normalized response. Lines are sent to the core in batches; the first error stops the
+    iteration and is raised."""
+    with ProviderAssembler(provider, options) as assembler:
+        batch: list[Any] = []
+        size = 0
+        kind: Optional[type] = None
+        for line in lines:
+            is_text = isinstance(line, str)
+            if not is_text and not isinstance(line, (bytes, bytearray, memoryview)):
+                if batch and kind is not None:
+                    _flush(assembler, batch, kind)
+                assembler.push_sse(line)  # the core's verdict on a line that is not text
+            line_kind = str if is_text else bytes
+            if kind is not None and line_kind is not kind:
+                _flush(assembler, batch, kind)
+                batch, size = [], 0
+            kind = line_kind
+            if is_text:
+                batch.append(line if line.endswith(("\n", "\r")) else line + "\n")
+            else:
+                data = bytes(line)
+                batch.append(data if data.endswith((b"\n", b"\r")) else data + b"\n")
+            size += len(line)
+            if size >= _LINES_BATCH:
+                _flush(assembler, batch, kind)
+                batch, size = [], 0
+        if batch and kind is not None:
+            _flush(assembler, batch, kind)
+        return assembler.finish()
+
+
+def _flush(assembler: ProviderAssembler, batch: list[Any], kind: type) -> None:
+    assembler.push_sse("".join(batch) if kind is str else b"".join(batch))

@@ -180,6 +180,17 @@ class AssembledResponse(TypedDict):
     calls: list[ToolCall]
 
 
+class ProviderResponse(TypedDict):
+    """What a provider stream gives: the normalized response plus the provider's response id."""
+
+    responseId: Optional[str]
+    finishReason: Literal["stop", "tool_calls"]
+    calls: list[ToolCall]
+
+
+Provider = Literal["openai-chat", "openai-responses", "anthropic", "gemini"]
+
+
 class PreviewCall(TypedDict):
     callId: str
     name: str

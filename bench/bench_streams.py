@@ -234,10 +234,10 @@ def main() -> None:
         sse_events = [b + "\n\n" for b in blocks if b]
 
         def push_sse() -> Any:
-            a = ac.ProviderAssembler("openai-chat")
-            for chunk in sse_events:
-                a.push_sse(chunk)
-            return a.finish()
+            with ac.ProviderAssembler("openai-chat") as a:
+                for chunk in sse_events:
+                    a.push_sse(chunk)
+                return a.finish()
 
         fns["r_ours_push_sse"] = push_sse
     fns["r_ours_events"] = ours_events

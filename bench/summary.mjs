@@ -1,6 +1,8 @@
 // The targets of issue 2, side by side, from the JSON the three benches wrote.
 // and of issue 3 (tool validation, compile, registry).
-// Usage: node summary.mjs <js.json> <python.json> <sizes.json> [<tools_js.json> <tools_py.json> <registry.json>]
+// and of issue 4 (strict JSON parse, stream assembly).
+// Usage: node summary.mjs <js.json> <python.json> <sizes.json> [<tools_js.json> <tools_py.json> <registry.json>
+//          [<streams_js.json> <streams_py.json>]]
 import { readFileSync } from 'node:fs';
 import { fmtNs } from './harness.mjs';
 
@@ -11,7 +13,7 @@ const load = (p) => {
     return null;
   }
 };
-const [js, py, sizes, tjs, tpy, reg] = process.argv.slice(2).map(load);
+const [js, py, sizes, tjs, tpy, reg, sjs, spy] = process.argv.slice(2).map(load);
 
 const rows = [];
 const ratio = (label, ours, base, baseName, target) => {
@@ -72,6 +74,29 @@ if (sizes?.component) {
   rows3.push(['wasm component raw, gzip -9', kb(sizes.component.raw), kb(sizes.component.gzip), '', 'reported']);
 }
 if (tjs || tpy || reg) print('Summary (medians; targets from issue 3)', rows3);
+
+// Issue 4.
+const rows4 = [];
+const scaling = (label, s) => {
+  if (!s) return rows4.push([label, 'not measured', '', '', 'NOT measured']);
+  const g = s.scaling_group;
+  const [a, b] = g.s_10m ? [g.s_100k, g.s_10m] : [g.s_1, g.s_2];
+  rows4.push([label, fmtNs(b.ns), `${fmtNs(a.ns)} at 100 KB`, `${s.scaling.toFixed(1)}× (≤ 120×)`, s.scaling <= 120 ? 'met' : 'NOT met']);
+};
+const vs = (label, ours, base, baseName, max) => {
+  if (!ours || !base) return rows4.push([label, 'not measured', '', '', max ? 'NOT measured' : '']);
+  const x = ours.ns / base.ns;
+  rows4.push([label, fmtNs(ours.ns), `${fmtNs(base.ns)} ${baseName}`, max ? `${x.toFixed(2)}× (≤ ${max}×)` : x < 0.1 ? `${x.toFixed(4)}× (${(1 / x).toFixed(0)}× faster)` : `${x.toFixed(2)}×`, max ? (x <= max ? 'met' : 'NOT met') : '(no target)']);
+};
+vs('Node strict parse 1 MB: parseJson vs JSON.parse', sjs?.p_ours, sjs?.p_json_parse, 'JSON.parse', 2);
+vs('Py strict parse 1 MB: parse_json vs json.loads', spy?.p_ours, spy?.p_json_loads, 'json.loads');
+scaling('Node stream: ours 10 MB / 100 KB', sjs);
+scaling('Py stream: ours 10 MB / 100 KB', spy);
+vs('Node recorded OpenAI stream: ours vs AI SDK', sjs?.r_ours_sse ?? sjs?.r_ours_events, sjs?.r_aisdk, 'AI SDK');
+vs('Py recorded OpenAI stream: ours vs partial-json', spy?.r_ours_sse ?? spy?.r_ours_events, spy?.r_partial, 'partial-json');
+vs('Node 100 KB stream: ours vs AI SDK', sjs?.synthetic?.[1]?.ours, sjs?.synthetic?.[1]?.aisdk, 'AI SDK');
+vs('Py 100 KB stream: ours vs partial-json', spy?.synthetic?.[1]?.ours, spy?.synthetic?.[1]?.partial, 'partial-json');
+if (sjs || spy) print('Summary (medians; targets from issue 4)', rows4);
 
 function print(title, rs) {
   console.log(`\n${title}`);

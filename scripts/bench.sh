@@ -2,7 +2,9 @@
 # Runs every benchmark of issues 2 and 3 in one go and prints the results side by side:
 # (a) JS object input, (b) JS text input, (c) Python through the component, (d) wasm sizes;
 # issue 3: tool input validation vs Ajv (Node) and jsonschema / fastjsonschema (Python), schema
-# compile time, the 500-tool registry; then a summary against each issue's targets. Numbers are
+# compile time, the 500-tool registry; issue 4: strict JSON parse of 1 MB vs JSON.parse / json.loads
+# and stream assembly vs the AI SDK's parsePartialJson per delta (Node) / partial-json-parser
+# (Python); then a summary against each issue's targets. Numbers are
 # medians of many interleaved batches (see bench/harness.mjs, bench/bench_python.py).
 # Installs what is missing (scripts/setup.sh) and builds both wasm artifacts first (incremental,
 # so cheap when src/ is unchanged); BENCH_NO_BUILD=1 benches the artifacts as they are.
@@ -20,7 +22,7 @@ if [ "${BENCH_NO_BUILD:-}" != 1 ] || [ ! -f pkg/dist/node/agent_contract_bg.wasm
   rm -f "$log"
 fi
 .venv/bin/python -m pip install --quiet --disable-pip-version-check -r bench/requirements.txt
-[ -d bench/node_modules/zod ] && [ -d bench/node_modules/ajv ] || (cd bench && npm ci --no-audit --no-fund --loglevel=error)
+[ -d bench/node_modules/zod ] && [ -d bench/node_modules/ajv ] && [ -d bench/node_modules/ai ] || (cd bench && npm ci --no-audit --no-fund --loglevel=error)
 
 out=bench/out
 mkdir -p "$out"
@@ -30,5 +32,8 @@ PYTHONPATH="$root/py-host/src${PYTHONPATH:+:$PYTHONPATH}" .venv/bin/python bench
 (cd bench && node bench_tools.mjs --json out/tools_js.json)
 PYTHONPATH="$root/py-host/src${PYTHONPATH:+:$PYTHONPATH}" .venv/bin/python bench/bench_tools.py --json "$out/tools_py.json"
 (cd bench && node bench_registry.mjs --json out/registry.json)
+(cd bench && node bench_streams.mjs --json out/streams_js.json)
+PYTHONPATH="$root/py-host/src${PYTHONPATH:+:$PYTHONPATH}" .venv/bin/python bench/bench_streams.py --json "$out/streams_py.json"
 (cd bench && node sizes.mjs --json out/sizes.json)
-(cd bench && node summary.mjs out/js.json out/python.json out/sizes.json out/tools_js.json out/tools_py.json out/registry.json)
+(cd bench && node summary.mjs out/js.json out/python.json out/sizes.json out/tools_js.json out/tools_py.json out/registry.json \
+  out/streams_js.json out/streams_py.json)

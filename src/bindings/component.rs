@@ -295,7 +295,7 @@ impl Guest for Core {
     fn assemble_provider_stream_with_options(provider: String, input: String, options: String) -> String {
         reply((|| {
             let (p, i, o) = (host_value(&provider)?, host_events(&input)?, host_options(&options)?);
-            crate::stream::provider::assemble(&&p, &&i, None, o.as_ref().as_ref())
+            crate::stream::provider_stream::assemble(&&p, &&i, None, o.as_ref().as_ref())
         })())
     }
 
@@ -335,13 +335,13 @@ impl exports::agent_contract::core::assembly::Guest for Core {
 
 /// One provider stream per resource.
 struct ComponentProviderAssembler {
-    inner: std::cell::RefCell<Result<crate::stream::provider::ProviderStream, ContractError>>,
+    inner: std::cell::RefCell<Result<crate::stream::provider_stream::ProviderStream, ContractError>>,
 }
 
 impl ComponentProviderAssembler {
     fn with(
         &self,
-        f: impl FnOnce(&mut crate::stream::provider::ProviderStream) -> Result<(), ContractError>,
+        f: impl FnOnce(&mut crate::stream::provider_stream::ProviderStream) -> Result<(), ContractError>,
     ) -> String {
         reply(match &mut *self.inner.borrow_mut() {
             Ok(a) => f(a).map(|()| Value::Null),
@@ -354,7 +354,7 @@ impl exports::agent_contract::core::assembly::GuestProviderAssembler for Compone
     fn new(provider: String, options: String) -> Self {
         let inner = (|| {
             let (p, o) = (host_value(&provider)?, host_options(&options)?);
-            crate::stream::provider::ProviderStream::from_host(&&p, o.as_ref().as_ref())
+            crate::stream::provider_stream::ProviderStream::from_host(&&p, o.as_ref().as_ref())
         })();
         ComponentProviderAssembler { inner: std::cell::RefCell::new(inner) }
     }

@@ -394,7 +394,7 @@ impl StreamAssembler {
 /// adapter in front of an assembler, fed provider events (`push`) or raw SSE (`pushSse`).
 #[wasm_bindgen]
 pub struct ProviderAssembler {
-    inner: Result<crate::stream::provider::ProviderStream, ContractError>,
+    inner: Result<crate::stream::provider_stream::ProviderStream, ContractError>,
 }
 
 #[wasm_bindgen]
@@ -404,7 +404,7 @@ impl ProviderAssembler {
     pub fn new(provider: JsValue, options: JsValue) -> ProviderAssembler {
         let options = JsInput::new(options);
         ProviderAssembler {
-            inner: crate::stream::provider::ProviderStream::from_host(&JsInput::new(provider), Some(&options)),
+            inner: crate::stream::provider_stream::ProviderStream::from_host(&JsInput::new(provider), Some(&options)),
         }
     }
 
@@ -450,7 +450,7 @@ fn sse_bytes(chunk: &JsValue) -> Option<Vec<u8>> {
 pub fn assemble_provider_stream(provider: JsValue, input: JsValue, options: JsValue) -> String {
     let options = JsInput::new(options);
     let bytes = sse_bytes(&input);
-    reply(crate::stream::provider::assemble(
+    reply(crate::stream::provider_stream::assemble(
         &JsInput::new(provider),
         &JsInput::new(input),
         bytes.as_deref(),

@@ -22,6 +22,7 @@ pub mod gemini;
 pub mod openai_chat;
 pub mod openai_responses;
 pub mod provider;
+pub mod provider_stream;
 pub mod sse;
 
 use crate::error::{Code, ContractError, Layer, Result};

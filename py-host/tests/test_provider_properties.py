@@ -285,7 +285,9 @@ def test_synthetic_streams_any_split_give_the_oracle(p: str, spec: Any, framing:
     assert chunked(p, cut(data, cuts)) == expected, "bytes cut anywhere"
     assert chunked(p, [bytearray(c) for c in cut(data, cuts)]) == expected, "bytearray chunks"
     assert chunked(p, cut(sse, cuts)) == expected, "str cut anywhere"
-    lines = data.splitlines(keepends=True) if framing % 2 else sse.splitlines()
+    # bytes.splitlines() splits at CR / LF / CRLF only, as SSE does (str.splitlines() also splits
+    # at U+0085, U+2028... inside the JSON): str lines are the decoded byte lines.
+    lines = data.splitlines(keepends=True) if framing % 2 else [l.decode("utf-8") for l in data.splitlines()]
     assert capture(lambda: ac.assemble_sse_lines(p, lines)) == expected, "assemble_sse_lines"
 
 

@@ -168,7 +168,12 @@ fn run(case: &Json) -> Value {
         "assembleProviderStream" => {
             let provider = to_value(&case["provider"]);
             let (input, bytes) = provider_input(case, input);
-            outcome(agent_contract::stream::provider_stream::assemble(&&provider, &&input, bytes.as_deref(), opts.as_ref()))
+            outcome(agent_contract::stream::provider_stream::assemble(
+                &&provider,
+                &&input,
+                bytes.as_deref(),
+                opts.as_ref(),
+            ))
         }
         other => panic!("unknown op {other}"),
     }

@@ -1,5 +1,6 @@
 //! Provider adapter properties (proptest), the Rust twin of js-tests/test/provider-properties.test.mjs
-//! and py-host/tests/test_provider_properties.py:
+//! and py-host/tests/test_provider_properties.py, for every provider (OpenAI Chat, OpenAI
+//! Responses, Anthropic, Gemini: whole and streamed `functionCall`s, partial args at JSON Paths):
 //! - random chunk splits of raw SSE (single bytes, cuts inside multi-byte UTF-8) give the unsplit
 //!   outcome, for every recording in ../shared/conformance/provider-streams (skipped, with a
 //!   message, when ../shared is absent) and for synthetic streams with non-ASCII arguments, random
@@ -173,6 +174,12 @@ struct Spec {
     cuts: Vec<Vec<f64>>,
     order: Vec<usize>,
     noise: Vec<String>,
+    /// Per call, Gemini's shape (bits): 1 streamed (else a whole `functionCall`), 2 the part
+    /// gives an `id`, 4 a streamed call ends with an empty `functionCall` (else with its last
+    /// partial args), 8 strings closed by an empty piece, 16 three partial args per part (and the
+    /// id repeated), 32 no `args` for `{}` (whole) / a bare `willContinue` part (streamed),
+    /// 64 the first partial args in the naming part, 128 a `thoughtSignature` on it.
+    shapes: Vec<u8>,
 }
 
 fn ev(payload: Json, role: Role) -> Ev {
@@ -192,6 +199,147 @@ fn pieces(text: &str, cuts: &[f64]) -> Vec<String> {
     }
     out.push(chars[prev..].iter().collect());
     out
+}
+
+/// Gemini: `args` without empty arrays and objects (partial args set values, never `[]` or `{}`).
+fn prune(v: &Json) -> Option<Json> {
+    match v {
+        Json::Array(a) => {
+            let kept: Vec<Json> = a.iter().filter_map(prune).collect();
+            (!kept.is_empty()).then_some(Json::Array(kept))
+        }
+        Json::Object(m) => {
+            let kept: serde_json::Map<String, Json> =
+                m.iter().filter_map(|(k, v)| prune(v).map(|v| (k.clone(), v))).collect();
+            (!kept.is_empty()).then_some(Json::Object(kept))
+        }
+        _ => Some(v.clone()),
+    }
+}
+
+/// A JSON Path (RFC 9535) to `path`, in one of three spellings: `.name` where the shorthand can
+/// name it, `['name']`, `["name"]` with non-ASCII as `\u` escapes (surrogate pairs too).
+fn json_path(path: &[Json], style: usize) -> String {
+    let mut out = "$".to_owned();
+    for seg in path {
+        let Json::String(name) = seg else {
+            out.push_str(&format!("[{seg}]"));
+            continue;
+        };
+        let short = name
+            .chars()
+            .enumerate()
+            .all(|(k, c)| c.is_ascii_alphabetic() || c == '_' || !c.is_ascii() || (k > 0 && c.is_ascii_digit()));
+        if style == 0 && !name.is_empty() && short {
+            out.push('.');
+            out.push_str(name);
+            continue;
+        }
+        let q = if style == 2 { '"' } else { '\'' };
+        out.push('[');
+        out.push(q);
+        for c in name.chars() {
+            match c {
+                '\\' => out.push_str("\\\\"),
+                '\u{8}' => out.push_str("\\b"),
+                '\u{c}' => out.push_str("\\f"),
+                '\n' => out.push_str("\\n"),
+                '\r' => out.push_str("\\r"),
+                '\t' => out.push_str("\\t"),
+                c if c == q => {
+                    out.push('\\');
+                    out.push(c);
+                }
+                c if (c as u32) < 0x20 || (style == 2 && !c.is_ascii()) => {
+                    let mut units = [0u16; 2];
+                    for u in c.encode_utf16(&mut units) {
+                        out.push_str(&format!("\\u{u:04x}"));
+                    }
+                }
+                c => out.push(c),
+            }
+        }
+        out.push(q);
+        out.push(']');
+    }
+    out
+}
+
+/// Gemini: the partial args that build `args` (pruned), strings in pieces at `cuts`.
+fn partial_args(args: &Json, cuts: &[f64], shape: u8, seed: usize) -> Vec<Json> {
+    fn leaves(v: &Json, path: &mut Vec<Json>, out: &mut Vec<(Vec<Json>, Json)>) {
+        match v {
+            Json::Array(a) => {
+                for (i, x) in a.iter().enumerate() {
+                    path.push(json!(i));
+                    leaves(x, path, out);
+                    path.pop();
+                }
+            }
+            Json::Object(m) => {
+                for (k, x) in m {
+                    path.push(json!(k));
+                    leaves(x, path, out);
+                    path.pop();
+                }
+            }
+            _ => out.push((path.clone(), v.clone())),
+        }
+    }
+    let mut found = Vec::new();
+    if let Some(pruned) = prune(args) {
+        leaves(&pruned, &mut Vec::new(), &mut found);
+    }
+    let mut out = Vec::new();
+    for (k, (path, value)) in found.iter().enumerate() {
+        let at = json_path(path, (k + seed) % 3);
+        match value {
+            Json::String(text) => {
+                let mut parts = pieces(text, cuts);
+                if shape & 8 != 0 {
+                    parts.push(String::new());
+                }
+                let last = parts.len() - 1;
+                for (j, piece) in parts.into_iter().enumerate() {
+                    let mut a = json!({"jsonPath": at, "stringValue": piece});
+                    if j < last {
+                        a["willContinue"] = json!(true);
+                    }
+                    out.push(a);
+                }
+            }
+            Json::Number(_) => out.push(json!({"jsonPath": at, "numberValue": value})),
+            Json::Bool(_) => out.push(json!({"jsonPath": at, "boolValue": value})),
+            _ => out
+                .push(json!({"jsonPath": at, "nullValue": if k % 2 == 0 { json!("NULL_VALUE") } else { Json::Null }})),
+        }
+    }
+    out
+}
+
+/// Gemini: a part that carries no call (text, thought, signature, inline data, a call in a thought).
+fn gemini_noise(t: &str, kind: usize) -> Json {
+    match kind % 5 {
+        0 => json!({"text": t}),
+        1 => json!({"text": t, "thought": true}),
+        2 => json!({"text": t, "thoughtSignature": "c2lnbmF0dXJl"}),
+        3 => json!({"inlineData": {"mimeType": "text/plain", "data": "5p2x5Lqs"}}),
+        _ => json!({"thought": true, "functionCall": {"name": "write", "args": {"t": t}}}),
+    }
+}
+
+const GEMINI_RID: &str = "gem-東京-😀";
+
+fn gemini_payload(parts: Vec<Json>, rid: bool, index: bool) -> Json {
+    let mut v =
+        json!({"candidates": [{"content": {"role": "model", "parts": parts}}], "modelVersion": "gemini-3-flash"});
+    if index {
+        v["candidates"][0]["index"] = json!(0);
+    }
+    if rid {
+        v["responseId"] = json!(GEMINI_RID);
+    }
+    v
 }
 
 fn call_id(p: &str, i: usize) -> String {
@@ -276,6 +424,93 @@ fn build(p: &str, spec: &Spec) -> (Vec<Ev>, Json) {
                 ev(json!({"type": "message_stop"}), Role::Other),
             ];
         }
+        "gemini" => {
+            rid = GEMINI_RID;
+            let index = spec.order[0] % 2 == 1;
+            let payload = |parts: Vec<Json>| gemini_payload(parts, true, index);
+            prologue = Vec::new();
+            // Gemini has no call index: one call streams at a time, and only ignorable parts
+            // come between its parts. Calls go in order, noise anywhere.
+            let mut q = Vec::new();
+            for (i, (name, args)) in spec.calls.iter().enumerate() {
+                let shape = spec.shapes[i];
+                let id = (shape & 2 != 0).then(|| format!("fc-ü-{i}"));
+                if shape & 1 == 0 {
+                    let mut call = json!({"name": name});
+                    if !(shape & 32 != 0 && args.as_object().is_some_and(|m| m.is_empty())) {
+                        call["args"] = args.clone();
+                    }
+                    if let Some(id) = &id {
+                        call["id"] = json!(id);
+                    }
+                    q.push(ev(payload(vec![json!({"functionCall": call})]), Role::Start(i)));
+                    continue;
+                }
+                let items = partial_args(args, &spec.cuts[i], shape, i);
+                let mut groups: Vec<Vec<Json>> =
+                    items.chunks(if shape & 16 != 0 { 3 } else { 1 }).map(<[Json]>::to_vec).collect();
+                let mut start = json!({"name": name, "willContinue": true});
+                if let Some(id) = &id {
+                    start["id"] = json!(id);
+                }
+                if shape & 64 != 0 && !groups.is_empty() {
+                    start["partialArgs"] = json!(groups.remove(0));
+                }
+                let mut part = json!({"functionCall": start});
+                if shape & 128 != 0 {
+                    part["thoughtSignature"] = json!("c2lnbmF0dXJl");
+                }
+                q.push(ev(payload(vec![part]), Role::Start(i)));
+                if shape & 32 != 0 {
+                    q.push(ev(payload(vec![json!({"functionCall": {"willContinue": true}})]), Role::Delta(i)));
+                }
+                let by_empty = shape & 4 != 0 || groups.is_empty();
+                let last = groups.len();
+                for (j, g) in groups.into_iter().enumerate() {
+                    let mut call = json!({"partialArgs": g});
+                    let ends = !by_empty && j + 1 == last;
+                    if !ends {
+                        call["willContinue"] = json!(true);
+                    } else if shape & 16 != 0 {
+                        call["willContinue"] = json!(false);
+                    }
+                    if let (Some(id), true) = (&id, shape & 16 != 0) {
+                        call["id"] = json!(id);
+                    }
+                    q.push(ev(
+                        payload(vec![json!({"functionCall": call})]),
+                        if ends { Role::End(i) } else { Role::Delta(i) },
+                    ));
+                }
+                if by_empty {
+                    q.push(ev(payload(vec![json!({"functionCall": {}})]), Role::End(i)));
+                }
+            }
+            queues.push(q);
+            let kind = spec.order[0];
+            queues.push(
+                spec.noise
+                    .iter()
+                    .enumerate()
+                    .map(|(j, t)| {
+                        ev(gemini_payload(vec![gemini_noise(t, j + kind)], (j + kind) % 2 == 0, index), Role::Other)
+                    })
+                    .collect(),
+            );
+            let mut finish = payload(vec![json!({"text": ""})]);
+            if spec.order[0] % 4 >= 2 {
+                finish["candidates"][0].as_object_mut().unwrap().remove("content");
+            }
+            finish["candidates"][0]["finishReason"] = json!("STOP");
+            finish["usageMetadata"] = json!({"promptTokenCount": 3, "candidatesTokenCount": 5, "totalTokenCount": 8});
+            epilogue = vec![
+                ev(finish, Role::Finish),
+                ev(
+                    json!({"usageMetadata": {"promptTokenCount": 3, "totalTokenCount": 8}, "responseId": rid}),
+                    Role::Other,
+                ),
+            ];
+        }
         _ => {
             rid = "resp_é";
             prologue = vec![
@@ -333,6 +568,29 @@ fn build(p: &str, spec: &Spec) -> (Vec<Ev>, Json) {
         }
         events.push(e);
     }
+    if p == "gemini" {
+        // Parallel whole calls and ignorable parts, several parts to a payload.
+        let whole = |e: &Ev| match e.role {
+            Role::Other => true,
+            Role::Start(i) => spec.shapes[i] & 1 == 0,
+            _ => false,
+        };
+        let mut merged: Vec<Ev> = Vec::new();
+        for (k, e) in events.into_iter().enumerate() {
+            match merged.last_mut() {
+                Some(prev) if whole(prev) && whole(&e) && spec.order[k % spec.order.len()] >= 5 => {
+                    let parts = e.payload["candidates"][0]["content"]["parts"].as_array().unwrap().clone();
+                    prev.payload["candidates"][0]["content"]["parts"].as_array_mut().unwrap().extend(parts);
+                    prev.payload["responseId"] = json!(rid);
+                    if prev.role == Role::Other {
+                        prev.role = e.role;
+                    }
+                }
+                _ => merged.push(e),
+            }
+        }
+        events = merged;
+    }
     events.append(&mut epilogue);
     if p == "openai-responses" {
         for (s, e) in events.iter_mut().enumerate() {
@@ -341,7 +599,17 @@ fn build(p: &str, spec: &Spec) -> (Vec<Ev>, Json) {
     }
     let calls: Vec<Json> = started
         .iter()
-        .map(|&i| json!({"callId": call_id(p, i), "name": spec.calls[i].0, "arguments": spec.calls[i].1}))
+        .enumerate()
+        .map(|(n, &i)| {
+            let (name, args) = &spec.calls[i];
+            if p != "gemini" {
+                return json!({"callId": call_id(p, i), "name": name, "arguments": args});
+            }
+            let shape = spec.shapes[i];
+            let id = if shape & 2 != 0 { format!("fc-ü-{i}") } else { format!("gemini:{rid}:{n}") };
+            let args = if shape & 1 != 0 { prune(args).unwrap_or(json!({})) } else { args.clone() };
+            json!({"callId": id, "name": name, "arguments": args})
+        })
         .collect();
     let expected =
         json!({"responseId": rid, "finishReason": if n > 0 { "tool_calls" } else { "stop" }, "calls": calls});
@@ -398,14 +666,24 @@ fn arg_value() -> impl Strategy<Value = Json> {
         any::<bool>().prop_map(Json::Bool),
         Just(Json::Null),
     ];
-    leaf.prop_recursive(2, 12, 4, |inner| prop::collection::vec(inner, 0..4).prop_map(Json::Array))
+    leaf.prop_recursive(2, 12, 4, |inner| {
+        prop_oneof![
+            prop::collection::vec(inner.clone(), 0..4).prop_map(Json::Array),
+            prop::collection::btree_map(
+                prop_oneof![Just("a".to_owned()), Just("1 b".to_owned()), "\\PC{0,3}"],
+                inner,
+                0..3
+            )
+            .prop_map(|m| Json::Object(m.into_iter().collect())),
+        ]
+    })
 }
 
 fn spec() -> impl Strategy<Value = Spec> {
     let call = (
         prop::sample::select(vec!["read_file", "search", "get_weather", "write"]),
         prop::collection::btree_map(
-            prop_oneof![Just("city".to_owned()), Just("都市".to_owned()), "\\PC{0,4}"],
+            prop_oneof![Just("city".to_owned()), Just("都市".to_owned()), Just("a\t'\"\\b".to_owned()), "\\PC{0,4}"],
             arg_value(),
             0..4,
         ),
@@ -416,12 +694,12 @@ fn spec() -> impl Strategy<Value = Spec> {
         prop::collection::vec(prop::collection::vec(0.0..1.0f64, 0..6), 4),
         prop::collection::vec(0usize..8, 1..20),
         prop::collection::vec(prop_oneof![Just("東京は晴れ".to_owned()), Just("🌧️".to_owned()), "\\PC{0,5}"], 0..3),
+        prop::collection::vec(any::<u8>(), 4),
     )
-        .prop_map(|(calls, cuts, order, noise)| Spec { calls, cuts, order, noise })
+        .prop_map(|(calls, cuts, order, noise, shapes)| Spec { calls, cuts, order, noise, shapes })
 }
 
-// The providers with a synthetic stream generator (`build`).
-const PROVIDER_NAMES: [&str; 3] = ["openai-chat", "openai-responses", "anthropic"];
+const PROVIDER_NAMES: [&str; 4] = PROVIDERS;
 
 proptest! {
     #![proptest_config(ProptestConfig { cases: 400, failure_persistence: None, ..ProptestConfig::default() })]
@@ -430,7 +708,7 @@ proptest! {
     /// whole, split at random bytes, byte by byte, and as payloads.
     #[test]
     fn synthetic_streams_any_split_give_the_oracle(
-        pi in 0usize..3,
+        pi in 0usize..4,
         s in spec(),
         framing in any::<u8>(),
         cuts in prop::collection::vec(0.0..1.0f64, 0..30),
@@ -485,7 +763,13 @@ fn junk_json() -> impl Strategy<Value = Json> {
                         "tool_calls",
                         "function",
                         "finish_reason",
-                        "response"
+                        "response",
+                        "candidates",
+                        "content",
+                        "parts",
+                        "functionCall",
+                        "partialArgs",
+                        "finishReason"
                     ])
                     .prop_map(str::to_owned),
                     "\\PC{0,4}",
@@ -535,12 +819,25 @@ fn apply(list: &mut Vec<String>, m: &Mutation) {
     }
 }
 
-/// (callId, name) of each call in an outcome.
+/// (callId, name) of each call in an outcome. Gemini's derived ids are positions
+/// (`gemini:<responseId>:<n>`, n the call's place in the response): a dropped or repeated
+/// whole `functionCall` part (Gemini gives no index to tell a repeat from a second call)
+/// renumbers the calls after it, so a derived id is checked to be the call's place and compared
+/// as `gemini:*`; ids Gemini gave are compared as they are.
 fn call_names(o: &Outcome) -> Vec<(Json, Json)> {
-    match o {
-        Ok(v) => v["calls"].as_array().unwrap().iter().map(|c| (c["callId"].clone(), c["name"].clone())).collect(),
-        Err(_) => Vec::new(),
-    }
+    let Ok(v) = o else { return Vec::new() };
+    let rid = v["responseId"].as_str().map(|r| format!("{r}:")).unwrap_or_default();
+    let calls = v["calls"].as_array().unwrap().iter().enumerate();
+    calls
+        .map(|(n, c)| {
+            let id = c["callId"].as_str().unwrap();
+            if id.starts_with("gemini:") {
+                assert_eq!(id, format!("gemini:{rid}{n}"), "a derived id is the call's place: {v}");
+                return (json!("gemini:*"), c["name"].clone());
+            }
+            (c["callId"].clone(), c["name"].clone())
+        })
+        .collect()
 }
 
 /// Replay: two adapters fed the same payloads agree, `finish` twice agrees, previews agree.
@@ -570,7 +867,7 @@ proptest! {
 
     /// Random damage never yields a call the valid stream did not have; replay is identical.
     #[test]
-    fn mutated_streams_never_yield_a_new_call(pi in 0usize..3, s in spec(), ms in prop::collection::vec(mutation(), 1..5)) {
+    fn mutated_streams_never_yield_a_new_call(pi in 0usize..4, s in spec(), ms in prop::collection::vec(mutation(), 1..5)) {
         let p = PROVIDER_NAMES[pi];
         let (events, expected) = build(p, &s);
         let valid: Outcome = Ok(expected);
@@ -597,7 +894,7 @@ proptest! {
     /// arguments are each an error with its code: never a call.
     #[test]
     fn damaged_streams_are_errors_with_their_codes(
-        pi in 0usize..3,
+        pi in 0usize..4,
         s in spec(),
         keep in any::<prop::sample::Index>(),
         which in any::<prop::sample::Index>(),
@@ -625,6 +922,8 @@ proptest! {
         match p {
             "openai-chat" => f["choices"][0]["finish_reason"] = json!(["length", "content_filter", "weird", "insufficient_system_resource"][reason]),
             "anthropic" => f["delta"]["stop_reason"] = json!(["max_tokens", "refusal", "pause_turn", "model_context_window_exceeded"][reason]),
+            "gemini" if reason == 3 => *f = json!({"error": {"code": 500, "message": "x", "status": "INTERNAL"}}),
+            "gemini" => f["candidates"][0]["finishReason"] = json!(["MAX_TOKENS", "SAFETY", "MALFORMED_FUNCTION_CALL"][reason]),
             _ => {
                 let seq = f["sequence_number"].clone();
                 *f = [
@@ -643,11 +942,46 @@ proptest! {
         }
         let i = which.index(s.calls.len());
 
-        // A tool call's end dropped (OpenAI Chat has none: its finish ends every call).
+        // A tool call's end dropped (OpenAI Chat has none: its finish ends every call; nor has
+        // a whole Gemini functionCall). A Gemini call still streaming when the next is named is
+        // STREAM_EVENT_INVALID.
         if let Some(at) = events.iter().position(|e| e.role == Role::End(i)) {
             let mut dropped = events.clone();
             dropped.remove(at);
-            check(&dropped, &["INCOMPLETE_TOOL_CALL"], "end dropped")?;
+            let codes: &[&str] =
+                if p == "gemini" { &["INCOMPLETE_TOOL_CALL", "STREAM_EVENT_INVALID"] } else { &["INCOMPLETE_TOOL_CALL"] };
+            check(&dropped, codes, "end dropped")?;
+        }
+
+        if p == "gemini" {
+            let mut cut_args = events.clone();
+            // Call i's part: the payload's first functionCall outside a thought.
+            fn call_part(e: &mut Ev) -> &mut Json {
+                let parts = e.payload["candidates"][0]["content"]["parts"].as_array_mut().unwrap();
+                let is_call = |part: &&mut Json| part.get("thought").is_none() && part.get("functionCall").is_some();
+                &mut parts.iter_mut().find(is_call).unwrap()["functionCall"]
+            }
+            let has_args = |e: &Ev| {
+                let mut e = e.clone();
+                matches!(e.role, Role::Start(j) | Role::Delta(j) | Role::End(j) if j == i) && {
+                    let call = call_part(&mut e);
+                    call["partialArgs"].is_array() || call["args"].is_object()
+                }
+            };
+            let Some(last) = cut_args.iter().rposition(has_args) else { return Ok(()) };
+            let call = call_part(&mut cut_args[last]);
+            if call["args"].is_object() {
+                // A whole call's args as the JSON text cut by one character: not an object.
+                let text = call["args"].to_string();
+                call["args"] = json!(text[..text.len() - 1]);
+                check(&cut_args, &["STREAM_EVENT_INVALID"], "whole arguments cut")?;
+            } else {
+                // The last value still going on when the call ends (a string) or at all (others).
+                let args = call["partialArgs"].as_array_mut().unwrap();
+                args.last_mut().unwrap()["willContinue"] = json!(true);
+                check(&cut_args, &["INCOMPLETE_TOOL_CALL", "STREAM_EVENT_INVALID"], "partial args cut")?;
+            }
+            return Ok(());
         }
 
         // The arguments cut by one character (a JSON object text minus its closing brace).
@@ -750,6 +1084,12 @@ fn sse_ish() -> impl Strategy<Value = Vec<u8>> {
             r#"{"type":"response.output_item.added","item":{"type":"function_call","id":"fc","call_id":"c","name":"f","arguments":"{}"}}"#,
             r#"{"type":"response.output_item.done","item":{"type":"function_call","id":"fc","call_id":"c","name":"f","arguments":"{}"}}"#,
             r#"{"type":"response.completed","response":{"id":"r"}}"#,
+            r#"{"candidates":[{"content":{"parts":[{"functionCall":{"name":"f","args":{}}}]},"finishReason":"STOP"}],"responseId":"r"}"#,
+            r#"{"candidates":[{"content":{"parts":[{"functionCall":{"name":"f","willContinue":true}}]}}]}"#,
+            r#"{"candidates":[{"content":{"parts":[{"functionCall":{"partialArgs":[{"jsonPath":"$.a","stringValue":"x","willContinue":true}],"willContinue":true}}]}}]}"#,
+            r#"{"candidates":[{"content":{"parts":[{"functionCall":{}}]},"finishReason":"STOP"}]}"#,
+            r#"{"candidates":[{"content":{"parts":[{"text":"t","thought":true}]}}]}"#,
+            r#"{"usageMetadata":{"totalTokenCount":1}}"#,
         ])
         .prop_map(|s| s.as_bytes().to_vec()),
         prop::collection::vec(any::<u8>(), 0..6),
@@ -797,7 +1137,7 @@ proptest! {
     /// Arbitrary SSE-ish bytes in any chunking: no panic, the first error is final, and the
     /// chunking does not change the outcome.
     #[test]
-    fn arbitrary_sse_bytes_never_panic(pi in 0usize..3, bytes in sse_ish(), cuts in prop::collection::vec(0.0..1.0f64, 0..10)) {
+    fn arbitrary_sse_bytes_never_panic(pi in 0usize..4, bytes in sse_ish(), cuts in prop::collection::vec(0.0..1.0f64, 0..10)) {
         let p = PROVIDER_NAMES[pi];
         let whole = sse_whole(p, &bytes);
         let mut a = adapter(p);
@@ -822,12 +1162,12 @@ proptest! {
     /// for every provider and an unknown one: no panic.
     #[test]
     fn arbitrary_events_never_panic(
-        pi in 0usize..4,
+        pi in 0usize..5,
         texts in prop::collection::vec(prop_oneof![any::<String>(), junk_json().prop_map(|j| j.to_string())], 0..6),
         values in prop::collection::vec(host_value(), 0..6),
         input in host_value(),
     ) {
-        let p = ["openai-chat", "openai-responses", "anthropic", "gemini-nope"][pi];
+        let p = ["openai-chat", "openai-responses", "anthropic", "gemini", "gemini-nope"][pi];
         if let Ok(mut a) = provider_stream::adapter(p, Options::default()) {
             for t in &texts {
                 let _ = a.push_payload(t);

@@ -1,5 +1,6 @@
 // Provider adapter properties from JS (fast-check), the twin of tests/provider_properties.rs and
-// py-host/tests/test_provider_properties.py:
+// py-host/tests/test_provider_properties.py, for every provider (OpenAI Chat, OpenAI Responses,
+// Anthropic, Gemini: whole and streamed functionCalls, partial args at JSON Paths):
 // - random chunk splits of raw SSE give the unsplit outcome: Uint8Array chunks cut anywhere
 //   (single bytes, inside multi-byte UTF-8), string chunks cut anywhere (between the halves of a
 //   surrogate pair too) and providerResponseStream, for every recording in
@@ -17,7 +18,7 @@ import { fileURLToPath } from 'node:url';
 import fc from 'fast-check';
 import * as api from 'agent-contract';
 
-const PROVIDERS = ['openai-chat', 'openai-responses', 'anthropic'];
+const PROVIDERS = ['openai-chat', 'openai-responses', 'anthropic', 'gemini'];
 const dir = fileURLToPath(new URL('../../../shared/conformance/provider-streams/', import.meta.url));
 const haveRecordings = existsSync(dir);
 const utf8 = new TextEncoder();
@@ -154,8 +155,95 @@ test('recordings: providerResponseStream with random chunks gives the whole outc
 
 const callId = (p, i) => (p === 'anthropic' ? `toolu_${i}` : `call_${i}`);
 
-/** The provider's events for `spec` ({calls: [[name, args]], cuts, order, noise}), each tagged
- *  with its role, and the response they must give. */
+/** Gemini: `args` without empty arrays and objects (partial args set values, never [] or {}). */
+function prune(v) {
+  if (Array.isArray(v)) {
+    const kept = v.map(prune).filter((x) => x !== undefined);
+    return kept.length ? kept : undefined;
+  }
+  if (v !== null && typeof v === 'object') {
+    const kept = Object.entries(v).flatMap(([k, x]) => ((x = prune(x)) === undefined ? [] : [[k, x]]));
+    return kept.length ? Object.fromEntries(kept) : undefined;
+  }
+  return v;
+}
+
+/** A JSON Path (RFC 9535) in one of three spellings: `.name` where the shorthand can name it,
+ *  `['name']`, `["name"]` with non-ASCII as \u escapes (surrogate pairs too). */
+function jsonPath(path, style) {
+  let out = '$';
+  for (const seg of path) {
+    if (typeof seg === 'number') {
+      out += `[${seg}]`;
+      continue;
+    }
+    if (style === 0 && /^[A-Za-z_\u0080-\u{10ffff}][A-Za-z_0-9\u0080-\u{10ffff}]*$/u.test(seg)) {
+      out += `.${seg}`;
+      continue;
+    }
+    const q = style === 2 ? '"' : "'";
+    const esc = { '\\': '\\\\', '\b': '\\b', '\f': '\\f', '\n': '\\n', '\r': '\\r', '\t': '\\t', [q]: `\\${q}` };
+    let name = '';
+    for (const c of seg) {
+      const code = c.codePointAt(0);
+      if (esc[c]) name += esc[c];
+      else if (code < 0x20 || (style === 2 && code > 0x7f)) {
+        for (let k = 0; k < c.length; k++) name += `\\u${c.charCodeAt(k).toString(16).padStart(4, '0')}`;
+      } else name += c;
+    }
+    out += `[${q}${name}${q}]`;
+  }
+  return out;
+}
+
+/** Gemini: the partial args that build `args` (pruned), strings in pieces at `cuts`. */
+function partialArgs(args, cuts, shape, seed) {
+  const found = [];
+  const leaves = (v, path) => {
+    if (Array.isArray(v)) v.forEach((x, i) => leaves(x, [...path, i]));
+    else if (v !== null && typeof v === 'object') for (const [k, x] of Object.entries(v)) leaves(x, [...path, k]);
+    else found.push([path, v]);
+  };
+  const pruned = prune(args);
+  if (pruned !== undefined) leaves(pruned, []);
+  return found.flatMap(([path, value], k) => {
+    const jsonPath_ = jsonPath(path, (k + seed) % 3);
+    if (typeof value === 'string') {
+      const parts = cutCodePoints(value, cuts);
+      if (shape & 8) parts.push('');
+      return parts.map((piece, j) => ({ jsonPath: jsonPath_, stringValue: piece, ...(j < parts.length - 1 ? { willContinue: true } : {}) }));
+    }
+    if (typeof value === 'number') return [{ jsonPath: jsonPath_, numberValue: value }];
+    if (typeof value === 'boolean') return [{ jsonPath: jsonPath_, boolValue: value }];
+    return [{ jsonPath: jsonPath_, nullValue: k % 2 === 0 ? 'NULL_VALUE' : null }];
+  });
+}
+
+/** Gemini: a part that carries no call (text, thought, signature, inline data, a call in a thought). */
+const geminiNoise = (t, kind) =>
+  [
+    { text: t },
+    { text: t, thought: true },
+    { text: t, thoughtSignature: 'c2lnbmF0dXJl' },
+    { inlineData: { mimeType: 'text/plain', data: '5p2x5Lqs' } },
+    { thought: true, functionCall: { name: 'write', args: { t } } },
+  ][kind % 5];
+const GEMINI_RID = 'gem-東京-😀';
+const geminiPayload = (parts, rid, index) => ({
+  candidates: [{ content: { role: 'model', parts }, ...(index ? { index: 0 } : {}) }],
+  modelVersion: 'gemini-3-flash',
+  ...(rid ? { responseId: GEMINI_RID } : {}),
+});
+/** A Gemini payload's call part: its first functionCall outside a thought. */
+const callPart = (payload) => payload.candidates[0].content.parts.find((part) => part.thought === undefined && part.functionCall)?.functionCall;
+
+/** The provider's events for `spec` ({calls: [[name, args]], cuts, order, noise, shapes}), each
+ *  tagged with its role, and the response they must give. Gemini's shape of call i is
+ *  shapes[i] (bits): 1 streamed (else a whole functionCall), 2 the part gives an id, 4 a streamed
+ *  call ends with an empty functionCall (else with its last partial args), 8 strings closed by an
+ *  empty piece, 16 three partial args per part (the id repeated, an explicit willContinue: false),
+ *  32 no args for {} (whole) / a bare willContinue part (streamed), 64 the first partial args in
+ *  the naming part, 128 a thoughtSignature on it. */
 function build(p, spec) {
   const n = spec.calls.length;
   const texts = spec.calls.map(([, a]) => JSON.stringify(a));
@@ -198,6 +286,47 @@ function build(p, spec) {
       ev({ type: 'message_delta', delta: { stop_reason: n ? 'tool_use' : 'end_turn', stop_sequence: null }, usage: { output_tokens: 7 } }, 'finish'),
       ev({ type: 'message_stop' }),
     ];
+  } else if (p === 'gemini') {
+    rid = GEMINI_RID;
+    const index = spec.order[0] % 2 === 1;
+    const payload = (parts) => geminiPayload(parts, true, index);
+    prologue = [];
+    // Gemini has no call index: one call streams at a time, and only ignorable parts come
+    // between its parts. Calls go in order, noise anywhere.
+    const q = [];
+    spec.calls.forEach(([name, args], i) => {
+      const shape = spec.shapes[i];
+      const id = shape & 2 ? { id: `fc-ü-${i}` } : {};
+      if (!(shape & 1)) {
+        const omit = shape & 32 && Object.keys(args).length === 0;
+        q.push(ev(payload([{ functionCall: { name, ...(omit ? {} : { args }), ...id } }]), 'start', i));
+        return;
+      }
+      const items = partialArgs(args, spec.cuts[i], shape, i);
+      const size = shape & 16 ? 3 : 1;
+      const groups = [];
+      for (let k = 0; k < items.length; k += size) groups.push(items.slice(k, k + size));
+      const start = { name, willContinue: true, ...id };
+      if (shape & 64 && groups.length) start.partialArgs = groups.shift();
+      q.push(ev(payload([{ functionCall: start, ...(shape & 128 ? { thoughtSignature: 'c2lnbmF0dXJl' } : {}) }]), 'start', i));
+      if (shape & 32) q.push(ev(payload([{ functionCall: { willContinue: true } }]), 'delta', i));
+      const byEmpty = shape & 4 || groups.length === 0;
+      groups.forEach((g, j) => {
+        const ends = !byEmpty && j === groups.length - 1;
+        const call = { partialArgs: g, ...(ends ? (shape & 16 ? { willContinue: false } : {}) : { willContinue: true }) };
+        if (shape & 16) Object.assign(call, id);
+        q.push(ev(payload([{ functionCall: call }]), ends ? 'end' : 'delta', i));
+      });
+      if (byEmpty) q.push(ev(payload([{ functionCall: {} }]), 'end', i));
+    });
+    queues.push(q);
+    const kind = spec.order[0];
+    queues.push(spec.noise.map((t, j) => ev(geminiPayload([geminiNoise(t, j + kind)], (j + kind) % 2 === 0, index))));
+    const finish = payload([{ text: '' }]);
+    if (spec.order[0] % 4 >= 2) delete finish.candidates[0].content;
+    finish.candidates[0].finishReason = 'STOP';
+    finish.usageMetadata = { promptTokenCount: 3, candidatesTokenCount: 5, totalTokenCount: 8 };
+    epilogue = [ev(finish, 'finish'), ev({ usageMetadata: { promptTokenCount: 3, totalTokenCount: 8 }, responseId: rid })];
   } else {
     rid = 'resp_é';
     prologue = [
@@ -230,9 +359,28 @@ function build(p, spec) {
     if (e.role === 'start') started.push(e.i);
     events.push(e);
   }
-  events.push(...epilogue);
+  let merged = events;
+  if (p === 'gemini') {
+    // Parallel whole calls and ignorable parts, several parts to a payload.
+    const whole = (e) => e.role === 'other' || (e.role === 'start' && !(spec.shapes[e.i] & 1));
+    merged = [];
+    events.forEach((e, k) => {
+      const prev = merged.at(-1);
+      if (prev && whole(prev) && whole(e) && spec.order[k % spec.order.length] >= 5) {
+        prev.payload.candidates[0].content.parts.push(...e.payload.candidates[0].content.parts);
+        prev.payload.responseId = rid;
+        if (prev.role === 'other') Object.assign(prev, { role: e.role, i: e.i });
+      } else merged.push(e);
+    });
+  }
+  events.splice(0, events.length, ...merged, ...epilogue);
   if (p === 'openai-responses') events.forEach((e, s) => (e.payload.sequence_number = s));
-  const calls = started.map((i) => ({ callId: callId(p, i), name: spec.calls[i][0], arguments: spec.calls[i][1] }));
+  const calls = started.map((i, n) => {
+    const [name, args] = spec.calls[i];
+    if (p !== 'gemini') return { callId: callId(p, i), name, arguments: args };
+    const shape = spec.shapes[i];
+    return { callId: shape & 2 ? `fc-ü-${i}` : `gemini:${rid}:${n}`, name, arguments: shape & 1 ? (prune(args) ?? {}) : args };
+  });
   return { events, expected: { ok: true, value: { responseId: rid, finishReason: n ? 'tool_calls' : 'stop', calls } } };
 }
 
@@ -261,14 +409,23 @@ const text = fc.oneof(
   fc.string({ maxLength: 6 }),
 );
 const argValue = fc.letrec((tie) => ({
-  value: fc.oneof({ depthSize: 'small' }, text, fc.integer({ min: -1000, max: 1000 }), fc.boolean(), fc.constant(null), fc.array(tie('value'), { maxLength: 3 })),
+  value: fc.oneof(
+    { depthSize: 'small' },
+    text,
+    fc.integer({ min: -1000, max: 1000 }),
+    fc.boolean(),
+    fc.constant(null),
+    fc.array(tie('value'), { maxLength: 3 }),
+    fc.dictionary(fc.oneof(fc.constantFrom('a', '1 b'), fc.string({ unit: 'grapheme', maxLength: 3 })), tie('value'), { maxKeys: 2, noNullPrototype: true }),
+  ),
 })).value;
-const args = fc.dictionary(fc.oneof(fc.constantFrom('city', '都市'), fc.string({ unit: 'grapheme', maxLength: 4 })), argValue, { maxKeys: 3, noNullPrototype: true });
+const args = fc.dictionary(fc.oneof(fc.constantFrom('city', '都市', 'a\t\'"\\b'), fc.string({ unit: 'grapheme', maxLength: 4 })), argValue, { maxKeys: 3, noNullPrototype: true });
 const spec = fc.record({
   calls: fc.array(fc.tuple(fc.constantFrom('read_file', 'search', 'get_weather', 'write'), args), { maxLength: 3 }),
   cuts: fc.array(fc.array(fc.double({ min: 0, max: 1, noNaN: true, maxExcluded: true }), { maxLength: 5 }), { minLength: 3, maxLength: 3 }),
   order: fc.array(fc.nat(7), { minLength: 1, maxLength: 20 }),
   noise: fc.array(fc.oneof(fc.constantFrom('東京は晴れ', '🌧️'), fc.string({ unit: 'grapheme', maxLength: 5 })), { maxLength: 2 }),
+  shapes: fc.array(fc.nat(255), { minLength: 3, maxLength: 3 }),
 });
 const provider = fc.constantFrom(...PROVIDERS);
 
@@ -314,7 +471,7 @@ test('synthetic streams: providerResponseStream with random chunks gives the ora
 });
 
 test('a surrogate pair cut between string chunks is joined, never replaced', () => {
-  const { events, expected } = build('anthropic', { calls: [['f', { a: '😀' }]], cuts: [[]], order: [0], noise: [] });
+  const { events, expected } = build('anthropic', { calls: [['f', { a: '😀' }]], cuts: [[]], order: [0], noise: [], shapes: [0] });
   const sse = toSse('anthropic', events, 0);
   const at = sse.lastIndexOf('😀') + 1;
   assert.deepEqual(chunked('anthropic', [sse.slice(0, at), sse.slice(at)]), expected);
@@ -360,7 +517,7 @@ const index = fc.double({ min: 0, max: 1, noNaN: true, maxExcluded: true });
 const at = (u, n) => Math.floor(u * n);
 const junkValue = fc.oneof(
   fc.jsonValue({ maxDepth: 3 }),
-  fc.dictionary(fc.constantFrom('type', 'index', 'choices', 'delta', 'id', 'item', 'item_id', 'tool_calls', 'function', 'finish_reason', 'response'), fc.jsonValue({ maxDepth: 2 }), { maxKeys: 4 }),
+  fc.dictionary(fc.constantFrom('type', 'index', 'choices', 'delta', 'id', 'item', 'item_id', 'tool_calls', 'function', 'finish_reason', 'response', 'candidates', 'content', 'parts', 'functionCall', 'partialArgs', 'finishReason'), fc.jsonValue({ maxDepth: 2 }), { maxKeys: 4 }),
   fc.anything({ maxDepth: 2 }),
 );
 const mutation = fc.oneof(
@@ -391,7 +548,19 @@ function mutate(list, m) {
   }
 }
 
-const names = (o) => (o.ok ? o.value.calls.map((c) => `${c.callId} ${c.name}`) : []);
+/** `callId name` of each call. Gemini's derived ids are positions (gemini:<responseId>:<n>, n the
+ *  call's place in the response): a dropped or repeated whole functionCall part (Gemini gives no
+ *  index to tell a repeat from a second call) renumbers the calls after it, so a derived id is
+ *  checked to be the call's place and compared as gemini:*; ids Gemini gave are compared as they are. */
+const names = (o) =>
+  o.ok
+    ? o.value.calls.map((c, n) => {
+        if (!c.callId.startsWith('gemini:')) return `${c.callId} ${c.name}`;
+        const rid = o.value.responseId === null ? '' : `${o.value.responseId}:`;
+        assert.equal(c.callId, `gemini:${rid}${n}`, "a derived id is the call's place");
+        return `gemini:* ${c.name}`;
+      })
+    : [];
 
 test('mutated streams never yield a call the valid stream did not have; replay is identical', () => {
   fc.assert(
@@ -448,7 +617,10 @@ test('truncation, a non-normal finish, a dropped tool-call end and cut arguments
       const f = changed[finish];
       if (p === 'openai-chat') f.payload.choices[0].finish_reason = ['length', 'content_filter', 'weird', 'insufficient_system_resource'][reason];
       else if (p === 'anthropic') f.payload.delta.stop_reason = ['max_tokens', 'refusal', 'pause_turn', 'model_context_window_exceeded'][reason];
-      else {
+      else if (p === 'gemini') {
+        if (reason === 3) f.payload = { error: { code: 500, message: 'x', status: 'INTERNAL' } };
+        else f.payload.candidates[0].finishReason = ['MAX_TOKENS', 'SAFETY', 'MALFORMED_FUNCTION_CALL'][reason];
+      } else {
         f.payload = {
           ...[
             { type: 'response.incomplete', response: { id: 'r', incomplete_details: { reason: 'max_output_tokens' } } },
@@ -464,7 +636,25 @@ test('truncation, a non-normal finish, a dropped tool-call end and cut arguments
       if (!s.calls.length) return;
       const i = at(which, s.calls.length);
       const end = events.findIndex((e) => e.role === 'end' && e.i === i);
-      if (end >= 0) check(events.toSpliced(end, 1), ['INCOMPLETE_TOOL_CALL'], 'end dropped');
+      // A Gemini call still streaming when the next is named is STREAM_EVENT_INVALID.
+      if (end >= 0) check(events.toSpliced(end, 1), p === 'gemini' ? ['INCOMPLETE_TOOL_CALL', 'STREAM_EVENT_INVALID'] : ['INCOMPLETE_TOOL_CALL'], 'end dropped');
+
+      if (p === 'gemini') {
+        const cutArgs = clone(events);
+        const last = cutArgs.findLastIndex((e) => e.i === i && e.role !== 'other' && (callPart(e.payload).partialArgs || callPart(e.payload).args));
+        if (last < 0) return;
+        const call = callPart(cutArgs[last].payload);
+        if (call.args) {
+          // A whole call's args as the JSON text cut by one character: not an object.
+          call.args = JSON.stringify(call.args).slice(0, -1);
+          check(cutArgs, ['STREAM_EVENT_INVALID'], 'whole arguments cut');
+        } else {
+          // The last value still going on when the call ends (a string) or at all (others).
+          call.partialArgs.at(-1).willContinue = true;
+          check(cutArgs, ['INCOMPLETE_TOOL_CALL', 'STREAM_EVENT_INVALID'], 'partial args cut');
+        }
+        return;
+      }
 
       const cutArgs = clone(events);
       const last = cutArgs.findLastIndex((e) => e.role === 'delta' && e.i === i && getPath(e.payload, deltaPath[p]) !== '');
@@ -503,12 +693,18 @@ const sseToken = fc.oneof(
     '{"type":"response.output_item.added","item":{"type":"function_call","id":"fc","call_id":"c","name":"f","arguments":"{}"}}',
     '{"type":"response.output_item.done","item":{"type":"function_call","id":"fc","call_id":"c","name":"f","arguments":"{}"}}',
     '{"type":"response.completed","response":{"id":"r"}}',
+    '{"candidates":[{"content":{"parts":[{"functionCall":{"name":"f","args":{}}}]},"finishReason":"STOP"}],"responseId":"r"}',
+    '{"candidates":[{"content":{"parts":[{"functionCall":{"name":"f","willContinue":true}}]}}]}',
+    '{"candidates":[{"content":{"parts":[{"functionCall":{"partialArgs":[{"jsonPath":"$.a","stringValue":"x","willContinue":true}],"willContinue":true}}]}}]}',
+    '{"candidates":[{"content":{"parts":[{"functionCall":{}}]},"finishReason":"STOP"}]}',
+    '{"candidates":[{"content":{"parts":[{"text":"t","thought":true}]}}]}',
+    '{"usageMetadata":{"totalTokenCount":1}}',
   ),
   fc.string({ unit: 'binary', maxLength: 6 }),
 );
 const sseText = fc.array(sseToken, { maxLength: 40 }).map((t) => t.join(''));
 const anyChunk = fc.oneof(sseText, fc.uint8Array({ maxLength: 64 }), fc.anything({ maxDepth: 2 }));
-const anyProvider = fc.oneof(provider, fc.constantFrom('gemini-nope', '', 'OpenAI-Chat'), fc.anything({ maxDepth: 1 }));
+const anyProvider = fc.oneof(provider, fc.constantFrom('gemini-nope', '', 'OpenAI-Chat', 'Gemini'), fc.anything({ maxDepth: 1 }));
 const anyOptions = fc.oneof(fc.constant(undefined), fc.constant({}), fc.record({ maxArgumentsBytes: fc.oneof(fc.nat(100), fc.anything({ maxDepth: 0 })) }), fc.anything({ maxDepth: 1 }));
 
 test('arbitrary SSE text and bytes: only ContractError, the first error is final, the chunking does not matter', () => {

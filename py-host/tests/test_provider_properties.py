@@ -1,5 +1,6 @@
 """Provider adapter properties from Python (hypothesis), the twin of tests/provider_properties.rs
-and js-tests/test/provider-properties.test.mjs:
+and js-tests/test/provider-properties.test.mjs, for every provider (OpenAI Chat, OpenAI Responses,
+Anthropic, Gemini: whole and streamed functionCalls, partial args at JSON Paths):
 - random chunk splits of raw SSE give the unsplit outcome: bytes chunks cut anywhere (single
   bytes, inside multi-byte UTF-8), str chunks, and `assemble_sse_lines`, for every recording in
   ../shared/conformance/provider-streams (skipped, with a message, when ../shared is absent) and
@@ -14,6 +15,7 @@ from __future__ import annotations
 
 import copy
 import json
+import re
 from pathlib import Path
 from typing import Any, Callable
 
@@ -24,7 +26,7 @@ from hypothesis import strategies as st
 import agent_contract as ac
 from test_properties import SETTINGS, values
 
-PROVIDERS = ["openai-chat", "openai-responses", "anthropic"]
+PROVIDERS = ["openai-chat", "openai-responses", "anthropic", "gemini"]
 RECORDINGS = Path(__file__).resolve().parents[2].parent / "shared" / "conformance" / "provider-streams"
 HAVE_RECORDINGS = RECORDINGS.is_dir()
 needs_recordings = pytest.mark.skipif(
@@ -126,8 +128,120 @@ def pieces(text: str, cuts: list[float]) -> list[str]:
     return cut(text, cuts)  # a str: code-point boundaries
 
 
+_MISSING = object()
+
+
+def prune(v: Any) -> Any:
+    """Gemini: `args` without empty arrays and objects (partial args set values, never [] or {})."""
+    if isinstance(v, list):
+        kept = [x for x in map(prune, v) if x is not _MISSING]
+        return kept if kept else _MISSING
+    if isinstance(v, dict):
+        kept_d = {k: x for k, x in ((k, prune(x)) for k, x in v.items()) if x is not _MISSING}
+        return kept_d if kept_d else _MISSING
+    return v
+
+
+SHORTHAND = re.compile(r"[A-Za-z_\u0080-\U0010ffff][A-Za-z_0-9\u0080-\U0010ffff]*")
+ESCAPES = {"\\": "\\\\", "\b": "\\b", "\f": "\\f", "\n": "\\n", "\r": "\\r", "\t": "\\t"}
+
+
+def json_path(path: list[Any], style: int) -> str:
+    """A JSON Path (RFC 9535) in one of three spellings: `.name` where the shorthand can name it,
+    `['name']`, `["name"]` with non-ASCII as \\u escapes (surrogate pairs too)."""
+    out = "$"
+    for seg in path:
+        if isinstance(seg, int):
+            out += f"[{seg}]"
+            continue
+        if style == 0 and SHORTHAND.fullmatch(seg):
+            out += "." + seg
+            continue
+        q = '"' if style == 2 else "'"
+        name = ""
+        for c in seg:
+            if c in ESCAPES:
+                name += ESCAPES[c]
+            elif c == q:
+                name += "\\" + c
+            elif ord(c) < 0x20 or (style == 2 and ord(c) > 0x7F):
+                units = c.encode("utf-16-be")
+                name += "".join(f"\\u{int.from_bytes(units[k:k + 2], 'big'):04x}" for k in range(0, len(units), 2))
+            else:
+                name += c
+        out += f"[{q}{name}{q}]"
+    return out
+
+
+def partial_args(args: Any, cuts: list[float], shape: int, seed: int) -> list[dict[str, Any]]:
+    """Gemini: the partial args that build `args` (pruned), strings in pieces at `cuts`."""
+    found: list[tuple[list[Any], Any]] = []
+
+    def leaves(v: Any, path: list[Any]) -> None:
+        if isinstance(v, list):
+            for i, x in enumerate(v):
+                leaves(x, path + [i])
+        elif isinstance(v, dict):
+            for k, x in v.items():
+                leaves(x, path + [k])
+        else:
+            found.append((path, v))
+
+    pruned = prune(args)
+    if pruned is not _MISSING:
+        leaves(pruned, [])
+    out: list[dict[str, Any]] = []
+    for k, (path, value) in enumerate(found):
+        at = json_path(path, (k + seed) % 3)
+        if isinstance(value, str):
+            parts = pieces(value, cuts) + ([""] if shape & 8 else [])
+            out += [{"jsonPath": at, "stringValue": piece, **({"willContinue": True} if j < len(parts) - 1 else {})}
+                    for j, piece in enumerate(parts)]
+        elif isinstance(value, bool):
+            out.append({"jsonPath": at, "boolValue": value})
+        elif isinstance(value, (int, float)):
+            out.append({"jsonPath": at, "numberValue": value})
+        else:
+            out.append({"jsonPath": at, "nullValue": "NULL_VALUE" if k % 2 == 0 else None})
+    return out
+
+
+def gemini_noise(t: str, kind: int) -> dict[str, Any]:
+    """Gemini: a part that carries no call (text, thought, signature, inline data, a call in a thought)."""
+    return [
+        {"text": t},
+        {"text": t, "thought": True},
+        {"text": t, "thoughtSignature": "c2lnbmF0dXJl"},
+        {"inlineData": {"mimeType": "text/plain", "data": "5p2x5Lqs"}},
+        {"thought": True, "functionCall": {"name": "write", "args": {"t": t}}},
+    ][kind % 5]
+
+
+GEMINI_RID = "gem-東京-😀"
+
+
+def gemini_payload(parts: list[Any], rid: bool, index: bool) -> dict[str, Any]:
+    v: dict[str, Any] = {"candidates": [{"content": {"role": "model", "parts": parts}}], "modelVersion": "gemini-3-flash"}
+    if index:
+        v["candidates"][0]["index"] = 0
+    if rid:
+        v["responseId"] = GEMINI_RID
+    return v
+
+
+def call_part(payload: dict[str, Any]) -> dict[str, Any]:
+    """A Gemini payload's call part: its first functionCall outside a thought."""
+    return next(part["functionCall"] for part in payload["candidates"][0]["content"]["parts"]
+                if "thought" not in part and "functionCall" in part)
+
+
 def build(p: str, spec: dict[str, Any]) -> tuple[list[dict[str, Any]], dict[str, Any]]:
-    """The provider's events for `spec`, each {payload, role, i}, and the response they must give."""
+    """The provider's events for `spec`, each {payload, role, i}, and the response they must give.
+    Gemini's shape of call i is spec["shapes"][i] (bits): 1 streamed (else a whole functionCall),
+    2 the part gives an id, 4 a streamed call ends with an empty functionCall (else with its last
+    partial args), 8 strings closed by an empty piece, 16 three partial args per part (the id
+    repeated, an explicit willContinue: false), 32 no args for {} (whole) / a bare willContinue
+    part (streamed), 64 the first partial args in the naming part, 128 a thoughtSignature on it."""
     calls = spec["calls"]
     n = len(calls)
     texts = [json.dumps(a, ensure_ascii=False, separators=(",", ":")) for _, a in calls]
@@ -181,6 +295,57 @@ def build(p: str, spec: dict[str, Any]) -> tuple[list[dict[str, Any]], dict[str,
                 "usage": {"output_tokens": 7}}, "finish"),
             ev({"type": "message_stop"}),
         ]
+    elif p == "gemini":
+        rid = GEMINI_RID
+        index = spec["order"][0] % 2 == 1
+
+        def payload(parts: list[Any]) -> dict[str, Any]:
+            return gemini_payload(parts, True, index)
+
+        prologue = []
+        # Gemini has no call index: one call streams at a time, and only ignorable parts come
+        # between its parts. Calls go in order, noise anywhere.
+        q = []
+        for i, (name, args) in enumerate(calls):
+            shape = spec["shapes"][i]
+            id_ = {"id": f"fc-ü-{i}"} if shape & 2 else {}
+            if not shape & 1:
+                omit = shape & 32 and not args
+                q.append(ev(payload([{"functionCall": {"name": name, **({} if omit else {"args": args}), **id_}}]), "start", i))
+                continue
+            items = partial_args(args, spec["cuts"][i], shape, i)
+            size = 3 if shape & 16 else 1
+            groups = [items[k : k + size] for k in range(0, len(items), size)]
+            start: dict[str, Any] = {"name": name, "willContinue": True, **id_}
+            if shape & 64 and groups:
+                start["partialArgs"] = groups.pop(0)
+            q.append(ev(payload([{"functionCall": start, **({"thoughtSignature": "c2lnbmF0dXJl"} if shape & 128 else {})}]),
+                        "start", i))
+            if shape & 32:
+                q.append(ev(payload([{"functionCall": {"willContinue": True}}]), "delta", i))
+            by_empty = bool(shape & 4) or not groups
+            for j, g in enumerate(groups):
+                ends = not by_empty and j == len(groups) - 1
+                call: dict[str, Any] = {"partialArgs": g}
+                if not ends:
+                    call["willContinue"] = True
+                elif shape & 16:
+                    call["willContinue"] = False
+                if shape & 16:
+                    call.update(id_)
+                q.append(ev(payload([{"functionCall": call}]), "end" if ends else "delta", i))
+            if by_empty:
+                q.append(ev(payload([{"functionCall": {}}]), "end", i))
+        queues.append(q)
+        kind = spec["order"][0]
+        queues.append([ev(gemini_payload([gemini_noise(t, j + kind)], (j + kind) % 2 == 0, index))
+                       for j, t in enumerate(spec["noise"])])
+        finish = payload([{"text": ""}])
+        if spec["order"][0] % 4 >= 2:
+            del finish["candidates"][0]["content"]
+        finish["candidates"][0]["finishReason"] = "STOP"
+        finish["usageMetadata"] = {"promptTokenCount": 3, "candidatesTokenCount": 5, "totalTokenCount": 8}
+        epilogue = [ev(finish, "finish"), ev({"usageMetadata": {"promptTokenCount": 3, "totalTokenCount": 8}, "responseId": rid})]
     else:
         rid = "resp_é"
         prologue = [
@@ -221,11 +386,38 @@ def build(p: str, spec: dict[str, Any]) -> tuple[list[dict[str, Any]], dict[str,
         if e["role"] == "start":
             started.append(e["i"])
         events.append(e)
+    if p == "gemini":
+        # Parallel whole calls and ignorable parts, several parts to a payload.
+        def whole(e: dict[str, Any]) -> bool:
+            return e["role"] == "other" or (e["role"] == "start" and not spec["shapes"][e["i"]] & 1)
+
+        merged: list[dict[str, Any]] = []
+        for k, e in enumerate(events):
+            if merged and whole(merged[-1]) and whole(e) and order[k % len(order)] >= 5:
+                prev = merged[-1]
+                prev["payload"]["candidates"][0]["content"]["parts"] += e["payload"]["candidates"][0]["content"]["parts"]
+                prev["payload"]["responseId"] = rid
+                if prev["role"] == "other":
+                    prev["role"], prev["i"] = e["role"], e["i"]
+            else:
+                merged.append(e)
+        events = merged
     events += epilogue
     if p == "openai-responses":
         for s, e in enumerate(events):
             e["payload"]["sequence_number"] = s
-    out_calls = [{"callId": call_id(p, i), "name": calls[i][0], "arguments": calls[i][1]} for i in started]
+
+    def expected_call(n: int, i: int) -> dict[str, Any]:
+        name, args = calls[i]
+        if p != "gemini":
+            return {"callId": call_id(p, i), "name": name, "arguments": args}
+        shape = spec["shapes"][i]
+        if shape & 1:
+            args = prune(args)
+            args = {} if args is _MISSING else args
+        return {"callId": f"fc-ü-{i}" if shape & 2 else f"gemini:{rid}:{n}", "name": name, "arguments": args}
+
+    out_calls = [expected_call(n, i) for n, i in enumerate(started)]
     expected = {"ok": True, "value": {"responseId": rid, "finishReason": "tool_calls" if n else "stop", "calls": out_calls}}
     return events, expected
 
@@ -259,15 +451,17 @@ def to_sse(p: str, events: list[dict[str, Any]], framing: int) -> str:
 text_st = st.sampled_from(["東京", "😀👍🏽", "éü", '"\\\n\t\x00']) | st.text(max_size=6)
 arg_values = st.recursive(
     text_st | st.integers(-1000, 1000) | st.booleans() | st.none(),
-    lambda inner: st.lists(inner, max_size=3),
+    lambda inner: st.lists(inner, max_size=3)
+    | st.dictionaries(st.sampled_from(["a", "1 b"]) | st.text(max_size=3), inner, max_size=2),
     max_leaves=8,
 )
-args_st = st.dictionaries(st.sampled_from(["city", "都市"]) | st.text(max_size=4), arg_values, max_size=3)
+args_st = st.dictionaries(st.sampled_from(["city", "都市", "a\t'\"\\b"]) | st.text(max_size=4), arg_values, max_size=3)
 spec_st = st.fixed_dictionaries({
     "calls": st.lists(st.tuples(st.sampled_from(["read_file", "search", "get_weather", "write"]), args_st), max_size=3),
     "cuts": st.lists(st.lists(st.floats(0, 1, exclude_max=True), max_size=5), min_size=3, max_size=3),
     "order": st.lists(st.integers(0, 7), min_size=1, max_size=20),
     "noise": st.lists(st.sampled_from(["東京は晴れ", "🌧️"]) | st.text(max_size=5), max_size=2),
+    "shapes": st.lists(st.integers(0, 255), min_size=3, max_size=3),
 })
 providers = st.sampled_from(PROVIDERS)
 
@@ -285,7 +479,9 @@ def test_synthetic_streams_any_split_give_the_oracle(p: str, spec: Any, framing:
     assert chunked(p, cut(data, cuts)) == expected, "bytes cut anywhere"
     assert chunked(p, [bytearray(c) for c in cut(data, cuts)]) == expected, "bytearray chunks"
     assert chunked(p, cut(sse, cuts)) == expected, "str cut anywhere"
-    lines = data.splitlines(keepends=True) if framing % 2 else sse.splitlines()
+    # bytes.splitlines() splits at CR / LF / CRLF only, as SSE does (str.splitlines() also splits
+    # at U+0085, U+2028... inside the JSON): str lines are the decoded byte lines.
+    lines = data.splitlines(keepends=True) if framing % 2 else [l.decode("utf-8") for l in data.splitlines()]
     assert capture(lambda: ac.assemble_sse_lines(p, lines)) == expected, "assemble_sse_lines"
 
 
@@ -327,7 +523,8 @@ junk_values = (
         | st.sampled_from(["message_start", "content_block_start", "response.created", "tool_use", "[DONE]"]),
         lambda inner: st.lists(inner, max_size=3) | st.dictionaries(
             st.sampled_from(["type", "index", "choices", "delta", "id", "item", "item_id", "tool_calls", "function",
-                             "finish_reason", "response"]) | st.text(max_size=4), inner, max_size=4),
+                             "finish_reason", "response", "candidates", "content", "parts", "functionCall",
+                             "partialArgs", "finishReason"]) | st.text(max_size=4), inner, max_size=4),
         max_leaves=12,
     )
     | values
@@ -367,7 +564,21 @@ def mutate(lst: list[Any], m: tuple[Any, ...]) -> None:
 
 
 def names(o: dict[str, Any]) -> list[tuple[str, str]]:
-    return [(c["callId"], c["name"]) for c in o["value"]["calls"]] if o["ok"] else []
+    """(callId, name) of each call. Gemini's derived ids are positions (gemini:<responseId>:<n>, n
+    the call's place in the response): a dropped or repeated whole functionCall part (Gemini gives
+    no index to tell a repeat from a second call) renumbers the calls after it, so a derived id is
+    checked to be the call's place and compared as gemini:*; ids Gemini gave are compared as they are."""
+    if not o["ok"]:
+        return []
+    rid = "" if o["value"]["responseId"] is None else f"{o['value']['responseId']}:"
+    out = []
+    for n, c in enumerate(o["value"]["calls"]):
+        if c["callId"].startswith("gemini:"):
+            assert c["callId"] == f"gemini:{rid}{n}", "a derived id is the call's place"
+            out.append(("gemini:*", c["name"]))
+        else:
+            out.append((c["callId"], c["name"]))
+    return out
 
 
 @settings(max_examples=400, **SETTINGS)
@@ -444,6 +655,11 @@ def test_damaged_streams_are_errors_with_their_codes(p: str, spec: Any, keep: fl
         f["payload"]["choices"][0]["finish_reason"] = ["length", "content_filter", "weird", "insufficient_system_resource"][reason]
     elif p == "anthropic":
         f["payload"]["delta"]["stop_reason"] = ["max_tokens", "refusal", "pause_turn", "model_context_window_exceeded"][reason]
+    elif p == "gemini":
+        if reason == 3:
+            f["payload"] = {"error": {"code": 500, "message": "x", "status": "INTERNAL"}}
+        else:
+            f["payload"]["candidates"][0]["finishReason"] = ["MAX_TOKENS", "SAFETY", "MALFORMED_FUNCTION_CALL"][reason]
     else:
         f["payload"] = {
             **[
@@ -461,7 +677,26 @@ def test_damaged_streams_are_errors_with_their_codes(p: str, spec: Any, keep: fl
     i = int(which * len(spec["calls"]))
     ends = [k for k, e in enumerate(events) if e["role"] == "end" and e["i"] == i]
     if ends:
-        check(events[: ends[0]] + events[ends[0] + 1 :], ["INCOMPLETE_TOOL_CALL"], "end dropped")
+        # A Gemini call still streaming when the next is named is STREAM_EVENT_INVALID.
+        codes = ["INCOMPLETE_TOOL_CALL", "STREAM_EVENT_INVALID"] if p == "gemini" else ["INCOMPLETE_TOOL_CALL"]
+        check(events[: ends[0]] + events[ends[0] + 1 :], codes, "end dropped")
+
+    if p == "gemini":
+        cut_args = copy.deepcopy(events)
+        with_args = [k for k, e in enumerate(cut_args) if e["i"] == i and e["role"] != "other"
+                     and ("partialArgs" in call_part(e["payload"]) or "args" in call_part(e["payload"]))]
+        if not with_args:
+            return
+        call = call_part(cut_args[with_args[-1]]["payload"])
+        if "args" in call:
+            # A whole call's args as the JSON text cut by one character: not an object.
+            call["args"] = json.dumps(call["args"])[:-1]
+            check(cut_args, ["STREAM_EVENT_INVALID"], "whole arguments cut")
+        else:
+            # The last value still going on when the call ends (a string) or at all (others).
+            call["partialArgs"][-1]["willContinue"] = True
+            check(cut_args, ["INCOMPLETE_TOOL_CALL", "STREAM_EVENT_INVALID"], "partial args cut")
+        return
 
     cut_args = copy.deepcopy(events)
     path = DELTA_PATH[p]
@@ -498,6 +733,12 @@ sse_tokens = st.sampled_from([
     '{"type":"response.output_item.added","item":{"type":"function_call","id":"fc","call_id":"c","name":"f","arguments":"{}"}}',
     '{"type":"response.output_item.done","item":{"type":"function_call","id":"fc","call_id":"c","name":"f","arguments":"{}"}}',
     '{"type":"response.completed","response":{"id":"r"}}',
+    '{"candidates":[{"content":{"parts":[{"functionCall":{"name":"f","args":{}}}]},"finishReason":"STOP"}],"responseId":"r"}',
+    '{"candidates":[{"content":{"parts":[{"functionCall":{"name":"f","willContinue":true}}]}}]}',
+    '{"candidates":[{"content":{"parts":[{"functionCall":{"partialArgs":[{"jsonPath":"$.a","stringValue":"x","willContinue":true}],"willContinue":true}}]}}]}',
+    '{"candidates":[{"content":{"parts":[{"functionCall":{}}]},"finishReason":"STOP"}]}',
+    '{"candidates":[{"content":{"parts":[{"text":"t","thought":true}]}}]}',
+    '{"usageMetadata":{"totalTokenCount":1}}',
 ]) | st.text(max_size=6)
 sse_text = st.lists(sse_tokens, max_size=40).map("".join)
 sse_bytes = st.lists(sse_tokens.map(lambda t: t.encode()) | st.binary(max_size=6), max_size=40).map(b"".join)
@@ -520,7 +761,7 @@ def test_arbitrary_sse_only_contract_errors_and_the_first_is_final(p: str, sse: 
     assert got == expected
 
 
-any_provider = providers | st.sampled_from(["gemini-nope", "", "OpenAI-Chat"]) | values
+any_provider = providers | st.sampled_from(["gemini-nope", "", "OpenAI-Chat", "Gemini"]) | values
 any_options = st.none() | st.just({}) | st.fixed_dictionaries({"maxArgumentsBytes": st.integers(0, 100) | values}) | values
 any_chunk = sse_text | sse_bytes | values
 

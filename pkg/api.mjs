@@ -1,5 +1,6 @@
 // The package's public API over a wasm-bindgen build of the core. It translates, nothing more:
-// every core function returns one JSON string `{ok, value | error, undefined?}`; this file turns
+// every core function returns one JSON string `{ok, value | error, undefined?}` (parseJson and
+// validateToolInputJson: `{ok: true}` alone on success, see withTextValue); this file turns
 // it into objects (JSON.parse gives own data properties, `__proto__` included), puts `undefined`
 // back where the core says it was, freezes tool definitions and raises ContractError.
 
@@ -48,6 +49,29 @@ function deepFreeze(value) {
 }
 
 const identity = (value) => value;
+
+// parseJson and validateToolInputJson get a verdict-only reply from the core: `{"ok":true}` when
+// it accepted the text as exactly one I-JSON value (valid UTF-8, no BOM, no duplicate names, no
+// lone surrogates, finite numbers, nothing after it). The value is then JSON.parse of the text
+// this side already holds: it is the value the core would have written back (numbers from the
+// same digits, `__proto__` an own data property), without the core building it, writing it
+// and this side decoding a reply as large as the text. See docs/decisions.md.
+const utf8 = new TextDecoder();
+
+// Bytes in shared memory could change between the core's verdict and the decoding here: the
+// core and the decoder must read the same bytes, so such input is copied first.
+function stableText(text) {
+  return typeof SharedArrayBuffer !== 'undefined' && text instanceof Uint8Array && text.buffer instanceof SharedArrayBuffer
+    ? text.slice()
+    : text;
+}
+
+// `text` is what the core accepted: a string, or a Uint8Array of UTF-8 without a BOM (so the
+// decoder, which would drop a BOM or replace invalid bytes, decodes it exactly).
+function withTextValue(outcome, text) {
+  if (outcome.ok) outcome.value = JSON.parse(typeof text === 'string' ? text : utf8.decode(text));
+  return outcome;
+}
 
 // An assembler's state lives in the wasm instance. wasm-bindgen frees it when the JS object
 // is garbage-collected (a FinalizationRegistry) or at once on free() / `using`. `inner` is a
@@ -157,6 +181,14 @@ export function createApi(core) {
   const safe = (outcome, finish = identity) =>
     outcome.ok ? { ok: true, value: finish(outcome.value) } : { ok: false, error: new ContractError(outcome.error) };
   const each = (outcome) => unwrap(outcome).map((item) => safe(item));
+  const parseJsonOutcome = (text, options) => {
+    text = stableText(text);
+    return withTextValue(decode(core.parseJson(text, options)), text);
+  };
+  const validateToolInputJsonOutcome = (tool, text, options) => {
+    text = stableText(text);
+    return withTextValue(decode(core.validateToolInputJson(tool, text, options)), text);
+  };
   const createProviderAssembler = (provider, options) =>
     wrapAssembler(new core.ProviderAssembler(provider, options), unwrap, true);
 
@@ -173,16 +205,16 @@ export function createApi(core) {
     safeDefineTool: (def, options) => safe(decode(core.defineTool(def, options)), deepFreeze),
     defineToolJson: (text, options) => unwrap(decode(core.defineToolJson(text, options)), deepFreeze),
     safeDefineToolJson: (text, options) => safe(decode(core.defineToolJson(text, options)), deepFreeze),
-    parseJson: (text, options) => unwrap(decode(core.parseJson(text, options))),
-    safeParseJson: (text, options) => safe(decode(core.parseJson(text, options))),
+    parseJson: (text, options) => unwrap(parseJsonOutcome(text, options)),
+    safeParseJson: (text, options) => safe(parseJsonOutcome(text, options)),
     parseDecision: (value, options) => unwrap(decode(core.parseDecision(value, options))),
     safeParseDecision: (value, options) => safe(decode(core.parseDecision(value, options))),
     parseDecisionJson: (text, options) => unwrap(decode(core.parseDecisionJson(text, options))),
     safeParseDecisionJson: (text, options) => safe(decode(core.parseDecisionJson(text, options))),
     validateToolInput: (tool, input, options) => unwrap(decode(core.validateToolInput(tool, input, options))),
     safeValidateToolInput: (tool, input, options) => safe(decode(core.validateToolInput(tool, input, options))),
-    validateToolInputJson: (tool, text, options) => unwrap(decode(core.validateToolInputJson(tool, text, options))),
-    safeValidateToolInputJson: (tool, text, options) => safe(decode(core.validateToolInputJson(tool, text, options))),
+    validateToolInputJson: (tool, text, options) => unwrap(validateToolInputJsonOutcome(tool, text, options)),
+    safeValidateToolInputJson: (tool, text, options) => safe(validateToolInputJsonOutcome(tool, text, options)),
     // Registry and pipeline (issue 3 §2): a registry is the plain, deep-frozen value
     // createRegistry returns; every operation reads it again in the core.
     createRegistry: (tools, options) => unwrap(decode(core.createRegistry(tools, options)), deepFreeze),

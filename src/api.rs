@@ -116,6 +116,15 @@ pub fn parse_json<O: HostValue>(text: &[u8], options: Option<&O>) -> Result<Valu
     json::parse(text, Mode::Strict, &options.limits)
 }
 
+/// `parse_json`'s verdict alone (`json::check`): `Ok` exactly when `parse_json` accepts, else
+/// the same error. The bindings use it: a host holds the text, and parses it itself once the
+/// core accepted it (see `wire::verdict_text`), so the core neither builds the value nor
+/// writes it back.
+pub fn check_json<O: HostValue>(text: &[u8], options: Option<&O>) -> Result<()> {
+    let options = Options::read_for(options, OptionSet::Json)?;
+    json::check(text, &options.limits)
+}
+
 /// A decision from a host value. Options: the limits and `maxCalls`.
 pub fn parse_decision<V: HostValue>(value: &V, options: Option<&V>) -> Result<Decision> {
     decision::parse_decision(value, &Options::read_for(options, OptionSet::Decision)?)

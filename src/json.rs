@@ -31,6 +31,24 @@ pub enum Mode {
 const LINEAR_DUPLICATE_SCAN: usize = 16;
 
 pub fn parse(bytes: &[u8], mode: Mode, limits: &Limits) -> Result<Value> {
+    run::<true>(bytes, mode, limits)
+}
+
+/// The verdict of `parse(bytes, Mode::Strict, limits)` without its value: `Ok` exactly when
+/// `parse` accepts, else the very same error (code, path, message, position). It is the same
+/// parser run with `BUILD = false`, so the rules exist once; it only skips what a verdict does
+/// not need: no value is built, strings and numbers are not copied out of the text. Member
+/// names are still kept (the duplicate-name rule and error paths need them).
+///
+/// Hosts that hold the text use it for `parseJson`: the text the core accepted is exactly one
+/// I-JSON value, so the host's own parser gives the value the core would have sent back (see
+/// docs/decisions.md, "Strict JSON: verdict in the core, value from the host").
+pub fn check(bytes: &[u8], limits: &Limits) -> Result<()> {
+    run::<false>(bytes, Mode::Strict, limits).map(drop)
+}
+
+/// `BUILD = false` is the verdict-only run of `check`: every value it returns is a placeholder.
+fn run<const BUILD: bool>(bytes: &[u8], mode: Mode, limits: &Limits) -> Result<Value> {
     if mode == Mode::Strict && bytes.len() > limits.max_bytes {
         return Err(ContractError::new(
             Code::InputTooLarge,
@@ -47,7 +65,7 @@ pub fn parse(bytes: &[u8], mode: Mode, limits: &Limits) -> Result<Value> {
         Mode::Host => Limits { max_depth: crate::limits::MAX_DEPTH_CEILING + 1, ..*limits }.unbounded_values(),
     };
     let max_depth = limits.max_depth;
-    let mut parser = Parser { bytes, pos: 0, mode, max_depth, limits, stack: Vec::new() };
+    let mut parser = Parser::<BUILD> { bytes, pos: 0, mode, max_depth, limits, stack: Vec::new() };
     if bytes.starts_with(&[0xEF, 0xBB, 0xBF]) {
         return Err(parser.error(Code::JsonInvalid, "JSON text must not start with a byte order mark"));
     }
@@ -75,11 +93,15 @@ fn describe_trailing(rest: &[u8]) -> &'static str {
 }
 
 enum Frame {
-    Array(Vec<Value>),
+    /// `len` counts the elements read so far (the next one's pointer, the length limit);
+    /// `items` holds them when building.
+    Array { items: Vec<Value>, len: usize },
+    /// Names are kept in both runs (duplicates, error paths); a verdict-only run stores a
+    /// placeholder value beside each.
     Object { entries: Vec<(String, Value)>, key: Option<String>, ill_formed_key: bool, names: Option<BTreeSet<String>> },
 }
 
-struct Parser<'a> {
+struct Parser<'a, const BUILD: bool> {
     bytes: &'a [u8],
     pos: usize,
     mode: Mode,
@@ -88,7 +110,7 @@ struct Parser<'a> {
     stack: Vec<Frame>,
 }
 
-impl<'a> Parser<'a> {
+impl<'a, const BUILD: bool> Parser<'a, BUILD> {
     fn parse_document(&mut self) -> Result<Value> {
         self.skip_whitespace();
         let mut value = self.parse_value()?;
@@ -97,9 +119,12 @@ impl<'a> Parser<'a> {
                 return Ok(value);
             };
             match frame {
-                Frame::Array(items) => {
-                    items.push(value);
-                    let count = items.len();
+                Frame::Array { items, len } => {
+                    if BUILD {
+                        items.push(value);
+                    }
+                    *len += 1;
+                    let count = *len;
                     self.skip_whitespace();
                     match self.peek() {
                         Some(b',') => {
@@ -116,7 +141,7 @@ impl<'a> Parser<'a> {
                         Some(b']') => {
                             self.pos += 1;
                             value = match self.stack.pop() {
-                                Some(Frame::Array(items)) => Value::Array(items),
+                                Some(Frame::Array { items, .. }) => Value::Array(items),
                                 _ => return Err(self.error(Code::JsonInvalid, "parser state lost")),
                             };
                         }
@@ -148,7 +173,8 @@ impl<'a> Parser<'a> {
                         Some(b'}') => {
                             self.pos += 1;
                             value = match self.stack.pop() {
-                                Some(Frame::Object { entries, .. }) => Value::Object(entries),
+                                Some(Frame::Object { entries, .. }) if BUILD => Value::Object(entries),
+                                Some(Frame::Object { .. }) => Value::Null,
                                 _ => return Err(self.error(Code::JsonInvalid, "parser state lost")),
                             };
                         }
@@ -182,7 +208,7 @@ impl<'a> Parser<'a> {
                             self.pos += 1;
                             return Ok(Value::Array(Vec::new()));
                         }
-                        self.stack.push(Frame::Array(Vec::new()));
+                        self.stack.push(Frame::Array { items: Vec::new(), len: 0 });
                     } else {
                         if self.peek() == Some(b'}') {
                             self.pos += 1;
@@ -199,8 +225,9 @@ impl<'a> Parser<'a> {
                     // Loop to parse the first element of the container just opened.
                 }
                 b'"' => {
-                    return Ok(match self.parse_string()? {
-                        Some(s) => Value::String(s),
+                    return Ok(match self.parse_string(BUILD)? {
+                        Some(s) if BUILD => Value::String(s),
+                        Some(_) => Value::Null,
                         None => Value::IllFormedString,
                     })
                 }
@@ -220,7 +247,7 @@ impl<'a> Parser<'a> {
             return Err(self.unexpected("a string for an object member name"));
         }
         let start = self.pos;
-        let Some(name) = self.parse_string()? else {
+        let Some(name) = self.parse_string(true)? else {
             // Host mode only: a key that is not valid Unicode. The entry becomes a marker so
             // that a rule reading the keys fails exactly as the JS binding does.
             if let Some(Frame::Object { key, ill_formed_key, .. }) = self.stack.last_mut() {
@@ -319,6 +346,7 @@ impl<'a> Parser<'a> {
         if b.get(i) == Some(&b'-') {
             i += 1;
         }
+        let int_start = i;
         match b.get(i) {
             Some(b'0') => i += 1,
             Some(b'1'..=b'9') => {
@@ -331,6 +359,7 @@ impl<'a> Parser<'a> {
                 return Err(self.unexpected("a digit"));
             }
         }
+        let int_digits = i - int_start;
         if b.get(i) == Some(&b'.') {
             i += 1;
             if !matches!(b.get(i), Some(b'0'..=b'9')) {
@@ -341,7 +370,8 @@ impl<'a> Parser<'a> {
                 i += 1;
             }
         }
-        if matches!(b.get(i), Some(b'e' | b'E')) {
+        let has_exponent = matches!(b.get(i), Some(b'e' | b'E'));
+        if has_exponent {
             i += 1;
             if matches!(b.get(i), Some(b'+' | b'-')) {
                 i += 1;
@@ -353,6 +383,12 @@ impl<'a> Parser<'a> {
             while matches!(b.get(i), Some(b'0'..=b'9')) {
                 i += 1;
             }
+        }
+        // Without an exponent, at most 308 integer digits is below 10^308 < f64::MAX, so the
+        // number is finite: a verdict needs no conversion (the only rule on its value).
+        if !BUILD && !has_exponent && int_digits <= 308 {
+            self.pos = i;
+            return Ok(Value::Null);
         }
         // The slice is ASCII digits and signs, so it is valid UTF-8.
         let text = std::str::from_utf8(&b[start..i]).unwrap_or("0");
@@ -367,19 +403,26 @@ impl<'a> Parser<'a> {
             return Ok(Value::Number(Number::from_f64(value)));
         }
         self.pos = i;
+        if !BUILD {
+            return Ok(Value::Null);
+        }
         Ok(Value::Number(Number { value, text: Some(text.into()) }))
     }
 
     /// Parses a string starting at the opening quote. `None` (host mode only) means the string
-    /// holds a lone surrogate.
-    fn parse_string(&mut self) -> Result<Option<String>> {
+    /// holds a lone surrogate. With `keep` false (a verdict-only run's string values) the
+    /// string is checked exactly the same but not copied: `Some("")` stands for it.
+    fn parse_string(&mut self, keep: bool) -> Result<Option<String>> {
         let b = self.bytes;
         let start = self.pos;
         self.pos += 1;
         let mut out: Option<String> = None;
+        // Decoded bytes before the current run that were not kept (`keep` false).
+        let mut skipped = 0usize;
         let mut ill_formed = false;
         let mut run = self.pos;
         loop {
+            self.pos = skip_plain(b, self.pos);
             let Some(&byte) = b.get(self.pos) else {
                 self.pos = start;
                 return Err(self.error(Code::JsonInvalid, "unterminated string"));
@@ -391,7 +434,7 @@ impl<'a> Parser<'a> {
                         self.pos += 1;
                         return Ok(None);
                     }
-                    let len = out.as_ref().map_or(0, String::len) + tail.len();
+                    let len = out.as_ref().map_or(0, String::len) + skipped + tail.len();
                     if len > self.limits.max_string_bytes {
                         // The string's pointer (a member name: its object's), at its opening quote.
                         self.pos = start;
@@ -404,6 +447,9 @@ impl<'a> Parser<'a> {
                         ));
                     }
                     self.pos += 1;
+                    if !keep {
+                        return Ok(Some(String::new()));
+                    }
                     return Ok(Some(match out {
                         Some(mut s) => {
                             s.push_str(tail);
@@ -414,19 +460,25 @@ impl<'a> Parser<'a> {
                 }
                 b'\\' => {
                     let piece = self.take_run(run, self.pos, &mut ill_formed)?;
-                    let s = out.get_or_insert_with(String::new);
-                    s.push_str(piece);
                     self.pos += 1;
-                    match self.parse_escape()? {
-                        Some(c) => s.push(c),
-                        None => ill_formed = true,
+                    let escaped = self.parse_escape()?;
+                    if keep {
+                        let s = out.get_or_insert_with(String::new);
+                        s.push_str(piece);
+                        match escaped {
+                            Some(c) => s.push(c),
+                            None => ill_formed = true,
+                        }
+                    } else {
+                        skipped += piece.len() + escaped.map_or(0, char::len_utf8);
+                        ill_formed |= escaped.is_none();
                     }
                     run = self.pos;
                 }
-                0x00..=0x1f => {
+                // skip_plain stops only at a quote, a backslash or a control character.
+                _ => {
                     return Err(self.error(Code::JsonInvalid, "control character in string must be escaped"));
                 }
-                _ => self.pos += 1,
             }
         }
     }
@@ -545,9 +597,9 @@ impl<'a> Parser<'a> {
         let mut path = String::new();
         for frame in &self.stack {
             match frame {
-                Frame::Array(items) => {
+                Frame::Array { len, .. } => {
                     path.push('/');
-                    path.push_str(&items.len().to_string());
+                    path.push_str(&len.to_string());
                 }
                 Frame::Object { key: Some(key), .. } => push_pointer(&mut path, key),
                 Frame::Object { key: None, .. } => {}
@@ -562,9 +614,9 @@ impl<'a> Parser<'a> {
         let open = self.stack.len().saturating_sub(1);
         for frame in &self.stack[..open] {
             match frame {
-                Frame::Array(items) => {
+                Frame::Array { len, .. } => {
                     path.push('/');
-                    path.push_str(&items.len().to_string());
+                    path.push_str(&len.to_string());
                 }
                 Frame::Object { key: Some(key), .. } => push_pointer(&mut path, key),
                 Frame::Object { key: None, .. } => {}
@@ -595,6 +647,38 @@ impl<'a> Parser<'a> {
         };
         self.error(Code::JsonInvalid, format!("expected {expected}, found {found}"))
     }
+}
+
+/// The index of the first byte at or after `i` that ends a run of plain string bytes: a
+/// quote, a backslash or a control character (below 0x20); `bytes.len()` if none. Strings are
+/// most of a JSON text, so the run is scanned eight bytes at a time: a word is skipped when
+/// none of its bytes equals '"' or '\\' and none is below 0x20 (the classic "has zero byte" /
+/// "has byte less than" tests, exact for whether such a byte exists), and the word holding
+/// one is scanned bytewise.
+fn skip_plain(bytes: &[u8], mut i: usize) -> usize {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGHS: u64 = 0x8080_8080_8080_8080;
+    while let Some(chunk) = bytes.get(i..i + 8) {
+        let mut word = [0u8; 8];
+        word.copy_from_slice(chunk);
+        let w = u64::from_le_bytes(word);
+        let quote = w ^ (ONES * b'"' as u64);
+        let backslash = w ^ (ONES * b'\\' as u64);
+        let found = (quote.wrapping_sub(ONES) & !quote)
+            | (backslash.wrapping_sub(ONES) & !backslash)
+            | (w.wrapping_sub(ONES * 0x20) & !w);
+        if found & HIGHS != 0 {
+            break;
+        }
+        i += 8;
+    }
+    while let Some(&b) = bytes.get(i) {
+        if matches!(b, b'"' | b'\\' | 0x00..=0x1f) {
+            break;
+        }
+        i += 1;
+    }
+    i
 }
 
 /// True when `bytes` is valid UTF-8 except for encoded surrogates (generalised UTF-8).

@@ -70,6 +70,19 @@ pub fn outcome_value(result: Result<Value, ContractError>) -> Value {
     }
 }
 
+/// The reply of an operation whose value, when it succeeds, is the caller's own JSON text
+/// (`parseJson`, `validateToolInputJson`): `{"ok":true}`, with no `value`, or the usual
+/// `{ok: false, error}`. The host parses the text it sent: the core accepted it as exactly one
+/// I-JSON value (valid UTF-8, no BOM, no duplicate names, no lone surrogates, finite numbers),
+/// so the host's JSON parser gives the value the core would have written back, and the core
+/// is spared writing it and the host decoding a reply as large as the text.
+pub fn verdict_text(result: Result<(), ContractError>) -> String {
+    match result {
+        Ok(()) => r#"{"ok":true}"#.to_owned(),
+        Err(e) => to_text(&outcome_value(Err(e))),
+    }
+}
+
 /// Writes `value` as JSON, adding `"undefined": [pointers]` when `value` is an object holding
 /// `Value::Undefined` anywhere.
 pub fn to_text(value: &Value) -> String {

@@ -131,7 +131,13 @@ fn run(case: &Json) -> Value {
             api::parse_agent_actions_jsonl(&text_arg(case), opts.as_ref())
                 .map(|items| Value::Array(items.into_iter().map(|r| outcome(r.map(|a| a.into_value()))).collect())),
         ),
-        "parseJson" => outcome(api::parse_json(&text_arg(case), opts.as_ref())),
+        "parseJson" => {
+            let text = text_arg(case);
+            let parsed = api::parse_json(&text, opts.as_ref());
+            // The bindings reply the verdict-only `check_json`: it must be the same verdict.
+            assert_eq!(parsed.as_ref().map(drop).map_err(Clone::clone), api::check_json(&text, opts.as_ref()));
+            outcome(parsed)
+        }
         "parseDecision" => outcome(api::parse_decision(&input.unwrap(), opts.as_ref()).map(|d| d.into_value())),
         "parseDecisionJson" => {
             outcome(api::parse_decision_json(&text_arg(case), opts.as_ref()).map(|d| d.into_value()))

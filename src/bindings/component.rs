@@ -6,7 +6,7 @@ use crate::error::ContractError;
 use crate::json::{self, Mode};
 use crate::limits::Limits;
 use crate::value::Value;
-use crate::wire::{outcome_value, to_text};
+use crate::wire::{outcome_value, to_text, verdict_text};
 
 wit_bindgen::generate!({ world: "agent-contract", path: "wit" });
 
@@ -155,10 +155,11 @@ impl Guest for Core {
         Self::parse_json_bytes_with_options(text, String::new())
     }
 
+    /// A verdict-only reply (`wire::verdict_text`): on success the binding parses its own text.
     fn parse_json_bytes_with_options(text: Vec<u8>, options: String) -> String {
-        reply((|| {
+        verdict_text((|| {
             let o = host_options(&options)?;
-            api::parse_json(&text, o.as_ref().as_ref())
+            api::check_json(&text, o.as_ref().as_ref())
         })())
     }
 
@@ -211,10 +212,12 @@ impl Guest for Core {
         Self::validate_tool_input_json_with_options(tool, text, String::new())
     }
 
+    /// A verdict-only reply (`wire::verdict_text`): the valid input is the caller's text
+    /// unchanged, which the binding parses itself.
     fn validate_tool_input_json_bytes_with_options(tool: String, text: Vec<u8>, options: String) -> String {
-        reply((|| {
+        verdict_text((|| {
             let (t, o) = (host_value(&tool)?, host_options(&options)?);
-            api::validate_tool_input_json(&&t, &text, o.as_ref().as_ref())
+            api::validate_tool_input_json(&&t, &text, o.as_ref().as_ref()).map(drop)
         })())
     }
 

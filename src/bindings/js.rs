@@ -11,7 +11,7 @@ use crate::api;
 use crate::error::ContractError;
 use crate::input::{HostFault, HostResult, HostValue, KeysError, Kind, StringField};
 use crate::value::Value;
-use crate::wire::{outcome_value, to_text};
+use crate::wire::{outcome_value, to_text, verdict_text};
 
 #[wasm_bindgen(module = "/src/bindings/js_host.js")]
 extern "C" {
@@ -256,10 +256,11 @@ pub fn parse_agent_actions_jsonl(text: JsValue, options: JsValue) -> String {
     batch(text_bytes(&text).and_then(|t| api::parse_agent_actions_jsonl(&t, Some(&options))))
 }
 
+/// A verdict-only reply (`wire::verdict_text`): on success api.mjs parses the text it holds.
 #[wasm_bindgen(js_name = parseJson)]
 pub fn parse_json(text: JsValue, options: JsValue) -> String {
     let options = JsInput::new(options);
-    reply(text_bytes(&text).and_then(|t| api::parse_json(&t, Some(&options))))
+    verdict_text(text_bytes(&text).and_then(|t| api::check_json(&t, Some(&options))))
 }
 
 #[wasm_bindgen(js_name = parseDecision)]
@@ -280,10 +281,16 @@ pub fn validate_tool_input(tool: JsValue, input: JsValue, options: JsValue) -> S
     reply(api::validate_tool_input(&JsInput::new(tool), &JsInput::new(input), Some(&options)))
 }
 
+/// A verdict-only reply (`wire::verdict_text`): the valid input is the caller's text unchanged,
+/// which api.mjs parses itself.
 #[wasm_bindgen(js_name = validateToolInputJson)]
 pub fn validate_tool_input_json(tool: JsValue, text: JsValue, options: JsValue) -> String {
     let options = JsInput::new(options);
-    reply(text_bytes(&text).and_then(|t| api::validate_tool_input_json(&JsInput::new(tool), &t, Some(&options))))
+    verdict_text(
+        text_bytes(&text)
+            .and_then(|t| api::validate_tool_input_json(&JsInput::new(tool), &t, Some(&options)))
+            .map(drop),
+    )
 }
 
 /// Host randomness for the schema engine's hash keys; the package calls it once at load with

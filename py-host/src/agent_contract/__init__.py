@@ -17,7 +17,6 @@ from ._host_text import (
     MAX_BYTES_CEILING,
     MAX_DEPTH_CEILING,
     UNDEFINED,
-    has_surrogates,
     limits_of,
     max_chars,
     write,
@@ -201,11 +200,13 @@ def _call_text(export: str, text: Any, options: Any) -> dict[str, Any]:
     opts = _options_text(options)
     if isinstance(text, str):
         text = str.__str__(text)  # an exact str, whatever a subclass overrides
-        if has_surrogates(text):
-            # Not valid Unicode, so not a WIT string: the core gets the WTF-8 bytes and reports
-            # STRING_LONE_SURROGATE with the byte position.
+        try:
+            return _reply(_runtime.call(export, text, opts))
+        except UnicodeEncodeError:
+            # Lone surrogates: not valid Unicode, so not a WIT string (wasmtime refuses it before
+            # the core runs). The core gets the WTF-8 bytes and reports STRING_LONE_SURROGATE
+            # with the byte position. Asking wasmtime first spares valid text a second scan.
             return _reply(_runtime.call(export + "-bytes", text.encode("utf-8", "surrogatepass"), opts))
-        return _reply(_runtime.call(export, text, opts))
     if isinstance(text, (bytes, bytearray, memoryview)):
         data = bytes(text)
         try:
@@ -229,10 +230,13 @@ def _call_tool(export: str, tool: Any, argument: Any, options: Any, text: bool) 
         return _reply(_runtime.call_args(export, (tool_text, write(argument, max_depth, max_chars(max_bytes))), opts))
     if isinstance(argument, str):
         argument = str.__str__(argument)
-        if has_surrogates(argument):
+        try:
+            return _reply(_runtime.call_args(export, (tool_text, argument), opts))
+        except UnicodeEncodeError:
+            # Lone surrogates (as in `_call_text`); the tool text never holds any (host text
+            # escapes them).
             data = argument.encode("utf-8", "surrogatepass")
             return _reply(_runtime.call_args(export + "-bytes", (tool_text, data), opts))
-        return _reply(_runtime.call_args(export, (tool_text, argument), opts))
     if isinstance(argument, (bytes, bytearray, memoryview)):
         data = bytes(argument)
         try:
@@ -271,6 +275,31 @@ def _unwrap(reply: dict[str, Any]) -> Any:
     if reply["ok"]:
         return reply["value"]
     raise _error(reply["error"])
+
+
+def _snapshot(text: Any) -> Any:
+    """The text as an immutable str or bytes, so that the core judges exactly what `_text_value`
+    then parses (a bytearray could change in between; a str subclass could override methods)."""
+    if isinstance(text, str):
+        return str.__str__(text)
+    if isinstance(text, (bytes, bytearray, memoryview)):
+        return bytes(text)
+    return text
+
+
+def _text_value(reply: dict[str, Any], text: Any) -> Any:
+    """The value of a verdict-only reply (`parse-json`, `validate-tool-input-json`): on success
+    the core replies `{"ok": true}` alone, having accepted `text` as exactly one I-JSON value
+    (valid UTF-8, no BOM, no duplicate names, no lone surrogates, finite numbers), so
+    `json.loads` of the same text is the value the core would have written back (numbers from
+    the same digits: exact integers). See docs/decisions.md."""
+    if not reply["ok"]:
+        raise _error(reply["error"])
+    if isinstance(text, str):
+        return json.loads(text)
+    # The core accepted these bytes, so they are UTF-8 (decoded explicitly: json.loads would
+    # guess an encoding from the first bytes).
+    return json.loads(text.decode("utf-8"))
 
 
 def _outcomes(reply: dict[str, Any]) -> list[Outcome[AgentAction]]:
@@ -381,7 +410,8 @@ def parse_json(text: Text, options: Optional[LimitOptions] = None) -> Any:
     """Strict JSON text (str or bytes) to its value: exactly one RFC 8259 value with the
     I-JSON rules and the size limits; raises ContractError (parse layer) with the position.
     Numbers keep their exact text, so integers come back exact."""
-    return _unwrap(_call_text("parse-json", text, options))
+    text = _snapshot(text)
+    return _text_value(_call_text("parse-json", text, options), text)
 
 
 def safe_parse_json(text: Text, options: Optional[LimitOptions] = None) -> Outcome[Any]:
@@ -427,7 +457,8 @@ def validate_tool_input(tool: Any, value: Any, options: Optional[Options] = None
 
 def validate_tool_input_json(tool: Any, text: Text, options: Optional[Options] = None) -> Any:
     """The same with the input as strict JSON text (str or bytes)."""
-    return _unwrap(_call_tool("validate-tool-input-json", tool, text, options, text=True))
+    text = _snapshot(text)
+    return _text_value(_call_tool("validate-tool-input-json", tool, text, options, text=True), text)
 
 
 def safe_validate_tool_input(tool: Any, value: Any, options: Optional[Options] = None) -> Outcome[Any]:

@@ -147,6 +147,10 @@ def call_args(export: str, arguments: tuple[Any, ...], options: str = "") -> str
             reply: str = instance.funcs[export + "-with-options"](instance.store, *arguments, options)
         else:
             reply = instance.funcs[export](instance.store, *arguments)
+    except UnicodeEncodeError:
+        # A str argument that is not valid Unicode, refused while wasmtime encodes the
+        # arguments, before the core runs: the instance is untouched (see `call`).
+        raise
     except Exception:
         _local.instance = None
         raise
@@ -164,6 +168,11 @@ def call(export: str, argument: Any, options: str = "") -> str:
             reply: str = instance.funcs[export + "-with-options"](instance.store, argument, options)
         else:
             reply = instance.funcs[export](instance.store, argument)
+    except UnicodeEncodeError:
+        # wasmtime encodes a str argument as UTF-8 before entering the core and raises this for
+        # one holding lone surrogates (not a WIT string); the instance is untouched, and the
+        # caller may send the text as bytes instead (`_call_text`).
+        raise
     except Exception:
         # A trap is a bug in the core and surfaces as is; the instance may be left in any
         # state, so this thread's next call starts from a fresh one.

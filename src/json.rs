@@ -14,6 +14,7 @@
 //!
 //! The parser is iterative (an explicit stack), so nesting depth never touches the call stack.
 
+use std::borrow::Cow;
 use std::collections::BTreeSet;
 
 use crate::error::{Code, ContractError, Position, Result};
@@ -27,7 +28,7 @@ pub enum Mode {
 }
 
 /// Objects this small find duplicates by scanning; larger ones keep an ordered set of names
-/// (no hashing, so no hash flooding).
+/// (no hashing, so no hash flooding: a hostile object costs O(log n) comparisons per name).
 const LINEAR_DUPLICATE_SCAN: usize = 16;
 
 pub fn parse(bytes: &[u8], mode: Mode, limits: &Limits) -> Result<Value> {
@@ -38,7 +39,8 @@ pub fn parse(bytes: &[u8], mode: Mode, limits: &Limits) -> Result<Value> {
 /// `parse` accepts, else the very same error (code, path, message, position). It is the same
 /// parser run with `BUILD = false`, so the rules exist once; it only skips what a verdict does
 /// not need: no value is built, strings and numbers are not copied out of the text. Member
-/// names are still kept (the duplicate-name rule and error paths need them).
+/// names are still kept (the duplicate-name rule and error paths need them), as slices of the
+/// text unless they hold escapes.
 ///
 /// Hosts that hold the text use it for `parseJson`: the text the core accepted is exactly one
 /// I-JSON value, so the host's own parser gives the value the core would have sent back (see
@@ -65,7 +67,7 @@ fn run<const BUILD: bool>(bytes: &[u8], mode: Mode, limits: &Limits) -> Result<V
         Mode::Host => Limits { max_depth: crate::limits::MAX_DEPTH_CEILING + 1, ..*limits }.unbounded_values(),
     };
     let max_depth = limits.max_depth;
-    let mut parser = Parser::<BUILD> { bytes, pos: 0, mode, max_depth, limits, stack: Vec::new() };
+    let mut parser = Parser::<BUILD> { bytes, pos: 0, mode, max_depth, limits, stack: Vec::new(), names: Vec::new() };
     if bytes.starts_with(&[0xEF, 0xBB, 0xBF]) {
         return Err(parser.error(Code::JsonInvalid, "JSON text must not start with a byte order mark"));
     }
@@ -92,13 +94,26 @@ fn describe_trailing(rest: &[u8]) -> &'static str {
     }
 }
 
-enum Frame {
+/// A member name's UTF-8 bytes (validated): a slice of the text unless it holds escapes. Bytes,
+/// not `str`: an ASCII name is then never validated again.
+type Name<'a> = Cow<'a, [u8]>;
+
+enum Frame<'a> {
     /// `len` counts the elements read so far (the next one's pointer, the length limit);
     /// `items` holds them when building.
     Array { items: Vec<Value>, len: usize },
-    /// Names are kept in both runs (duplicates, error paths); a verdict-only run stores a
-    /// placeholder value beside each.
-    Object { entries: Vec<(String, Value)>, key: Option<String>, ill_formed_key: bool, names: Option<BTreeSet<String>> },
+    /// The object's member names are `Parser::names[names_start..]` (while it is the innermost
+    /// open container); `key` indexes the name of the member being read, if any. `entries`
+    /// holds the members when building, `key_text` the name being read. `set` holds the
+    /// names of a strict object with more than `LINEAR_DUPLICATE_SCAN` members.
+    Object {
+        entries: Vec<(String, Value)>,
+        key_text: String,
+        names_start: usize,
+        key: Option<usize>,
+        ill_formed_key: bool,
+        set: Option<BTreeSet<Name<'a>>>,
+    },
 }
 
 struct Parser<'a, const BUILD: bool> {
@@ -107,7 +122,19 @@ struct Parser<'a, const BUILD: bool> {
     mode: Mode,
     max_depth: usize,
     limits: Limits,
-    stack: Vec<Frame>,
+    stack: Vec<Frame<'a>>,
+    /// The member names of every open object, outermost first (one stack reused across
+    /// objects: an object's names are dropped when it closes).
+    names: Vec<Name<'a>>,
+}
+
+/// The text of a string `parse_string` returned (valid UTF-8 by then, so this never replaces
+/// anything).
+fn into_text(bytes: Cow<'_, [u8]>) -> String {
+    match bytes {
+        Cow::Borrowed(b) => String::from_utf8_lossy(b).into_owned(),
+        Cow::Owned(v) => String::from_utf8(v).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned()),
+    }
 }
 
 impl<'a, const BUILD: bool> Parser<'a, BUILD> {
@@ -148,14 +175,14 @@ impl<'a, const BUILD: bool> Parser<'a, BUILD> {
                         _ => return Err(self.unexpected("',' or ']' in array")),
                     }
                 }
-                Frame::Object { entries, key, ill_formed_key, .. } => {
-                    let name = key.take().unwrap_or_default();
-                    if std::mem::take(ill_formed_key) {
-                        entries.push((name, Value::IllFormedKey));
-                    } else {
-                        entries.push((name, value));
+                Frame::Object { entries, key_text, names_start, key, ill_formed_key, .. } => {
+                    *key = None;
+                    let ill_formed = std::mem::take(ill_formed_key);
+                    if BUILD {
+                        entries.push((std::mem::take(key_text), if ill_formed { Value::IllFormedKey } else { value }));
                     }
-                    let count = entries.len();
+                    // The innermost object's names are the last ones: one per member read.
+                    let count = self.names.len() - *names_start;
                     self.skip_whitespace();
                     match self.peek() {
                         Some(b',') => {
@@ -173,8 +200,14 @@ impl<'a, const BUILD: bool> Parser<'a, BUILD> {
                         Some(b'}') => {
                             self.pos += 1;
                             value = match self.stack.pop() {
-                                Some(Frame::Object { entries, .. }) if BUILD => Value::Object(entries),
-                                Some(Frame::Object { .. }) => Value::Null,
+                                Some(Frame::Object { entries, names_start, .. }) => {
+                                    self.names.truncate(names_start);
+                                    if BUILD {
+                                        Value::Object(entries)
+                                    } else {
+                                        Value::Null
+                                    }
+                                }
                                 _ => return Err(self.error(Code::JsonInvalid, "parser state lost")),
                             };
                         }
@@ -216,9 +249,11 @@ impl<'a, const BUILD: bool> Parser<'a, BUILD> {
                         }
                         self.stack.push(Frame::Object {
                             entries: Vec::new(),
+                            key_text: String::new(),
+                            names_start: self.names.len(),
                             key: None,
                             ill_formed_key: false,
-                            names: None,
+                            set: None,
                         });
                         self.parse_member_name()?;
                     }
@@ -226,7 +261,7 @@ impl<'a, const BUILD: bool> Parser<'a, BUILD> {
                 }
                 b'"' => {
                     return Ok(match self.parse_string(BUILD)? {
-                        Some(s) if BUILD => Value::String(s),
+                        Some(s) if BUILD => Value::String(into_text(s)),
                         Some(_) => Value::Null,
                         None => Value::IllFormedString,
                     })
@@ -250,36 +285,47 @@ impl<'a, const BUILD: bool> Parser<'a, BUILD> {
         let Some(name) = self.parse_string(true)? else {
             // Host mode only: a key that is not valid Unicode. The entry becomes a marker so
             // that a rule reading the keys fails exactly as the JS binding does.
+            self.names.push(Cow::Borrowed(b""));
+            let index = self.names.len() - 1;
             if let Some(Frame::Object { key, ill_formed_key, .. }) = self.stack.last_mut() {
-                *key = Some(String::new());
+                *key = Some(index);
                 *ill_formed_key = true;
             }
             self.expect_colon()?;
             self.skip_whitespace();
             return Ok(());
         };
-        let duplicate = match self.stack.last_mut() {
-            Some(Frame::Object { entries, names, .. }) => match names {
-                Some(set) => !set.insert(name.clone()),
-                None => {
-                    let found = entries.iter().any(|(k, _)| *k == name);
-                    if entries.len() >= LINEAR_DUPLICATE_SCAN {
-                        *names = Some(entries.iter().map(|(k, _)| k.clone()).chain([name.clone()]).collect());
+        // Host text is not judged (duplicates included): no need to look for them.
+        if self.mode == Mode::Strict {
+            let duplicate = match self.stack.last_mut() {
+                Some(Frame::Object { names_start, set, .. }) => match set {
+                    Some(set) => !set.insert(name.clone()),
+                    None => {
+                        let names = &self.names[*names_start..];
+                        let found = names.iter().any(|n| n.len() == name.len() && *n == name);
+                        if names.len() >= LINEAR_DUPLICATE_SCAN {
+                            *set = Some(names.iter().cloned().chain([name.clone()]).collect());
+                        }
+                        found
                     }
-                    found
-                }
-            },
-            _ => false,
-        };
-        if duplicate && self.mode == Mode::Strict {
-            let mut err = self.error(Code::JsonDuplicateKey, format!("duplicate object member name {name:?}"));
-            push_pointer(&mut err.path, &name);
-            err.position = Some(Position::locate(self.bytes, start));
-            return Err(err);
+                },
+                _ => false,
+            };
+            if duplicate {
+                let name = String::from_utf8_lossy(&name);
+                let mut err = self.error(Code::JsonDuplicateKey, format!("duplicate object member name {name:?}"));
+                push_pointer(&mut err.path, &name);
+                err.position = Some(Position::locate(self.bytes, start));
+                return Err(err);
+            }
         }
-        if let Some(Frame::Object { key, .. }) = self.stack.last_mut() {
-            *key = Some(name);
+        if let Some(Frame::Object { key, key_text, .. }) = self.stack.last_mut() {
+            *key = Some(self.names.len());
+            if BUILD {
+                *key_text = into_text(name.clone());
+            }
         }
+        self.names.push(name);
         self.expect_colon()?;
         self.skip_whitespace();
         Ok(())
@@ -409,32 +455,56 @@ impl<'a, const BUILD: bool> Parser<'a, BUILD> {
         Ok(Value::Number(Number { value, text: Some(text.into()) }))
     }
 
-    /// Parses a string starting at the opening quote. `None` (host mode only) means the string
+    /// Parses a string starting at the opening quote, returning its UTF-8 bytes (validated): a
+    /// slice of the text when it holds no escape. `None` (host mode only) means the string
     /// holds a lone surrogate. With `keep` false (a verdict-only run's string values) the
-    /// string is checked exactly the same but not copied: `Some("")` stands for it.
-    fn parse_string(&mut self, keep: bool) -> Result<Option<String>> {
+    /// string is checked exactly the same but not copied: an empty slice stands for it.
+    #[inline]
+    fn parse_string(&mut self, keep: bool) -> Result<Option<Cow<'a, [u8]>>> {
+        // Most strings have no escape: one run up to the closing quote, validated as UTF-8 only
+        // if it is not ASCII. Anything else (or an error) takes the general loop from the start.
+        let b = self.bytes;
+        let (end, high) = skip_plain(b, self.pos + 1);
+        let text = &b[self.pos + 1..end];
+        if b.get(end) == Some(&b'"')
+            && text.len() <= self.limits.max_string_bytes
+            && (!high || std::str::from_utf8(text).is_ok())
+        {
+            self.pos = end + 1;
+            return Ok(Some(Cow::Borrowed(if keep { text } else { &[] })));
+        }
+        self.parse_string_slow(keep)
+    }
+
+    /// `parse_string` for any string (the general loop).
+    #[inline(never)]
+    fn parse_string_slow(&mut self, keep: bool) -> Result<Option<Cow<'a, [u8]>>> {
         let b = self.bytes;
         let start = self.pos;
         self.pos += 1;
-        let mut out: Option<String> = None;
+        let mut out: Option<Vec<u8>> = None;
         // Decoded bytes before the current run that were not kept (`keep` false).
         let mut skipped = 0usize;
         let mut ill_formed = false;
         let mut run = self.pos;
+        // Whether the current run has a byte >= 0x80 (else it is ASCII: valid UTF-8 as is).
+        let mut non_ascii = false;
         loop {
-            self.pos = skip_plain(b, self.pos);
+            let (end, high) = skip_plain(b, self.pos);
+            self.pos = end;
+            non_ascii |= high;
             let Some(&byte) = b.get(self.pos) else {
                 self.pos = start;
                 return Err(self.error(Code::JsonInvalid, "unterminated string"));
             };
             match byte {
                 b'"' => {
-                    let tail = self.take_run(run, self.pos, &mut ill_formed)?;
+                    let tail = self.take_run(run, self.pos, non_ascii, &mut ill_formed)?;
                     if ill_formed {
                         self.pos += 1;
                         return Ok(None);
                     }
-                    let len = out.as_ref().map_or(0, String::len) + skipped + tail.len();
+                    let len = out.as_ref().map_or(0, Vec::len) + skipped + tail.len();
                     if len > self.limits.max_string_bytes {
                         // The string's pointer (a member name: its object's), at its opening quote.
                         self.pos = start;
@@ -448,25 +518,25 @@ impl<'a, const BUILD: bool> Parser<'a, BUILD> {
                     }
                     self.pos += 1;
                     if !keep {
-                        return Ok(Some(String::new()));
+                        return Ok(Some(Cow::Borrowed(&[])));
                     }
                     return Ok(Some(match out {
                         Some(mut s) => {
-                            s.push_str(tail);
-                            s
+                            s.extend_from_slice(tail);
+                            Cow::Owned(s)
                         }
-                        None => tail.to_owned(),
+                        None => Cow::Borrowed(tail),
                     }));
                 }
                 b'\\' => {
-                    let piece = self.take_run(run, self.pos, &mut ill_formed)?;
+                    let piece = self.take_run(run, self.pos, non_ascii, &mut ill_formed)?;
                     self.pos += 1;
                     let escaped = self.parse_escape()?;
                     if keep {
-                        let s = out.get_or_insert_with(String::new);
-                        s.push_str(piece);
+                        let s = out.get_or_insert_with(Vec::new);
+                        s.extend_from_slice(piece);
                         match escaped {
-                            Some(c) => s.push(c),
+                            Some(c) => s.extend_from_slice(c.encode_utf8(&mut [0; 4]).as_bytes()),
                             None => ill_formed = true,
                         }
                     } else {
@@ -474,6 +544,7 @@ impl<'a, const BUILD: bool> Parser<'a, BUILD> {
                         ill_formed |= escaped.is_none();
                     }
                     run = self.pos;
+                    non_ascii = false;
                 }
                 // skip_plain stops only at a quote, a backslash or a control character.
                 _ => {
@@ -483,11 +554,16 @@ impl<'a, const BUILD: bool> Parser<'a, BUILD> {
         }
     }
 
-    /// Validates the raw bytes `from..to` of a string as UTF-8.
-    fn take_run(&mut self, from: usize, to: usize, ill_formed: &mut bool) -> Result<&'a str> {
+    /// The raw bytes `from..to` of a string, validated as UTF-8 unless `non_ascii` is false
+    /// (an ASCII run is valid as is).
+    fn take_run(&mut self, from: usize, to: usize, non_ascii: bool, ill_formed: &mut bool) -> Result<&'a [u8]> {
         let bytes: &'a [u8] = self.bytes;
-        match std::str::from_utf8(&bytes[from..to]) {
-            Ok(s) => Ok(s),
+        let run = &bytes[from..to];
+        if !non_ascii {
+            return Ok(run);
+        }
+        match std::str::from_utf8(run) {
+            Ok(_) => Ok(run),
             Err(e) => {
                 let bad = from + e.valid_up_to();
                 // WTF-8: a UTF-16 surrogate encoded on its own (ED A0..BF xx). Hosts send this
@@ -496,9 +572,9 @@ impl<'a, const BUILD: bool> Parser<'a, BUILD> {
                     && matches!(bytes.get(bad + 1), Some(0xA0..=0xBF))
                     && matches!(bytes.get(bad + 2), Some(0x80..=0xBF));
                 if surrogate && self.mode == Mode::Host {
-                    if is_wtf8(&bytes[from..to]) {
+                    if is_wtf8(run) {
                         *ill_formed = true;
-                        return Ok("");
+                        return Ok(b"");
                     }
                 }
                 self.pos = bad;
@@ -601,7 +677,9 @@ impl<'a, const BUILD: bool> Parser<'a, BUILD> {
                     path.push('/');
                     path.push_str(&len.to_string());
                 }
-                Frame::Object { key: Some(key), .. } => push_pointer(&mut path, key),
+                Frame::Object { key: Some(key), .. } => {
+                    push_pointer(&mut path, &String::from_utf8_lossy(&self.names[*key]))
+                }
                 Frame::Object { key: None, .. } => {}
             }
         }
@@ -618,7 +696,9 @@ impl<'a, const BUILD: bool> Parser<'a, BUILD> {
                     path.push('/');
                     path.push_str(&len.to_string());
                 }
-                Frame::Object { key: Some(key), .. } => push_pointer(&mut path, key),
+                Frame::Object { key: Some(key), .. } => {
+                    push_pointer(&mut path, &String::from_utf8_lossy(&self.names[*key]))
+                }
                 Frame::Object { key: None, .. } => {}
             }
         }
@@ -650,35 +730,43 @@ impl<'a, const BUILD: bool> Parser<'a, BUILD> {
 }
 
 /// The index of the first byte at or after `i` that ends a run of plain string bytes: a
-/// quote, a backslash or a control character (below 0x20); `bytes.len()` if none. Strings are
-/// most of a JSON text, so the run is scanned eight bytes at a time: a word is skipped when
-/// none of its bytes equals '"' or '\\' and none is below 0x20 (the classic "has zero byte" /
-/// "has byte less than" tests, exact for whether such a byte exists), and the word holding
-/// one is scanned bytewise.
-fn skip_plain(bytes: &[u8], mut i: usize) -> usize {
+/// quote, a backslash or a control character (below 0x20); `bytes.len()` if none. And whether
+/// the run holds a byte >= 0x80 (only such runs need UTF-8 validation). Strings are most of a
+/// JSON text, so the run is scanned eight bytes at a time with the classic "has zero byte" /
+/// "has byte less than" tests: a byte is flagged when it equals '"' or '\\' or is below 0x20,
+/// or (a false positive) when a byte below it in the word is; so the lowest flagged byte is
+/// the first stop, exactly.
+fn skip_plain(bytes: &[u8], mut i: usize) -> (usize, bool) {
     const ONES: u64 = 0x0101_0101_0101_0101;
     const HIGHS: u64 = 0x8080_8080_8080_8080;
+    let mut high = 0u64;
     while let Some(chunk) = bytes.get(i..i + 8) {
         let mut word = [0u8; 8];
         word.copy_from_slice(chunk);
         let w = u64::from_le_bytes(word);
         let quote = w ^ (ONES * b'"' as u64);
         let backslash = w ^ (ONES * b'\\' as u64);
-        let found = (quote.wrapping_sub(ONES) & !quote)
+        let found = ((quote.wrapping_sub(ONES) & !quote)
             | (backslash.wrapping_sub(ONES) & !backslash)
-            | (w.wrapping_sub(ONES * 0x20) & !w);
-        if found & HIGHS != 0 {
-            break;
+            | (w.wrapping_sub(ONES * 0x20) & !w))
+            & HIGHS;
+        if found != 0 {
+            // Little-endian: the lowest flagged byte comes first in the text.
+            let stop = found.trailing_zeros() / 8;
+            let before = (1u64 << (stop * 8)) - 1;
+            return (i + stop as usize, (high | (w & before)) & HIGHS != 0);
         }
+        high |= w;
         i += 8;
     }
     while let Some(&b) = bytes.get(i) {
         if matches!(b, b'"' | b'\\' | 0x00..=0x1f) {
             break;
         }
+        high |= b as u64;
         i += 1;
     }
-    i
+    (i, high & HIGHS != 0)
 }
 
 /// True when `bytes` is valid UTF-8 except for encoded surrogates (generalised UTF-8).
@@ -696,6 +784,42 @@ fn is_wtf8(bytes: &[u8]) -> bool {
                     return false;
                 }
                 rest = &rest[bad + 3..];
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::skip_plain;
+
+    /// The eight-byte scan stops exactly where a bytewise scan does, and sees a high byte in
+    /// the run exactly when there is one: every start in buffers of the bytes around each
+    /// boundary (the stops, 0x20, 0x7F/0x80, 0xFF) at every alignment.
+    #[test]
+    fn skip_plain_matches_a_bytewise_scan() {
+        let alphabet = [b'a', b'"', b'\\', 0x00, 0x1F, 0x20, b'!', b'#', b'[', b']', 0x7F, 0x80, 0xC3, 0xFF];
+        let mut state = 0x2545_F491_4F6C_DD1Du64;
+        for len in 0..40 {
+            for _ in 0..200 {
+                let bytes: Vec<u8> = (0..len)
+                    .map(|_| {
+                        state ^= state << 13;
+                        state ^= state >> 7;
+                        state ^= state << 17;
+                        // Mostly plain bytes, so that runs are long.
+                        if state % 4 == 0 {
+                            alphabet[(state >> 8) as usize % alphabet.len()]
+                        } else {
+                            b'a' + (state >> 8) as u8 % 26
+                        }
+                    })
+                    .collect();
+                for start in 0..=len {
+                    let stop = (start..len).find(|&i| matches!(bytes[i], b'"' | b'\\' | 0x00..=0x1f)).unwrap_or(len);
+                    let high = bytes[start..stop].iter().any(|&b| b >= 0x80);
+                    assert_eq!(skip_plain(&bytes, start), (stop, high), "{bytes:?} from {start}");
+                }
             }
         }
     }

@@ -173,8 +173,70 @@ fn wide_object() -> impl Strategy<Value = Vec<u8>> {
     })
 }
 
+/// How a member name is written: plain, every character as a `\u` escape, or its first
+/// character only (the text differs, the name does not).
+fn spell(name: &str, how: u8) -> String {
+    let escape = |c: char| {
+        let mut units = [0u16; 2];
+        c.encode_utf16(&mut units).iter().map(|u| format!("\\u{u:04x}")).collect::<String>()
+    };
+    match how {
+        1 => name.chars().map(escape).collect(),
+        2 => {
+            let mut chars = name.chars();
+            chars.next().map(escape).unwrap_or_default() + chars.as_str()
+        }
+        _ => name.to_owned(),
+    }
+}
+
+/// An object `{"n0":0,"n1":1,...}` under `prefix` (`{"p":[` … `]}`), its names drawn from a
+/// few (ASCII, non-ASCII, `~` and `/` for the pointer), each spelt plainly or with escapes; and
+/// what the strict parser must say: the first name equal (decoded) to an earlier one of the
+/// same object is a duplicate, reported at its opening quote with its pointer.
+fn spelt_object() -> impl Strategy<Value = (Vec<u8>, Option<(String, usize)>)> {
+    let names = prop::sample::select(vec!["a", "b", "ab", "é", "日本", "k~1", "x/y", "type", "tool", "callId", ""]);
+    (prop::collection::vec((names, 0u8..3), 0..48), any::<bool>()).prop_map(|(members, nested)| {
+        let (open, close, pointer) = if nested { ("{\"p\":[1,", "]}", "/p/1") } else { ("", "", "") };
+        let mut text = format!("{open}{{");
+        let mut seen = std::collections::BTreeSet::new();
+        let mut duplicate = None;
+        for (i, (name, how)) in members.iter().enumerate() {
+            if i > 0 {
+                text.push(',');
+            }
+            if duplicate.is_none() && !seen.insert(*name) {
+                let escaped = name.replace('~', "~0").replace('/', "~1");
+                duplicate = Some((format!("{pointer}/{escaped}"), text.len()));
+            }
+            text.push_str(&format!("\"{}\":{i}", spell(name, *how)));
+        }
+        text.push('}');
+        text.push_str(close);
+        (text.into_bytes(), duplicate)
+    })
+}
+
 proptest! {
     #![proptest_config(ProptestConfig { cases: 2000, ..ProptestConfig::default() })]
+
+    /// Duplicate names in small and large objects (the linear scan and the ordered set), spelt
+    /// with and without escapes: both runs find exactly the first duplicate, at its pointer
+    /// and opening quote.
+    #[test]
+    fn duplicate_names_however_spelt((bytes, duplicate) in spelt_object()) {
+        let limits = Limits::default();
+        assert_agree(&bytes, &limits)?;
+        match (check(&bytes, &limits), duplicate) {
+            (Ok(()), None) => {}
+            (Err(e), Some((path, offset))) => {
+                prop_assert_eq!(e.code, agent_contract::Code::JsonDuplicateKey);
+                prop_assert_eq!(e.path, path);
+                prop_assert_eq!(e.position.map(|p| p.offset), Some(offset));
+            }
+            (verdict, expected) => prop_assert!(false, "verdict {:?}, expected duplicate {:?}", verdict, expected),
+        }
+    }
 
     #[test]
     fn arbitrary_bytes(bytes in prop::collection::vec(any::<u8>(), 0..64), limits in limits()) {
@@ -217,4 +279,41 @@ fn json_test_suite_files() {
         files += 1;
     }
     assert!(files > 300, "only {files} files");
+}
+
+#[test]
+fn escaped_name_equal_to_a_plain_one_is_a_duplicate() {
+    let limits = Limits::default();
+    for (text, path, offset) in [
+        (r#"{"a":1,"\u0061":2}"#, "/a", 7),
+        (r#"{"\u0061":1,"a":2}"#, "/a", 12),
+        (r#"{"x":{"caf\u00e9":1,"café":2}}"#, "/x/café", 20),
+    ] {
+        let err = check(text.as_bytes(), &limits).unwrap_err();
+        assert_eq!(
+            (err.code, err.path.as_str(), err.position.map(|p| p.offset)),
+            (agent_contract::Code::JsonDuplicateKey, path, Some(offset)),
+            "{text}"
+        );
+        assert_eq!(parse(text.as_bytes(), Mode::Strict, &limits).map(drop), Err(err));
+    }
+}
+
+/// The largest object the default limits allow, names that share a long prefix (no hashing:
+/// nothing to collide), a duplicate last: found, in bounded time (O(log n) per name).
+#[test]
+fn widest_object_with_a_duplicate_last() {
+    let limits = Limits::default();
+    let prefix = "p".repeat(40);
+    let mut text = String::from("{");
+    for i in 0..limits.max_object_members - 1 {
+        text.push_str(&format!("\"{prefix}{i}\":0,"));
+    }
+    let offset = text.len();
+    text.push_str(&format!("\"{prefix}\\u0031\":0}}"));
+    let err = check(text.as_bytes(), &limits).unwrap_err();
+    assert_eq!(err.code, agent_contract::Code::JsonDuplicateKey);
+    assert_eq!(err.path, format!("/{prefix}1"));
+    assert_eq!(err.position.map(|p| p.offset), Some(offset));
+    assert_eq!(parse(text.as_bytes(), Mode::Strict, &limits).map(drop), Err(err));
 }

@@ -132,7 +132,9 @@ struct Parser<'a, const BUILD: bool> {
 /// anything).
 fn into_text(bytes: Cow<'_, [u8]>) -> String {
     match bytes {
-        Cow::Borrowed(b) => String::from_utf8_lossy(b).into_owned(),
+        Cow::Borrowed(b) => {
+            std::str::from_utf8(b).map_or_else(|_| String::from_utf8_lossy(b).into_owned(), str::to_owned)
+        }
         Cow::Owned(v) => String::from_utf8(v).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned()),
     }
 }
@@ -462,7 +464,8 @@ impl<'a, const BUILD: bool> Parser<'a, BUILD> {
     #[inline]
     fn parse_string(&mut self, keep: bool) -> Result<Option<Cow<'a, [u8]>>> {
         // Most strings have no escape: one run up to the closing quote, validated as UTF-8 only
-        // if it is not ASCII. Anything else (or an error) takes the general loop from the start.
+        // if it is not ASCII. Anything else (or an error) takes the general loop, which goes
+        // on from the end of that run (or fails exactly as if it had read it itself).
         let b = self.bytes;
         let (end, high) = skip_plain(b, self.pos + 1);
         let text = &b[self.pos + 1..end];
@@ -473,12 +476,12 @@ impl<'a, const BUILD: bool> Parser<'a, BUILD> {
             self.pos = end + 1;
             return Ok(Some(Cow::Borrowed(if keep { text } else { &[] })));
         }
-        self.parse_string_slow(keep)
+        self.parse_string_slow(keep, (end, high))
     }
 
-    /// `parse_string` for any string (the general loop).
+    /// `parse_string` for any string (the general loop), given `skip_plain` of its first run.
     #[inline(never)]
-    fn parse_string_slow(&mut self, keep: bool) -> Result<Option<Cow<'a, [u8]>>> {
+    fn parse_string_slow(&mut self, keep: bool, first_run: (usize, bool)) -> Result<Option<Cow<'a, [u8]>>> {
         let b = self.bytes;
         let start = self.pos;
         self.pos += 1;
@@ -489,8 +492,8 @@ impl<'a, const BUILD: bool> Parser<'a, BUILD> {
         let mut run = self.pos;
         // Whether the current run has a byte >= 0x80 (else it is ASCII: valid UTF-8 as is).
         let mut non_ascii = false;
+        let (mut end, mut high) = first_run;
         loop {
-            let (end, high) = skip_plain(b, self.pos);
             self.pos = end;
             non_ascii |= high;
             let Some(&byte) = b.get(self.pos) else {
@@ -545,6 +548,7 @@ impl<'a, const BUILD: bool> Parser<'a, BUILD> {
                     }
                     run = self.pos;
                     non_ascii = false;
+                    (end, high) = skip_plain(b, self.pos);
                 }
                 // skip_plain stops only at a quote, a backslash or a control character.
                 _ => {

@@ -24,6 +24,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use crate::error::{Code, ContractError, Layer, Result};
+use crate::fields::is_blank;
 use crate::input::HostValue;
 use crate::json::{self, Mode};
 use crate::limits::Limits;
@@ -145,6 +146,17 @@ impl Assembler {
         }
         match event {
             Event::Start { item_id, call_id, name, .. } => {
+                // Events read from a host were checked by the field reader already; adapters
+                // build theirs from provider payloads, which may hold "" (one rule for both).
+                for (key, text) in [("itemId", &item_id), ("callId", &call_id), ("name", &name)] {
+                    if is_blank(text) {
+                        return Err(Self::error(
+                            Code::FieldEmpty,
+                            &format!("/{key}"),
+                            format!("{key} must not be empty or blank"),
+                        ));
+                    }
+                }
                 if self.by_item.contains_key(&item_id) {
                     return Err(Self::error(
                         Code::DuplicateStreamItem,

@@ -5,6 +5,8 @@
 //! f64 range, under the default limits and under small random limits; and every JSONTestSuite
 //! file (../shared/conformance/json-test-suite/test_parsing/, when present).
 
+mod common;
+
 use agent_contract::json::{check, parse, Mode};
 use agent_contract::Limits;
 use proptest::prelude::*;
@@ -121,21 +123,7 @@ fn token() -> impl Strategy<Value = Vec<u8>> {
 }
 
 fn json_value() -> impl Strategy<Value = serde_json::Value> {
-    let leaf = prop_oneof![
-        Just(serde_json::Value::Null),
-        any::<bool>().prop_map(serde_json::Value::Bool),
-        any::<i64>().prop_map(|n| serde_json::json!(n)),
-        any::<f64>().prop_filter("finite", |f| f.is_finite()).prop_map(|f| serde_json::json!(f)),
-        any::<String>().prop_map(serde_json::Value::String),
-        "[a-z_ \"\\\\]{0,20}".prop_map(serde_json::Value::String),
-    ];
-    leaf.prop_recursive(6, 64, 8, |inner| {
-        prop_oneof![
-            prop::collection::vec(inner.clone(), 0..8).prop_map(serde_json::Value::Array),
-            prop::collection::btree_map("[a-c]{0,2}|\\PC{0,4}", inner, 0..20)
-                .prop_map(|m| serde_json::Value::Object(m.into_iter().collect())),
-        ]
-    })
+    common::json_value("[a-z_ \"\\\\]{0,20}", "[a-c]{0,2}|\\PC{0,4}", 20)
 }
 
 /// A serialised document with at most one byte replaced, inserted or removed.

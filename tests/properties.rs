@@ -1,27 +1,15 @@
 //! Property tests of the Rust core: no input makes a parser or a rule panic, and the strict
 //! parser agrees with serde_json on every JSON document serde_json writes.
 
+mod common;
+
 use agent_contract::json::{parse, Mode};
 use agent_contract::value::{write_json, Number, Value};
 use agent_contract::{action, decision, tool_contract, Limits, Options};
 use proptest::prelude::*;
 
 fn json_value() -> impl Strategy<Value = serde_json::Value> {
-    let leaf = prop_oneof![
-        Just(serde_json::Value::Null),
-        any::<bool>().prop_map(serde_json::Value::Bool),
-        any::<i64>().prop_map(|n| serde_json::json!(n)),
-        any::<f64>().prop_filter("finite", |f| f.is_finite()).prop_map(|f| serde_json::json!(f)),
-        any::<String>().prop_map(serde_json::Value::String),
-        "[a-z_]{0,8}".prop_map(serde_json::Value::String),
-    ];
-    leaf.prop_recursive(6, 64, 8, |inner| {
-        prop_oneof![
-            prop::collection::vec(inner.clone(), 0..8).prop_map(serde_json::Value::Array),
-            prop::collection::btree_map("[a-zA-Z_0-9]{0,6}|\\PC{0,4}", inner, 0..8)
-                .prop_map(|m| serde_json::Value::Object(m.into_iter().collect())),
-        ]
-    })
+    common::json_value("[a-z_]{0,8}", "[a-zA-Z_0-9]{0,6}|\\PC{0,4}", 8)
 }
 
 fn same(ours: &Value, theirs: &serde_json::Value) -> bool {

@@ -4,6 +4,7 @@ once do not interfere, 100,000 created and dropped do not grow the wasm memory."
 
 from __future__ import annotations
 
+import asyncio
 import gc
 import json
 from typing import Any
@@ -112,6 +113,23 @@ def test_assemble_sse_lines_with_and_without_line_ends() -> None:
     assert ac.assemble_sse_lines("openai-chat", kept) == EXPECTED
     crlf = [line + "\r\n" for line in lines]
     assert ac.assemble_sse_lines("openai-chat", crlf) == EXPECTED
+
+
+def test_assemble_sse_lines_async() -> None:
+    async def lines() -> Any:
+        for line in SSE.encode().split(b"\n")[:-1]:
+            await asyncio.sleep(0)
+            yield line
+
+    assert asyncio.run(ac.assemble_sse_lines_async("openai-chat", lines())) == EXPECTED
+
+    async def bad() -> Any:
+        yield "data: nope"
+        yield ""
+
+    with pytest.raises(ac.ContractError) as e:
+        asyncio.run(ac.assemble_sse_lines_async("openai-chat", bad()))
+    assert (e.value.layer, e.value.code) == ("transport", "JSON_INVALID")
 
 
 def test_assemble_sse_lines_stops_at_the_first_error() -> None:

@@ -62,6 +62,7 @@ __all__ = [
     "assemble_provider_stream",
     "safe_assemble_provider_stream",
     "assemble_sse_lines",
+    "assemble_sse_lines_async",
     "Provider",
     "ProviderResponse",
     "AssembledResponse",
@@ -314,6 +315,7 @@ from ._stream import (  # noqa: E402  (needs the helpers above)
     ProviderAssembler,
     assemble_provider_stream,
     assemble_sse_lines,
+    assemble_sse_lines_async,
     safe_assemble_provider_stream,
 )
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import threading
 import weakref
-from typing import Any, Iterable, Optional, Union
+from typing import Any, AsyncIterable, Iterable, Optional, Union
 
 from . import _runtime
 from ._host_text import (
@@ -207,37 +207,62 @@ def assemble_sse_lines(
     provider: Any, lines: Iterable[SseChunk], options: Optional[AssemblerOptions] = None
 ) -> ProviderResponse:
     """Consumes an iterator of SSE lines (str or bytes, as `httpx.Response.iter_lines()` gives
-    them without their line end, or with it, as a file or `aiohttp` gives them) and returns
-    the normalized response. Lines are sent to the core in batches; the first error stops the
-    iteration and is raised."""
+    them without their line end, or with it, as a file gives them) and returns the normalized
+    response. Lines are sent to the core in batches; the first error stops the iteration and
+    is raised."""
     with ProviderAssembler(provider, options) as assembler:
-        batch: list[Any] = []
-        size = 0
-        kind: Optional[type] = None
+        lines_in = _Lines(assembler)
         for line in lines:
-            is_text = isinstance(line, str)
-            if not is_text and not isinstance(line, (bytes, bytearray, memoryview)):
-                if batch and kind is not None:
-                    _flush(assembler, batch, kind)
-                assembler.push_sse(line)  # the core's verdict on a line that is not text
-            line_kind = str if is_text else bytes
-            if kind is not None and line_kind is not kind:
-                _flush(assembler, batch, kind)
-                batch, size = [], 0
-            kind = line_kind
-            if is_text:
-                batch.append(line if line.endswith(("\n", "\r")) else line + "\n")
-            else:
-                data = bytes(line)
-                batch.append(data if data.endswith((b"\n", b"\r")) else data + b"\n")
-            size += len(line)
-            if size >= _LINES_BATCH:
-                _flush(assembler, batch, kind)
-                batch, size = [], 0
-        if batch and kind is not None:
-            _flush(assembler, batch, kind)
-        return assembler.finish()
+            lines_in.add(line)
+        return lines_in.finish()
 
 
-def _flush(assembler: ProviderAssembler, batch: list[Any], kind: type) -> None:
-    assembler.push_sse("".join(batch) if kind is str else b"".join(batch))
+async def assemble_sse_lines_async(
+    provider: Any, lines: AsyncIterable[SseChunk], options: Optional[AssemblerOptions] = None
+) -> ProviderResponse:
+    """`assemble_sse_lines` for an async iterator (`httpx.Response.aiter_lines()`,
+    `aiohttp`'s `response.content`). The core's work runs on the event loop's thread, where
+    the assembler lives; it is linear in the bytes and batched like the sync form."""
+    with ProviderAssembler(provider, options) as assembler:
+        lines_in = _Lines(assembler)
+        async for line in lines:
+            lines_in.add(line)
+        return lines_in.finish()
+
+
+class _Lines:
+    """SSE lines gathered into ~64 KB batches of one kind (str or bytes) per crossing. A line
+    that does not end with CR or LF gets an LF (iter_lines strips line ends)."""
+
+    def __init__(self, assembler: ProviderAssembler) -> None:
+        self.assembler = assembler
+        self.batch: list[Any] = []
+        self.size = 0
+        self.kind: Optional[type] = None
+
+    def add(self, line: Any) -> None:
+        is_text = isinstance(line, str)
+        if not is_text and not isinstance(line, (bytes, bytearray, memoryview)):
+            self.flush()
+            self.assembler.push_sse(line)  # the core's verdict on a line that is not text
+        line_kind = str if is_text else bytes
+        if self.kind is not line_kind:
+            self.flush()
+            self.kind = line_kind
+        if is_text:
+            self.batch.append(line if line.endswith(("\n", "\r")) else line + "\n")
+        else:
+            data = bytes(line)
+            self.batch.append(data if data.endswith((b"\n", b"\r")) else data + b"\n")
+        self.size += len(line)
+        if self.size >= _LINES_BATCH:
+            self.flush()
+
+    def flush(self) -> None:
+        if self.batch:
+            self.assembler.push_sse("".join(self.batch) if self.kind is str else b"".join(self.batch))
+        self.batch, self.size = [], 0
+
+    def finish(self) -> ProviderResponse:
+        self.flush()
+        return self.assembler.finish()

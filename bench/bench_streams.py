@@ -12,7 +12,6 @@ Usage: PYTHONPATH=py-host/src .venv/bin/python bench/bench_streams.py [--json ou
 
 from __future__ import annotations
 
-import gc
 import json
 import math
 import os
@@ -27,7 +26,7 @@ import agent_contract as ac
 from agent_contract import _runtime
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from bench_python import fmt, measure_group, table  # noqa: E402
+from bench_python import fmt, interleaved, measure_group, table  # noqa: E402
 
 RECORDED = os.environ.get(
     "BENCH_RECORDED_STREAM",
@@ -92,27 +91,9 @@ def measure_streams(fns: dict[str, Callable[[], Any]], rounds: int, batch_ms: fl
         fn()
         once = time.perf_counter_ns() - t0
         sizes[name] = max(1, round(batch_ms * 1e6 / max(once, 1))) if once < batch_ms * 1e6 else 1
-    per_op: dict[str, list[float]] = {name: [] for name in fns}
-    gc_was = gc.isenabled()
-    gc.disable()
-    try:
-        for _ in range(rounds):
-            for name, fn in fns.items():
-                n = sizes[name]
-                t0 = time.perf_counter_ns()
-                for _ in range(n):
-                    fn()
-                per_op[name].append((time.perf_counter_ns() - t0) / n)
-            gc.collect()
-    finally:
-        if gc_was:
-            gc.enable()
-    out = {}
-    for name, xs in per_op.items():
-        s = sorted(xs)
-        m = len(s) // 2
-        med = s[m] if len(s) % 2 else (s[m - 1] + s[m]) / 2
-        out[name] = {"ns": med, "lo": s[len(s) // 4], "hi": s[-(-3 * len(s) // 4) - 1], "n": sizes[name], "rounds": rounds}
+    out = interleaved(fns, sizes, rounds)
+    for stats in out.values():
+        stats["rounds"] = rounds
     return out
 
 

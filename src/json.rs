@@ -674,27 +674,17 @@ impl<'a, const BUILD: bool> Parser<'a, BUILD> {
 
     /// JSON Pointer of the value being read, from the open frames.
     fn current_path(&self) -> String {
-        let mut path = String::new();
-        for frame in &self.stack {
-            match frame {
-                Frame::Array { len, .. } => {
-                    path.push('/');
-                    path.push_str(&len.to_string());
-                }
-                Frame::Object { key: Some(key), .. } => {
-                    push_pointer(&mut path, &String::from_utf8_lossy(&self.names[*key]))
-                }
-                Frame::Object { key: None, .. } => {}
-            }
-        }
-        path
+        self.path_through(&self.stack)
     }
 
     /// JSON Pointer of the innermost open container (the array or object itself).
     fn container_path(&self) -> String {
+        self.path_through(&self.stack[..self.stack.len().saturating_sub(1)])
+    }
+
+    fn path_through(&self, frames: &[Frame]) -> String {
         let mut path = String::new();
-        let open = self.stack.len().saturating_sub(1);
-        for frame in &self.stack[..open] {
+        for frame in frames {
             match frame {
                 Frame::Array { len, .. } => {
                     path.push('/');

@@ -76,6 +76,7 @@ codes! {
     JsonDuplicateKey => "JSON_DUPLICATE_KEY", Parse, true;
     StringLoneSurrogate => "STRING_LONE_SURROGATE", Parse, true;
     ValueNotJson => "VALUE_NOT_JSON", Parse, false;
+    ValueCycle => "VALUE_CYCLE", Parse, false;
     InputTooLarge => "INPUT_TOO_LARGE", Parse, false;
     InputTooDeep => "INPUT_TOO_DEEP", Parse, false;
     ActionNotObject => "ACTION_NOT_OBJECT", Protocol, true;

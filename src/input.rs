@@ -54,14 +54,28 @@ pub enum StringField<V> {
     Other(V),
 }
 
-/// The host threw while being read (a JS getter or Proxy trap). Reported as `VALUE_NOT_JSON`
-/// at the path being read: such a value has no stable JSON meaning.
+/// Why a host value could not be read.
 #[derive(Debug)]
-pub struct HostFault(pub String);
+pub enum HostFault {
+    /// The host threw while being read (a JS getter or Proxy trap). Reported as
+    /// `VALUE_NOT_JSON` at the path being read: such a value has no stable JSON meaning.
+    Threw(String),
+    /// The field or element read is a container that is one of its own ancestors. Reported as
+    /// `VALUE_CYCLE` at its path, in every host, before any depth limit is reached: a cycle
+    /// has no JSON form, and following it would only spend the limits.
+    Cycle,
+}
 
 impl HostFault {
     pub fn at(self, path: &str) -> ContractError {
-        ContractError::new(Code::ValueNotJson, path, format!("reading the value threw: {}", self.0))
+        match self {
+            HostFault::Threw(message) => {
+                ContractError::new(Code::ValueNotJson, path, format!("reading the value threw: {message}"))
+            }
+            HostFault::Cycle => {
+                ContractError::new(Code::ValueCycle, path, "the value contains itself (a reference cycle)")
+            }
+        }
     }
 }
 
@@ -162,7 +176,7 @@ impl<'a> HostValue for &'a Value {
             Value::IllFormedString => Kind::IllFormedString,
             Value::Array(_) | Value::TooDeep { array: true } => Kind::Array,
             Value::Object(_) | Value::TooDeep { array: false } => Kind::Object,
-            Value::IllFormedKey | Value::NotJson(_) => Kind::NotJson,
+            Value::IllFormedKey | Value::NotJson(_) | Value::Cycle => Kind::NotJson,
         }
     }
 
@@ -192,12 +206,15 @@ impl<'a> HostValue for &'a Value {
     }
 
     fn get(&self, key: &str) -> HostResult<Option<Self>> {
-        Ok(match self {
+        match self {
             Value::Object(entries) => {
-                entries.iter().find(|(k, v)| k == key && !matches!(v, Value::IllFormedKey)).map(|(_, v)| v)
+                match entries.iter().find(|(k, v)| k == key && !matches!(v, Value::IllFormedKey)) {
+                    Some((_, Value::Cycle)) => Err(HostFault::Cycle),
+                    found => Ok(found.map(|(_, v)| v)),
+                }
             }
-            _ => None,
-        })
+            _ => Ok(None),
+        }
     }
 
     fn keys(&self) -> std::result::Result<Vec<String>, KeysError> {
@@ -221,8 +238,11 @@ impl<'a> HostValue for &'a Value {
 
     fn index(&self, i: usize) -> HostResult<Self> {
         match self {
-            Value::Array(items) if i < items.len() => Ok(&items[i]),
-            _ => Err(HostFault("index out of range".into())),
+            Value::Array(items) if i < items.len() => match &items[i] {
+                Value::Cycle => Err(HostFault::Cycle),
+                item => Ok(item),
+            },
+            _ => Err(HostFault::Threw("index out of range".into())),
         }
     }
 
@@ -401,4 +421,28 @@ pub fn not_json(path: &str, what: &str) -> ContractError {
 
 pub fn lone_surrogate(path: &str) -> ContractError {
     ContractError::new(Code::StringLoneSurrogate, path, "string contains a lone UTF-16 surrogate")
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::error::Code;
+    use crate::json::{self, Mode};
+    use crate::limits::Limits;
+
+    fn host(text: &str) -> crate::value::Value {
+        json::parse(text.as_bytes(), Mode::Host, &Limits::default()).expect("host text")
+    }
+
+    #[test]
+    fn a_back_reference_is_value_cycle_where_a_rule_reads_it() {
+        let action = host(r#"{"type":"tool_call","callId":"c","tool":"t","input":{"a":[1,!!cycle]}}"#);
+        let err = crate::api::parse_agent_action(&&action, None).unwrap_err();
+        assert_eq!((err.code, err.path.as_str()), (Code::ValueCycle, "/input/a/1"));
+        // A rule that does not read the field never meets it (an unknown field is dropped).
+        let dropped = host(r#"{"type":"finish","summary":"s","extra":!!cycle}"#);
+        assert!(crate::api::parse_agent_action(&&dropped, None).is_ok());
+        let field = host(r#"{"type":"message","content":!!cycle}"#);
+        let err = crate::api::parse_agent_action(&&field, None).unwrap_err();
+        assert_eq!((err.code, err.path.as_str()), (Code::ValueCycle, "/content"));
+    }
 }

@@ -370,6 +370,11 @@ impl<'a, const BUILD: bool> Parser<'a, BUILD> {
             self.pos += 3;
             return Ok(Value::TooDeep { array: rest[2] == b'[' });
         }
+        // A back-reference to a container being written (a cycle in the host's value).
+        if rest.starts_with(b"!!cycle") {
+            self.pos += 7;
+            return Ok(Value::Cycle);
+        }
         if rest.starts_with(b"!!large") {
             return Err(ContractError::new(Code::InputTooLarge, "", "the value is too large to encode"));
         }

@@ -27,6 +27,9 @@ pub enum Value {
     },
     /// A host value with no JSON form; the text names its kind for messages ("function", "Map").
     NotJson(String),
+    /// A container that is one of its own ancestors (the host binding wrote a back-reference
+    /// instead of descending again). Reading it is `VALUE_CYCLE`; see `input::HostFault`.
+    Cycle,
 }
 
 /// A number, keeping the exact text it was written with when it came from JSON text, so that a
@@ -62,6 +65,7 @@ impl Value {
             Value::Object(_) | Value::TooDeep { array: false } => "object",
             Value::IllFormedKey => "invalid key",
             Value::NotJson(kind) => kind,
+            Value::Cycle => "cycle",
         }
     }
 
@@ -95,7 +99,8 @@ pub fn write_json(out: &mut String, value: &Value) {
         | Value::IllFormedString
         | Value::IllFormedKey
         | Value::NotJson(_)
-        | Value::TooDeep { .. } => out.push_str("null"),
+        | Value::TooDeep { .. }
+        | Value::Cycle => out.push_str("null"),
         Value::Bool(true) => out.push_str("true"),
         Value::Bool(false) => out.push_str("false"),
         Value::Number(n) => write_number(out, n),

@@ -56,7 +56,7 @@ fn kind(code: u32) -> Kind {
 }
 
 fn fault(e: JsValue) -> HostFault {
-    HostFault(describe_thrown(&e))
+    HostFault::Threw(describe_thrown(&e))
 }
 
 thread_local! {

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs the tooling every build and test needs, on a fresh machine: the wasm32 target, the
 # wasm-bindgen CLI at exactly the version of the wasm-bindgen crate in Cargo.lock, wasm-tools,
-# the npm dev dependencies and the Python venv. Skips what is already there.
+# the npm dev dependencies and the Python venv with the package installed (editable). Skips
+# what is already there.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -27,3 +28,6 @@ if [ ! -x .venv/bin/python ]; then
   python3 -m venv .venv
 fi
 .venv/bin/python -m pip install --quiet --disable-pip-version-check -r py-host/requirements-dev.txt
+# The package itself, editable: the demo and the tests import it from py-host/src, where
+# scripts/build-python.sh puts core.wasm.
+.venv/bin/python -m pip install --quiet --disable-pip-version-check -e py-host

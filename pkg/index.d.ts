@@ -294,7 +294,7 @@ export interface ContractReport {
   /** Each reason with a JSON Pointer into the definition. */
   reasons: { path: string; change: 'compatible' | 'breaking'; message: string }[];
   /** The semver bump the change needs and the one made (`unknown` when a version is missing). */
-  bump: { required: 'none' | 'minor' | 'major'; actual: 'none' | 'patch' | 'minor' | 'major' | 'downgrade' | 'unknown'; ok: boolean };
+  bump: { required: 'none' | 'minor' | 'major'; actual: 'none' | 'prerelease' | 'patch' | 'minor' | 'major' | 'downgrade' | 'unknown'; ok: boolean };
 }
 export interface CatalogDiff {
   change: ContractChange;

@@ -232,14 +232,16 @@ fn schema(old: &Value, new: &Value, path: &str, out: &mut Vec<Reason>) {
     }
 }
 
-fn semver(v: &Option<String>) -> Option<(u64, u64, u64)> {
-    let v = v.as_ref()?;
-    let p: Vec<u64> = v.split('.').map(|x| x.parse().ok()).collect::<Option<Vec<_>>>()?;
-    Some((p[0], p[1], p[2]))
+fn semver(v: &Option<String>) -> Option<semver::Version> {
+    crate::tool_contract::parse_semver(v.as_ref()?)
 }
 
 /// `{required, actual, ok}`: the bump the change needs (`none`, `minor`, `major`), the one made
-/// (`none`, `patch`, `minor`, `major`, `downgrade`, or `unknown` when a version is missing).
+/// (`none`, `prerelease`, `patch`, `minor`, `major`, `downgrade`, or `unknown` when a version is
+/// missing). Versions are ordered by SemVer precedence (build metadata ignored). Between two
+/// versions of the same `MAJOR.MINOR.PATCH` (a pre-release and the next, or the release of a
+/// pre-release) the bump is `prerelease`, which satisfies any change: SemVer §9, a pre-release
+/// promises no compatibility.
 fn bump(change: Change, old: &ToolDefinition, new: &ToolDefinition) -> Value {
     let required = match change {
         Change::Identical => "none",
@@ -247,11 +249,14 @@ fn bump(change: Change, old: &ToolDefinition, new: &ToolDefinition) -> Value {
         Change::Breaking => "major",
     };
     let actual = match (semver(&old.version), semver(&new.version)) {
-        (Some(a), Some(b)) if b == a => "none",
-        (Some(a), Some(b)) if b < a => "downgrade",
-        (Some(a), Some(b)) if b.0 > a.0 => "major",
-        (Some(a), Some(b)) if b.1 > a.1 => "minor",
-        (Some(_), Some(_)) => "patch",
+        (Some(a), Some(b)) => match b.cmp_precedence(&a) {
+            std::cmp::Ordering::Equal => "none",
+            std::cmp::Ordering::Less => "downgrade",
+            std::cmp::Ordering::Greater if b.major > a.major => "major",
+            std::cmp::Ordering::Greater if b.minor > a.minor => "minor",
+            std::cmp::Ordering::Greater if b.patch > a.patch => "patch",
+            std::cmp::Ordering::Greater => "prerelease",
+        },
         _ => "unknown",
     };
     let rank = |s: &str| match s {
@@ -261,7 +266,7 @@ fn bump(change: Change, old: &ToolDefinition, new: &ToolDefinition) -> Value {
         "major" => 3,
         _ => -1,
     };
-    let ok = actual != "unknown" && actual != "downgrade" && rank(actual) >= rank(required);
+    let ok = actual == "prerelease" || (actual != "unknown" && actual != "downgrade" && rank(actual) >= rank(required));
     let ok = ok || (change == Change::Identical && actual != "downgrade");
     Value::Object(vec![
         ("required".into(), Value::String(required.into())),

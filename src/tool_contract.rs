@@ -113,12 +113,14 @@ fn define_with<V: HostValue>(def: &V, options: &Options, source: Source) -> Resu
         Some(v) if is_blank(&v) => {
             return Err(r.error(Code::FieldEmpty, "/version", "version must not be empty or blank"))
         }
-        Some(v) if is_semver(&v) => Some(v),
+        Some(v) if parse_semver(&v).is_some() => Some(v),
         Some(v) => {
             return Err(r.error(
                 Code::ToolVersionInvalid,
                 "/version",
-                format!("version {v:?} must be semver MAJOR.MINOR.PATCH, e.g. \"1.4.0\""),
+                format!(
+                    "version {v:?} must be a Semantic Versioning 2.0.0 version, e.g. \"1.4.0\" or \"2.0.0-beta.1\""
+                ),
             ))
         }
         None => None,
@@ -135,17 +137,11 @@ pub fn is_valid_name(name: &str) -> bool {
         && b.iter().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || *c == b'_')
 }
 
-/// `MAJOR.MINOR.PATCH`, decimal without leading zeros (semver 2.0 core; no pre-release or build
-/// suffix, so versions compare without surprises).
-pub fn is_semver(v: &str) -> bool {
-    let parts: Vec<&str> = v.split('.').collect();
-    parts.len() == 3
-        && parts.iter().all(|p| {
-            !p.is_empty()
-                && p.len() <= 16
-                && p.bytes().all(|c| c.is_ascii_digit())
-                && (p.len() == 1 || !p.starts_with('0'))
-        })
+/// A Semantic Versioning 2.0.0 version: `MAJOR.MINOR.PATCH`, decimal without leading zeros,
+/// then an optional pre-release (`-beta.1`) and build metadata (`+sha.5`). Parsed by the
+/// maintained `semver` crate, which also gives precedence to `compareContracts`.
+pub fn parse_semver(v: &str) -> Option<semver::Version> {
+    semver::Version::parse(v).ok()
 }
 
 /// An optional schema field: `None` when missing; otherwise a plain object deep-copied as pure

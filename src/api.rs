@@ -3,13 +3,13 @@
 //! Bindings call these and translate values and errors; they decide nothing. Options are read
 //! here too, so an invalid option is the same error everywhere.
 
-use crate::action::{self, AgentAction};
-use crate::decision::{self, Decision};
 use crate::error::{Code, ContractError, Layer, Result};
+use crate::input::options::{OptionSet, Options};
 use crate::input::{HostValue, Kind};
 use crate::json::{self, Mode};
-use crate::options::{OptionSet, Options};
-use crate::tool_contract::{self, ToolDefinition};
+use crate::protocol::action::{self, AgentAction};
+use crate::protocol::decision::{self, Decision};
+use crate::tools::contract::{self, ToolDefinition};
 use crate::value::Value;
 
 pub fn parse_agent_action<V: HostValue>(value: &V, options: Option<&V>) -> Result<AgentAction> {
@@ -21,27 +21,27 @@ pub fn parse_agent_action_json<O: HostValue>(text: &[u8], options: Option<&O>) -
 }
 
 pub fn define_tool<V: HostValue>(def: &V, options: Option<&V>) -> Result<ToolDefinition> {
-    tool_contract::define_tool(def, &Options::read(options)?)
+    contract::define_tool(def, &Options::read(options)?)
 }
 
 pub fn define_tool_json<O: HostValue>(text: &[u8], options: Option<&O>) -> Result<ToolDefinition> {
-    tool_contract::define_tool_json(text, &Options::read(options)?)
+    contract::define_tool_json(text, &Options::read(options)?)
 }
 
 /// `validateToolInput(tool, input)`: the input (a copy) when it satisfies the tool's
-/// `inputSchema`, else `SCHEMA_MISMATCH` with every issue. See `tool_schema`.
+/// `inputSchema`, else `SCHEMA_MISMATCH` with every issue. See `tools::schema`.
 pub fn validate_tool_input<V: HostValue>(tool: &V, input: &V, options: Option<&V>) -> Result<Value> {
-    crate::tool_input::validate_tool_input(tool, input, &Options::read(options)?)
+    crate::tools::input::validate_tool_input(tool, input, &Options::read(options)?)
 }
 
 /// The same with the input as JSON text.
 pub fn validate_tool_input_json<V: HostValue>(tool: &V, text: &[u8], options: Option<&V>) -> Result<Value> {
-    crate::tool_input::validate_tool_input_json(tool, text, &Options::read(options)?)
+    crate::tools::input::validate_tool_input_json(tool, text, &Options::read(options)?)
 }
 
 /// The official JSON Schema Test Suite's entry point for hosts without file access.
 pub fn schema_suite_check(text: &[u8]) -> Result<Value> {
-    crate::tool_schema::check_suite_json(text)
+    crate::tools::schema::check_suite_json(text)
 }
 
 /// Feeds host randomness to the core (see `entropy`); hosts call it once per instance.
@@ -51,8 +51,8 @@ pub fn seed(bytes: &[u8]) -> bool {
 
 pub fn preview_action<V: HostValue>(value: &V, options: Option<&V>) -> Value {
     match Options::read(options) {
-        Ok(options) => crate::preview::preview_action(value, &options),
-        Err(e) => crate::preview::preview_action_error(&e),
+        Ok(options) => crate::protocol::preview::preview_action(value, &options),
+        Err(e) => crate::protocol::preview::preview_action_error(&e),
     }
 }
 
@@ -64,7 +64,7 @@ pub fn parse_agent_actions<V: HostValue>(list: &V, options: Option<&V>) -> Resul
         return Err(ContractError::new(
             Code::FieldType,
             "",
-            format!("expected a list of actions, got {}", crate::fields::kind_name(list, list.kind())),
+            format!("expected a list of actions, got {}", crate::input::fields::kind_name(list, list.kind())),
         )
         .in_layer(Layer::Protocol));
     }
@@ -145,38 +145,38 @@ pub fn not_text<V: HostValue>(value: &V) -> ContractError {
     ContractError::new(
         Code::JsonInvalid,
         "",
-        format!("expected JSON text (a string or bytes), got {}", crate::fields::kind_name(value, value.kind())),
+        format!("expected JSON text (a string or bytes), got {}", crate::input::fields::kind_name(value, value.kind())),
     )
 }
 
 /// `createRegistry(tools)`: the registry value `{tools: [...definitions sorted by name]}`.
 pub fn create_registry<V: HostValue>(tools: &V, options: Option<&V>) -> Result<Value> {
-    crate::registry::create_registry(tools, &Options::read(options)?).map(crate::registry::registry_value)
+    crate::tools::registry::create_registry(tools, &Options::read(options)?).map(crate::tools::registry::registry_value)
 }
 
 /// `catalog(registry)`: the registry's definitions, sorted by name (the registry read again).
 pub fn catalog<V: HostValue>(registry: &V) -> Result<Value> {
-    crate::registry::read_registry(registry, false).map(crate::registry::catalog_value)
+    crate::tools::registry::read_registry(registry, false).map(crate::tools::registry::catalog_value)
 }
 
 /// `definePolicy(policy)`: the policy, checked and normalised.
 pub fn define_policy<V: HostValue>(policy: &V) -> Result<Value> {
-    crate::policy::define_policy(policy).map(|p| p.into_value())
+    crate::tools::policy::define_policy(policy).map(|p| p.into_value())
 }
 
 /// `checkToolCall(registry, action, policy)`: the approved call, or the first layer's error.
 /// Options: those of `parseAgentAction` (they apply to the action).
 pub fn check_tool_call<V: HostValue>(registry: &V, action: &V, policy: &V, options: Option<&V>) -> Result<Value> {
-    crate::pipeline::check_tool_call(registry, action, policy, &Options::read(options)?)
+    crate::tools::pipeline::check_tool_call(registry, action, policy, &Options::read(options)?)
 }
 
 /// `toOpenAITools(registry)`, `toAnthropicTools(registry)`, `toMcpTools(registry)`.
 pub fn project<V: HostValue>(registry: &V, provider: Provider) -> Result<Value> {
-    let defs = crate::registry::read_registry(registry, false)?;
+    let defs = crate::tools::registry::read_registry(registry, false)?;
     Ok(match provider {
-        Provider::OpenAi => crate::projection::openai(&defs),
-        Provider::Anthropic => crate::projection::anthropic(&defs),
-        Provider::Mcp => crate::projection::mcp(&defs),
+        Provider::OpenAi => crate::tools::projection::openai(&defs),
+        Provider::Anthropic => crate::tools::projection::anthropic(&defs),
+        Provider::Mcp => crate::tools::projection::mcp(&defs),
     })
 }
 
@@ -190,14 +190,15 @@ pub enum Provider {
 /// `normalizeToolResult(tool, value)`: always a tool result, unless the tool or the options are
 /// invalid. Options: the limits (for the value).
 pub fn normalize_tool_result<V: HostValue>(tool: &V, value: &V, options: Option<&V>) -> Result<Value> {
-    crate::tool_result::normalize_tool_result(tool, value, &Options::read_for(options, OptionSet::Json)?)
+    crate::tools::result::normalize_tool_result(tool, value, &Options::read_for(options, OptionSet::Json)?)
 }
 
 /// `strictSchemaIssues(schema)`: the list of `{path, keyword, message}` (empty: strict-ready).
 pub fn strict_schema_issues<V: HostValue>(schema: &V) -> Result<Value> {
-    let schema = crate::registry::read_value(schema, &crate::Limits::ceilings(), crate::input::Undefined::Reject)?;
+    let schema =
+        crate::tools::registry::read_value(schema, &crate::Limits::ceilings(), crate::input::Undefined::Reject)?;
     Ok(Value::Array(
-        crate::projection::strict_schema_issues(&schema)
+        crate::tools::projection::strict_schema_issues(&schema)
             .into_iter()
             .map(|i| {
                 Value::Object(vec![
@@ -212,10 +213,10 @@ pub fn strict_schema_issues<V: HostValue>(schema: &V) -> Result<Value> {
 
 /// `compareContracts(old, new)`: how one tool's contract changed (issue 3 §3).
 pub fn compare_contracts<V: HostValue>(old: &V, new: &V) -> Result<Value> {
-    crate::contract_version::compare_contracts(old, new)
+    crate::tools::versions::compare_contracts(old, new)
 }
 
 /// `diffCatalogs(old, new)`: how a catalog changed, tool by tool, and the permissions added.
 pub fn diff_catalogs<V: HostValue>(old: &V, new: &V) -> Result<Value> {
-    crate::contract_version::diff_catalogs(old, new)
+    crate::tools::versions::diff_catalogs(old, new)
 }

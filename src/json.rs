@@ -18,7 +18,7 @@ use std::borrow::Cow;
 use std::collections::BTreeSet;
 
 use crate::error::{Code, ContractError, Position, Result};
-use crate::limits::Limits;
+use crate::input::limits::Limits;
 use crate::value::{push_pointer, Number, Value};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -64,7 +64,7 @@ fn run<const BUILD: bool>(bytes: &[u8], mode: Mode, limits: &Limits) -> Result<V
     // Host text has no per-value limits either: rules judge the parts they read.
     let limits = match mode {
         Mode::Strict => *limits,
-        Mode::Host => Limits { max_depth: crate::limits::MAX_DEPTH_CEILING + 1, ..*limits }.unbounded_values(),
+        Mode::Host => Limits { max_depth: crate::input::limits::MAX_DEPTH_CEILING + 1, ..*limits }.unbounded_values(),
     };
     let max_depth = limits.max_depth;
     let mut parser = Parser::<BUILD> { bytes, pos: 0, mode, max_depth, limits, stack: Vec::new(), names: Vec::new() };

@@ -4,36 +4,24 @@
 //! written once against `input::HostValue` and report through `error::ContractError`. The
 //! bindings translate host values in and results out; see `docs/architecture.md`.
 
-pub mod action;
-pub mod api;
-pub mod contract_version;
-pub mod decision;
+// Folders are the architecture (docs/architecture.md has the code map):
+pub mod api; // the operations every host exposes
 pub mod entropy;
-pub mod error;
-pub mod fields;
-pub mod input;
-pub mod json;
-pub mod limits;
-pub mod options;
-pub mod pipeline;
-pub mod policy;
-pub mod preview;
-pub mod projection;
-pub mod registry;
-pub mod stream;
-pub mod tool_contract;
-pub mod tool_input;
-pub mod tool_result;
-pub mod tool_schema;
-pub mod value;
-pub mod wire;
+pub mod error; // the one error type: closed layers, stable codes
+pub mod input; // the host-value layer: `HostValue`, limits, options, field states
+pub mod json; // the strict JSON parser (and host text)
+pub mod protocol; // what a model produces: actions, decisions, previews
+pub mod stream; // provider streams to normalized responses
+pub mod tools; // tool contracts, their schemas, registries, policies, the call pipeline
+pub mod value; // JSON values plus the host-only states
+pub mod wire; // results as one JSON string for the hosts // the wasm32 getrandom backend fed by the hosts
 
 pub mod bindings;
 
-pub use action::AgentAction;
-pub use decision::{Decision, ToolCall};
 pub use error::{Code, ContractError, Issue, Layer, Position};
-pub use limits::Limits;
-pub use options::Options;
-pub use tool_contract::ToolDefinition;
+pub use input::limits::Limits;
+pub use input::options::Options;
+pub use protocol::action::AgentAction;
+pub use protocol::decision::{Decision, ToolCall};
+pub use tools::contract::ToolDefinition;
 pub use value::Value;

@@ -1,5 +1,5 @@
 //! The official JSON Schema Test Suite (draft 2020-12) through the same compile and validate
-//! path as tool schemas (`tool_schema::check_instances`), with `remotes/` served as
+//! path as tool schemas (`tools::schema::check_instances`), with `remotes/` served as
 //! `http://localhost:1234/...` from the files (no network). Required tests must all pass;
 //! `optional/` (format included) is reported separately. Skips with a message when ../shared
 //! (the conformance data) is not next to the checkout.
@@ -7,7 +7,7 @@
 use std::path::{Path, PathBuf};
 
 use agent_contract::json::{parse, Mode};
-use agent_contract::tool_schema::check_instances;
+use agent_contract::tools::schema::check_instances;
 use agent_contract::{Limits, Value};
 
 fn load(path: &Path) -> Value {

@@ -4,8 +4,10 @@
 mod common;
 
 use agent_contract::json::{parse, Mode};
+use agent_contract::protocol::{action, decision};
+use agent_contract::tools::contract;
 use agent_contract::value::{write_json, Number, Value};
-use agent_contract::{action, decision, tool_contract, Limits, Options};
+use agent_contract::{Limits, Options};
 use proptest::prelude::*;
 
 fn json_value() -> impl Strategy<Value = serde_json::Value> {
@@ -112,8 +114,8 @@ proptest! {
     fn rules_never_panic(value in host_value(), strict in any::<bool>()) {
         let options = Options { strict, limits: Limits { max_bytes: 4096, max_depth: 4, ..Limits::default() }, ..Options::default() };
         let _ = action::parse_agent_action(&&value, &options);
-        let _ = tool_contract::define_tool(&&value, &options);
-        let _ = agent_contract::preview::preview_action(&&value, &options);
+        let _ = contract::define_tool(&&value, &options);
+        let _ = agent_contract::protocol::preview::preview_action(&&value, &options);
     }
 }
 

@@ -3,8 +3,8 @@
 
 use crate::api;
 use crate::error::ContractError;
+use crate::input::limits::Limits;
 use crate::json::{self, Mode};
-use crate::limits::Limits;
 use crate::value::Value;
 use crate::wire::{outcome_value, to_text, verdict_text};
 
@@ -63,7 +63,7 @@ impl Guest for Core {
         // A preview never fails: an unreadable value or options become the `{ok: false}` summary.
         reply(Ok(match (host_value(&value), host_options(&options)) {
             (Ok(v), Ok(o)) => api::preview_action(&&v, o.as_ref().as_ref()),
-            (Err(e), _) | (_, Err(e)) => crate::preview::preview_action_error(&e),
+            (Err(e), _) | (_, Err(e)) => crate::protocol::preview::preview_action_error(&e),
         }))
     }
 

@@ -36,7 +36,7 @@
 use std::collections::BTreeMap;
 
 use crate::error::Result;
-use crate::options::Options;
+use crate::input::options::Options;
 use crate::value::Value;
 
 use super::provider::object_text;

@@ -24,11 +24,11 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use crate::error::{Code, ContractError, Layer, Result};
-use crate::fields::is_blank;
+use crate::input::fields::is_blank;
+use crate::input::limits::Limits;
+use crate::input::options::{OptionSet, Options};
 use crate::input::HostValue;
 use crate::json::{self, Mode};
-use crate::limits::Limits;
-use crate::options::{OptionSet, Options};
 use crate::value::Value;
 
 use super::{read_event, Event};

@@ -62,7 +62,7 @@
 use std::collections::BTreeMap;
 
 use crate::error::{Code, ContractError, Layer, Result};
-use crate::options::Options;
+use crate::input::options::Options;
 use crate::value::{push_pointer, write_json, write_string, Value};
 
 use super::provider::{get, int_field, invalid, object_text, opt_str, req_str, Adapter, Common};

@@ -26,9 +26,9 @@ pub mod provider_stream;
 pub mod sse;
 
 use crate::error::{Code, ContractError, Layer, Result};
-use crate::fields::{kind_name, Field, Reader, Source};
+use crate::input::fields::{kind_name, Field, Reader, Source};
+use crate::input::limits::Limits;
 use crate::input::{HostValue, Kind};
-use crate::limits::Limits;
 use crate::value::pointer_child;
 
 pub use assembler::Assembler;

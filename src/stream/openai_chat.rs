@@ -24,7 +24,7 @@
 use std::collections::BTreeMap;
 
 use crate::error::Result;
-use crate::options::Options;
+use crate::input::options::Options;
 use crate::value::Value;
 
 use super::provider::{get, int_field, invalid, opt_str, Adapter, Common};

@@ -45,7 +45,7 @@
 use std::collections::BTreeMap;
 
 use crate::error::{Code, ContractError, Layer, Result};
-use crate::options::Options;
+use crate::input::options::Options;
 use crate::value::Value;
 
 use super::provider::{get, int_field, invalid, opt_str, req_str, Adapter, Common};

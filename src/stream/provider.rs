@@ -4,9 +4,9 @@
 //! Also the readers adapters share for payload fields. What hosts hold is in `provider_stream`.
 
 use crate::error::{Code, ContractError, Layer, Result};
+use crate::input::limits::Limits;
+use crate::input::options::Options;
 use crate::json::{self, Mode};
-use crate::limits::Limits;
-use crate::options::Options;
 use crate::stream::assembler::Assembler;
 use crate::stream::sse::SseParser;
 use crate::stream::Event;

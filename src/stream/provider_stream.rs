@@ -3,8 +3,8 @@
 //! (`assemble` for a whole stream at once).
 
 use crate::error::{Code, ContractError, Layer, Result};
+use crate::input::options::{OptionSet, Options};
 use crate::input::{Budget, Copier, HostValue, Kind, Path, Undefined};
-use crate::options::{OptionSet, Options};
 use crate::value::Value;
 
 use super::provider::{invalid, Adapter};
@@ -50,7 +50,7 @@ impl ProviderStream {
                 "",
                 format!(
                     "expected a provider name (one of {PROVIDERS:?}), got {}",
-                    crate::fields::kind_name(provider, provider.kind())
+                    crate::input::fields::kind_name(provider, provider.kind())
                 ),
             ));
         }
@@ -104,7 +104,10 @@ impl ProviderStream {
 
 /// The verdict on an SSE chunk that is neither a string nor bytes.
 pub fn not_sse_text<V: HostValue>(chunk: &V) -> ContractError {
-    invalid("", format!("expected SSE text (a string or bytes), got {}", crate::fields::kind_name(chunk, chunk.kind())))
+    invalid(
+        "",
+        format!("expected SSE text (a string or bytes), got {}", crate::input::fields::kind_name(chunk, chunk.kind())),
+    )
 }
 
 /// A whole provider stream from hosts: SSE `bytes`, or `input` holding SSE text (a string) or
@@ -125,7 +128,7 @@ pub fn assemble<V: HostValue>(provider: &V, input: &V, bytes: Option<&[u8]>, opt
                 "",
                 format!(
                     "expected SSE text (a string or bytes) or a list of events, got {}",
-                    crate::fields::kind_name(input, input.kind())
+                    crate::input::fields::kind_name(input, input.kind())
                 ),
             ))
         }

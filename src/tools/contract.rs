@@ -6,10 +6,10 @@
 //! caller's objects cannot change a registered contract.
 
 use crate::error::{Code, Layer, Result};
-use crate::fields::{is_blank, kind_name, Field, Reader, Source};
+use crate::input::fields::{is_blank, kind_name, Field, Reader, Source};
+use crate::input::options::Options;
 use crate::input::{HostValue, Kind, Path, Undefined};
 use crate::json::{self, Mode};
-use crate::options::Options;
 use crate::value::{pointer_child, pointer_index, take_member, Value};
 
 pub const NAME_MAX_LEN: usize = 64;
@@ -233,9 +233,9 @@ fn check_permission(r: &Reader<'_>, p: &str, path: &str) -> Result<()> {
 
 /// `defineTool`'s last step: both schemas must compile (input first).
 fn check_schemas(tool: &ToolDefinition) -> Result<()> {
-    crate::tool_schema::compile(&tool.input_schema, "/inputSchema")?;
+    crate::tools::schema::compile(&tool.input_schema, "/inputSchema")?;
     if let Some(output) = &tool.output_schema {
-        crate::tool_schema::compile(output, "/outputSchema")?;
+        crate::tools::schema::compile(output, "/outputSchema")?;
     }
     Ok(())
 }

@@ -12,8 +12,8 @@
 //!   keywords in the message).
 //! Only the tool (the program's configuration) can make the call itself fail.
 
+use crate::input::options::Options;
 use crate::input::{HostValue, Undefined};
-use crate::options::Options;
 use crate::value::Value;
 
 pub const TOOL_EXCEPTION: &str = "TOOL_EXCEPTION";
@@ -40,7 +40,7 @@ fn is_code(c: &str) -> bool {
 }
 
 pub fn normalize_tool_result<V: HostValue>(tool: &V, value: &V, options: &Options) -> crate::error::Result<Value> {
-    let tool = crate::tool_contract::define_tool(
+    let tool = crate::tools::contract::define_tool(
         tool,
         &Options { strict: options.strict, limits: crate::Limits::ceilings(), ..Options::default() },
     )?;
@@ -50,7 +50,7 @@ pub fn normalize_tool_result<V: HostValue>(tool: &V, value: &V, options: &Option
             return Ok(failed(TOOL_EXCEPTION, format!("the tool raised {}", safe_name(&name)), false));
         }
     }
-    let copied = match crate::registry::read_value(value, &options.limits, Undefined::Reject) {
+    let copied = match crate::tools::registry::read_value(value, &options.limits, Undefined::Reject) {
         Ok(v) => v,
         Err(e) => {
             return Ok(failed(
@@ -77,8 +77,8 @@ pub fn normalize_tool_result<V: HostValue>(tool: &V, value: &V, options: &Option
                 return Ok(failed(TOOL_RESULT_INVALID, "a successful result must have data".into(), false));
             };
             if let Some(schema) = &tool.output_schema {
-                let compiled = crate::tool_schema::compile(schema, "/outputSchema")?;
-                if let Err(e) = crate::tool_schema::validate(&compiled, data) {
+                let compiled = crate::tools::schema::compile(schema, "/outputSchema")?;
+                if let Err(e) = crate::tools::schema::validate(&compiled, data) {
                     let detail: Vec<String> =
                         e.issues.iter().take(5).map(|i| format!("{} at {:?}", i.keyword, i.path)).collect();
                     let detail = if detail.is_empty() { e.code.as_str().to_owned() } else { detail.join(", ") };

@@ -1,15 +1,15 @@
 //! `validateToolInput`: a tool input checked against its tool's `inputSchema`.
 //!
-//! The tool handed back by the program is read again as a definition (`tool_contract`), its
-//! compiled schema comes from the cache (`tool_schema`), the input is copied under the call's
+//! The tool handed back by the program is read again as a definition (`tools::contract`), its
+//! compiled schema comes from the cache (`tools::schema`), the input is copied under the call's
 //! limits and then validated.
 
 use crate::error::Result;
+use crate::input::options::Options;
 use crate::input::{Budget, Copier, HostValue, Path, Undefined};
 use crate::json::{self, Mode};
-use crate::options::Options;
-use crate::tool_contract::{self, ToolDefinition};
-use crate::tool_schema::{compile, validate};
+use crate::tools::contract::{self, ToolDefinition};
+use crate::tools::schema::{compile, validate};
 use crate::value::Value;
 
 /// `validateToolInput(tool, input)`: the tool is read as a definition (so a changed or forged
@@ -33,7 +33,7 @@ pub fn validate_tool_input<V: HostValue>(tool: &V, input: &V, options: &Options)
 /// for the model's input, and a definition `defineTool` accepted (perhaps with raised limits)
 /// must read back.
 fn read_tool<V: HostValue>(tool: &V, options: &Options) -> Result<ToolDefinition> {
-    tool_contract::define_tool(
+    contract::define_tool(
         tool,
         &Options { strict: options.strict, limits: crate::Limits::ceilings(), ..Options::default() },
     )

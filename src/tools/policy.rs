@@ -9,9 +9,9 @@
 //! configuration, so it is always read closed.
 
 use crate::error::{Code, ContractError, Layer, Result};
+use crate::input::limits::Limits;
 use crate::input::{HostValue, Undefined};
-use crate::limits::Limits;
-use crate::tool_contract::{is_valid_name, ToolDefinition, PERMISSIONS};
+use crate::tools::contract::{is_valid_name, ToolDefinition, PERMISSIONS};
 use crate::value::{pointer_child, Value};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
@@ -60,7 +60,7 @@ fn invalid(path: &str, message: impl Into<String>) -> ContractError {
 
 /// `definePolicy(policy)`: reads and checks a policy.
 pub fn define_policy<V: HostValue>(policy: &V) -> Result<Policy> {
-    let value = crate::registry::read_value(policy, &Limits::ceilings(), Undefined::Reject)
+    let value = crate::tools::registry::read_value(policy, &Limits::ceilings(), Undefined::Reject)
         .map_err(|e| invalid(&e.path, e.message))?;
     from_value(&value)
 }

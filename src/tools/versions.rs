@@ -10,10 +10,10 @@
 //! breaking needs a major bump, compatible at least a minor one.
 
 use crate::error::Result;
+use crate::input::limits::Limits;
+use crate::input::options::Options;
 use crate::input::{HostValue, Kind, Undefined};
-use crate::limits::Limits;
-use crate::options::Options;
-use crate::tool_contract::ToolDefinition;
+use crate::tools::contract::ToolDefinition;
 use crate::value::{pointer_child, write_json, Value};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
@@ -47,7 +47,7 @@ fn text(v: &Value) -> String {
 
 fn read_tool<V: HostValue>(def: &V, prefix: &str) -> Result<ToolDefinition> {
     let options = Options { limits: Limits::ceilings(), ..Options::default() };
-    crate::tool_contract::define_tool(def, &options).map_err(|e| crate::registry::under(e, prefix))
+    crate::tools::contract::define_tool(def, &options).map_err(|e| crate::tools::registry::under(e, prefix))
 }
 
 /// The reasons a change from `old` to `new` (two definitions of one tool) is what it is.
@@ -233,7 +233,7 @@ fn schema(old: &Value, new: &Value, path: &str, out: &mut Vec<Reason>) {
 }
 
 fn semver(v: &Option<String>) -> Option<semver::Version> {
-    crate::tool_contract::parse_semver(v.as_ref()?)
+    crate::tools::contract::parse_semver(v.as_ref()?)
 }
 
 /// `{required, actual, ok}`: the bump the change needs (`none`, `minor`, `major`), the one made
@@ -306,13 +306,13 @@ pub fn compare_contracts<V: HostValue>(old: &V, new: &V) -> Result<Value> {
 
 fn read_catalog<V: HostValue>(v: &V, prefix: &str) -> Result<Vec<ToolDefinition>> {
     let result = if v.kind() == Kind::Array {
-        let list = crate::registry::read_value(v, &Limits::ceilings(), Undefined::Reject)?;
+        let list = crate::tools::registry::read_value(v, &Limits::ceilings(), Undefined::Reject)?;
         let registry = Value::Object(vec![("tools".into(), list)]);
-        crate::registry::read_registry(&&registry, false)
+        crate::tools::registry::read_registry(&&registry, false)
     } else {
-        crate::registry::read_registry(v, false)
+        crate::tools::registry::read_registry(v, false)
     };
-    result.map_err(|e| crate::registry::under(e, prefix))
+    result.map_err(|e| crate::tools::registry::under(e, prefix))
 }
 
 /// `diffCatalogs(old, new)`: registries (or catalogs: lists of definitions) compared tool by tool

@@ -13,12 +13,12 @@
 //! The registry and the policy are the program's configuration and are read first (contract
 //! layer). The result is an approved call `{callId, tool, input, permissions}`; nothing is run.
 
-use crate::action::{self, AgentAction};
 use crate::error::{Approval, Code, ContractError, Layer, Result};
+use crate::input::options::Options;
 use crate::input::HostValue;
-use crate::options::Options;
-use crate::policy::{self, Effect};
-use crate::registry;
+use crate::protocol::action::{self, AgentAction};
+use crate::tools::policy::{self, Effect};
+use crate::tools::registry;
 use crate::value::Value;
 
 pub fn check_tool_call<V: HostValue>(registry: &V, action: &V, policy: &V, options: &Options) -> Result<Value> {
@@ -45,8 +45,8 @@ pub fn check_tool_call<V: HostValue>(registry: &V, action: &V, policy: &V, optio
         other => other,
     };
     let def = &registry::read_tool_at(&list, index)?;
-    let compiled = crate::tool_schema::compile(&def.input_schema, "/inputSchema")?;
-    crate::tool_schema::validate(&compiled, &input).map_err(|mut e| {
+    let compiled = crate::tools::schema::compile(&def.input_schema, "/inputSchema")?;
+    crate::tools::schema::validate(&compiled, &input).map_err(|mut e| {
         if e.code == Code::SchemaMismatch {
             e.path = "/input".to_owned();
         }

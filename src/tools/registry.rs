@@ -4,13 +4,13 @@
 //! twice (`TOOL_DUPLICATE`) and returns `{tools: [...definitions sorted by name]}`. Hosts hold
 //! that plain value (deep-frozen in JS); every operation taking a registry reads it again with
 //! the same rules (`read_registry`), so a changed or forged registry cannot skip one. The
-//! compiled-schema cache (`tool_schema`) makes reading again cheap. Nothing here executes a tool.
+//! compiled-schema cache (`tools::schema`) makes reading again cheap. Nothing here executes a tool.
 
 use crate::error::{Code, ContractError, Layer, Result};
+use crate::input::limits::Limits;
+use crate::input::options::Options;
 use crate::input::{Budget, Copier, HostValue, Kind, Path, Undefined};
-use crate::limits::Limits;
-use crate::options::Options;
-use crate::tool_contract::{self, ToolDefinition};
+use crate::tools::contract::{self, ToolDefinition};
 use crate::value::Value;
 
 /// A host value as a pure-JSON `Value` (the configuration a program hands over: registries,
@@ -38,7 +38,7 @@ pub fn create_registry<V: HostValue>(tools: &V, options: &Options) -> Result<Vec
             "",
             format!(
                 "createRegistry expects a list of tool definitions, got {}",
-                crate::fields::kind_name(tools, tools.kind())
+                crate::input::fields::kind_name(tools, tools.kind())
             ),
         ));
     }
@@ -47,7 +47,7 @@ pub fn create_registry<V: HostValue>(tools: &V, options: &Options) -> Result<Vec
     for i in 0..len {
         let prefix = format!("/{i}");
         let item = tools.index(i).map_err(|f| f.at(&prefix))?;
-        defs.push(tool_contract::define_tool(&item, options).map_err(|e| under(e, &prefix))?);
+        defs.push(contract::define_tool(&item, options).map_err(|e| under(e, &prefix))?);
     }
     finish(defs, "")
 }
@@ -85,7 +85,7 @@ fn tools_list<V: HostValue>(registry: &V) -> Result<V> {
             "",
             format!(
                 "a registry must be the object createRegistry returned, got {}",
-                crate::fields::kind_name(registry, registry.kind())
+                crate::input::fields::kind_name(registry, registry.kind())
             ),
         ));
     }
@@ -118,11 +118,8 @@ pub fn read_indexed<V: HostValue>(registry: &V, strict: bool, compile: bool) -> 
     for i in 0..len {
         let prefix = format!("/tools/{i}");
         let item = tools.index(i).map_err(|f| f.at(&prefix))?;
-        let def = if compile {
-            tool_contract::define_tool(&item, &options)
-        } else {
-            tool_contract::read_definition(&item, &options)
-        };
+        let def =
+            if compile { contract::define_tool(&item, &options) } else { contract::read_definition(&item, &options) };
         defs.push(def.map_err(|e| under(e, &prefix))?);
     }
     let sorted = finish(defs.clone(), "/tools")?;
@@ -146,8 +143,8 @@ pub fn read_names<V: HostValue>(registry: &V) -> Result<(V, Vec<(usize, String)>
         let prefix = format!("/tools/{i}");
         let item = tools.index(i).map_err(|f| f.at(&prefix))?;
         let name = match (item.kind(), item.get_string("name")) {
-            (Kind::Object, Ok(crate::input::StringField::String(n))) if tool_contract::is_valid_name(&n) => n,
-            _ => tool_contract::read_definition(&item, &options).map_err(|e| under(e, &prefix))?.name,
+            (Kind::Object, Ok(crate::input::StringField::String(n))) if contract::is_valid_name(&n) => n,
+            _ => contract::read_definition(&item, &options).map_err(|e| under(e, &prefix))?.name,
         };
         if let Some(first) = seen.insert(name.clone(), i) {
             return Err(ContractError::new(
@@ -166,7 +163,7 @@ pub fn read_tool_at<V: HostValue>(tools: &V, index: usize) -> Result<ToolDefinit
     let prefix = format!("/tools/{index}");
     let item = tools.index(index).map_err(|f| f.at(&prefix))?;
     let options = Options { limits: Limits::ceilings(), ..Options::default() };
-    tool_contract::define_tool(&item, &options).map_err(|e| under(e, &prefix))
+    contract::define_tool(&item, &options).map_err(|e| under(e, &prefix))
 }
 
 /// Levenshtein distance over characters (names are short: at most 64 characters).

@@ -10,7 +10,7 @@
 //!   (`network` or `execute`).
 
 use crate::error::Issue;
-use crate::tool_contract::ToolDefinition;
+use crate::tools::contract::ToolDefinition;
 use crate::value::{pointer_child, Value};
 
 fn s(x: &str) -> Value {

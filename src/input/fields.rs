@@ -3,8 +3,8 @@
 //! and JSON Pointer, in the layer of the rule asking.
 
 use crate::error::{Code, ContractError, Layer, Result};
+use crate::input::limits::Limits;
 use crate::input::{lone_surrogate, Budget, Copier, HostValue, Kind, Path, StringField, Undefined};
-use crate::limits::Limits;
 use crate::value::{pointer_child, Value};
 
 /// One own field as a rule sees it.

@@ -13,10 +13,10 @@
 //! when it lands, plugs in here; see `docs/decisions.md`).
 
 use crate::error::{Code, ContractError, Layer, Result};
-use crate::fields::{is_blank, kind_name, Field, Reader, Source};
+use crate::input::fields::{is_blank, kind_name, Field, Reader, Source};
+use crate::input::options::Options;
 use crate::input::{HostValue, Kind, Path, Undefined};
 use crate::json::{self, Mode};
-use crate::options::Options;
 use crate::value::{pointer_child, pointer_index, take_member, Value};
 
 #[derive(Clone, Debug, PartialEq)]

@@ -5,10 +5,10 @@
 //! any depth and in any case, is replaced, and long strings are cut. Free text (content,
 //! summary, reason, resource) is left out. It never fails: bad input gives the error code.
 
-use crate::action::{parse_agent_action, AgentAction};
 use crate::error::{ContractError, Result};
+use crate::input::options::Options;
 use crate::input::HostValue;
-use crate::options::Options;
+use crate::protocol::action::{parse_agent_action, AgentAction};
 use crate::value::Value;
 
 /// Key fragments that mark a secret, matched against the key lowercased with `-`, `_`, `.` and

@@ -6,10 +6,10 @@
 //! Anything else is an error: no defaults, no guessing, no fallback to `message`.
 
 use crate::error::{Code, ContractError, Layer, Result};
-use crate::fields::{kind_name, Field, Reader, Source};
+use crate::input::fields::{kind_name, Field, Reader, Source};
+use crate::input::options::Options;
 use crate::input::{HostValue, Kind, Undefined};
 use crate::json::{self, Mode};
-use crate::options::Options;
 use crate::value::{pointer_child, take_member, Value};
 
 /// The protocol version this parser speaks. An action without `schemaVersion` is version 1.

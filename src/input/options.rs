@@ -2,8 +2,8 @@
 //! that an invalid option is the same error in every host.
 
 use crate::error::{Code, ContractError, Result};
+use crate::input::limits::*;
 use crate::input::{HostValue, Kind};
-use crate::limits::*;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Options {

@@ -10,8 +10,12 @@
 //!   first unknown field" and error paths are the same whichever host built the object;
 //! - size is measured over what the rules read (see `limits`).
 
+pub mod fields;
+pub mod limits;
+pub mod options;
+
 use crate::error::{Code, ContractError, Result};
-use crate::limits::Limits;
+use crate::input::limits::Limits;
 use crate::value::{pointer_child, pointer_index, Number, Value};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -421,28 +425,4 @@ pub fn not_json(path: &str, what: &str) -> ContractError {
 
 pub fn lone_surrogate(path: &str) -> ContractError {
     ContractError::new(Code::StringLoneSurrogate, path, "string contains a lone UTF-16 surrogate")
-}
-
-#[cfg(test)]
-mod tests {
-    use crate::error::Code;
-    use crate::json::{self, Mode};
-    use crate::limits::Limits;
-
-    fn host(text: &str) -> crate::value::Value {
-        json::parse(text.as_bytes(), Mode::Host, &Limits::default()).expect("host text")
-    }
-
-    #[test]
-    fn a_back_reference_is_value_cycle_where_a_rule_reads_it() {
-        let action = host(r#"{"type":"tool_call","callId":"c","tool":"t","input":{"a":[1,!!cycle]}}"#);
-        let err = crate::api::parse_agent_action(&&action, None).unwrap_err();
-        assert_eq!((err.code, err.path.as_str()), (Code::ValueCycle, "/input/a/1"));
-        // A rule that does not read the field never meets it (an unknown field is dropped).
-        let dropped = host(r#"{"type":"finish","summary":"s","extra":!!cycle}"#);
-        assert!(crate::api::parse_agent_action(&&dropped, None).is_ok());
-        let field = host(r#"{"type":"message","content":!!cycle}"#);
-        let err = crate::api::parse_agent_action(&&field, None).unwrap_err();
-        assert_eq!((err.code, err.path.as_str()), (Code::ValueCycle, "/content"));
-    }
 }

@@ -1,0 +1,7 @@
+//! What a model produces, read against `input::HostValue`: agent actions (the closed
+//! `message` / `tool_call` / `finish` / `request_approval` union), decisions (`tool` / `final`)
+//! and log-safe previews of actions.
+
+pub mod action;
+pub mod decision;
+pub mod preview;

@@ -1,0 +1,13 @@
+//! Tools: the contract (`defineTool`), its JSON Schemas (the only place that names the schema
+//! engine), input validation, results, registries, permission policies, provider projections,
+//! contract versions, and the pipeline that turns a model's tool call into an approved call.
+
+pub mod contract;
+pub mod input;
+pub mod pipeline;
+pub mod policy;
+pub mod projection;
+pub mod registry;
+pub mod result;
+pub mod schema;
+pub mod versions;

@@ -16,6 +16,8 @@ from typing import Any
 import wasmtime
 from wasmtime import component as wc
 
+from ._compile_cache import load_component
+
 # Each has a twin `<name>-with-options`: wasmtime-py converts every argument in Python, so a call
 # without options passes one argument instead of two (measured: ~5 us per string argument).
 _WITH_OPTIONS = (
@@ -71,14 +73,15 @@ _local = threading.local()
 
 
 def compiled() -> tuple[wasmtime.Engine, wc.Component]:
-    """The process-wide engine and compiled component (compiled on first use)."""
+    """The process-wide engine and compiled component (compiled on first use, or loaded from
+    the compile cache: `_compile_cache`)."""
     global _compiled
     if _compiled is None:
         with _lock:
             if _compiled is None:
                 wasm = resources.files(__package__).joinpath("core.wasm").read_bytes()
                 engine = wasmtime.Engine()
-                _compiled = (engine, wc.Component(engine, wasm))
+                _compiled = (engine, load_component(engine, wasm))
     return _compiled
 
 

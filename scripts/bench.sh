@@ -34,6 +34,7 @@ PYTHONPATH="$root/py-host/src${PYTHONPATH:+:$PYTHONPATH}" .venv/bin/python bench
 (cd bench && node bench_registry.mjs --json out/registry.json)
 (cd bench && node bench_streams.mjs --json out/streams_js.json)
 PYTHONPATH="$root/py-host/src${PYTHONPATH:+:$PYTHONPATH}" .venv/bin/python bench/bench_streams.py --json "$out/streams_py.json"
+PYTHONPATH="$root/py-host/src${PYTHONPATH:+:$PYTHONPATH}" .venv/bin/python bench/first_call.py --json "$out/first_call.json"
 (cd bench && node sizes.mjs --json out/sizes.json)
 (cd bench && node summary.mjs out/js.json out/python.json out/sizes.json out/tools_js.json out/tools_py.json out/registry.json \
   out/streams_js.json out/streams_py.json)

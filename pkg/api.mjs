@@ -227,6 +227,7 @@ export function createApi(core) {
     safeCheckToolCall: (registry, action, policy, options) =>
       safe(decode(core.checkToolCall(registry, action, policy, options))),
     toOpenAITools: (registry) => unwrap(decode(core.toOpenAITools(registry))),
+    toOpenAIResponsesTools: (registry) => unwrap(decode(core.toOpenAIResponsesTools(registry))),
     toAnthropicTools: (registry) => unwrap(decode(core.toAnthropicTools(registry))),
     toMcpTools: (registry) => unwrap(decode(core.toMcpTools(registry))),
     normalizeToolResult: (tool, value, options) => unwrap(decode(core.normalizeToolResult(tool, value, options))),

@@ -37,6 +37,7 @@ export const {
   checkToolCall,
   safeCheckToolCall,
   toOpenAITools,
+  toOpenAIResponsesTools,
   toAnthropicTools,
   toMcpTools,
   normalizeToolResult,

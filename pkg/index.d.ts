@@ -132,6 +132,7 @@ export type ErrorCode =
   | 'AMBIGUOUS_DECISION'
   | 'TOOL_SCHEMA_INVALID'
   | 'TOOL_SCHEMA_UNSUPPORTED'
+  | 'TOOL_SCHEMA_ROOT_NOT_OBJECT'
   | 'SCHEMA_MISMATCH'
   | 'TOOL_DUPLICATE'
   | 'REGISTRY_INVALID'
@@ -258,6 +259,14 @@ export interface OpenAITool {
   type: 'function';
   function: { name: string; description: string; parameters: JsonObject; strict: boolean };
 }
+/** An OpenAI Responses API `FunctionTool`: the Chat Completions function, flattened. */
+export interface OpenAIResponsesTool {
+  type: 'function';
+  name: string;
+  description: string;
+  parameters: JsonObject;
+  strict: boolean;
+}
 export interface AnthropicTool {
   name: string;
   description: string;
@@ -282,6 +291,7 @@ export function safeDefinePolicy(policy: unknown): SafeResult<Policy>;
 export function checkToolCall(registry: Registry, action: unknown, policy: Policy | unknown, options?: Options): ApprovedCall;
 export function safeCheckToolCall(registry: Registry, action: unknown, policy: Policy | unknown, options?: Options): SafeResult<ApprovedCall>;
 export function toOpenAITools(registry: Registry): OpenAITool[];
+export function toOpenAIResponsesTools(registry: Registry): OpenAIResponsesTool[];
 export function toAnthropicTools(registry: Registry): AnthropicTool[];
 export function toMcpTools(registry: Registry): McpTool[];
 /** Always a ToolResult (anything else becomes `{ok: false, code, ...}`); throws only for an invalid tool or options. */
@@ -426,6 +436,7 @@ declare const api: {
   checkToolCall: typeof checkToolCall;
   safeCheckToolCall: typeof safeCheckToolCall;
   toOpenAITools: typeof toOpenAITools;
+  toOpenAIResponsesTools: typeof toOpenAIResponsesTools;
   toAnthropicTools: typeof toAnthropicTools;
   toMcpTools: typeof toMcpTools;
   normalizeToolResult: typeof normalizeToolResult;

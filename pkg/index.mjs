@@ -35,6 +35,7 @@ export const {
   checkToolCall,
   safeCheckToolCall,
   toOpenAITools,
+  toOpenAIResponsesTools,
   toAnthropicTools,
   toMcpTools,
   normalizeToolResult,

@@ -170,11 +170,13 @@ pub fn check_tool_call<V: HostValue>(registry: &V, action: &V, policy: &V, optio
     crate::tools::pipeline::check_tool_call(registry, action, policy, &Options::read(options)?)
 }
 
-/// `toOpenAITools(registry)`, `toAnthropicTools(registry)`, `toMcpTools(registry)`.
+/// `toOpenAITools(registry)`, `toOpenAIResponsesTools(registry)`, `toAnthropicTools(registry)`,
+/// `toMcpTools(registry)`.
 pub fn project<V: HostValue>(registry: &V, provider: Provider) -> Result<Value> {
     let defs = crate::tools::registry::read_registry(registry, false)?;
     Ok(match provider {
         Provider::OpenAi => crate::tools::projection::openai(&defs),
+        Provider::OpenAiResponses => crate::tools::projection::openai_responses(&defs),
         Provider::Anthropic => crate::tools::projection::anthropic(&defs),
         Provider::Mcp => crate::tools::projection::mcp(&defs),
     })
@@ -183,6 +185,7 @@ pub fn project<V: HostValue>(registry: &V, provider: Provider) -> Result<Value> 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Provider {
     OpenAi,
+    OpenAiResponses,
     Anthropic,
     Mcp,
 }

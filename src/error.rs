@@ -106,6 +106,7 @@ codes! {
     AmbiguousDecision => "AMBIGUOUS_DECISION", Schema, true;
     ToolSchemaInvalid => "TOOL_SCHEMA_INVALID", Contract, false;
     ToolSchemaUnsupported => "TOOL_SCHEMA_UNSUPPORTED", Contract, false;
+    ToolSchemaRootNotObject => "TOOL_SCHEMA_ROOT_NOT_OBJECT", Contract, false;
     SchemaMismatch => "SCHEMA_MISMATCH", Schema, true;
     ToolDuplicate => "TOOL_DUPLICATE", Contract, false;
     RegistryInvalid => "REGISTRY_INVALID", Contract, false;

@@ -108,8 +108,9 @@ fn schema() -> impl Strategy<Value = Value> {
     })
 }
 
-const EXPECTED: [Code; 8] = [
+const EXPECTED: [Code; 9] = [
     Code::ToolSchemaInvalid,
+    Code::ToolSchemaRootNotObject,
     Code::ToolSchemaUnsupported,
     Code::ToolSchemaNotObject,
     Code::SchemaMismatch,
@@ -134,6 +135,30 @@ proptest! {
             Ok(_) => {
                 for input in &inputs {
                     if let Err(e) = api::validate_tool_input(&&def, &input, None) {
+                        prop_assert!(EXPECTED.contains(&e.code), "{:?}", e);
+                        prop_assert_eq!(e.code == Code::SchemaMismatch, !e.issues.is_empty());
+                    }
+                }
+            }
+            Err(e) => prop_assert!(EXPECTED.contains(&e.code), "{:?}", e),
+        }
+        // The same schema under a property, so schemas whose root type is not an object (refused
+        // at the root: TOOL_SCHEMA_ROOT_NOT_OBJECT) still meet inputs.
+        let Value::Object(mut entries) = def else { unreachable!() };
+        let schema = entries.iter().find(|(k, _)| k == "inputSchema").map(|(_, v)| v.clone()).unwrap_or(Value::Null);
+        let wrapped = Value::Object(vec![
+            ("type".into(), s("object")),
+            ("properties".into(), Value::Object(vec![("v".into(), schema)])),
+        ]);
+        for entry in entries.iter_mut().filter(|(k, _)| k == "inputSchema") {
+            entry.1 = wrapped.clone();
+        }
+        let def = Value::Object(entries);
+        match api::define_tool(&&def, None) {
+            Ok(_) => {
+                for input in inputs {
+                    let input = Value::Object(vec![("v".into(), input)]);
+                    if let Err(e) = api::validate_tool_input(&&def, &&input, None) {
                         prop_assert!(EXPECTED.contains(&e.code), "{:?}", e);
                         prop_assert_eq!(e.code == Code::SchemaMismatch, !e.issues.is_empty());
                     }

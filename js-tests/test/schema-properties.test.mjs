@@ -7,7 +7,7 @@ import fc from 'fast-check';
 import * as api from 'agent-contract';
 
 const RUNS = 2000;
-const CODES = new Set(['TOOL_SCHEMA_INVALID', 'TOOL_SCHEMA_UNSUPPORTED', 'TOOL_SCHEMA_NOT_OBJECT', 'SCHEMA_MISMATCH',
+const CODES = new Set(['TOOL_SCHEMA_INVALID', 'TOOL_SCHEMA_UNSUPPORTED', 'TOOL_SCHEMA_NOT_OBJECT', 'TOOL_SCHEMA_ROOT_NOT_OBJECT', 'SCHEMA_MISMATCH',
   'INPUT_TOO_DEEP', 'INPUT_TOO_LARGE', 'VALUE_NOT_JSON', 'STRING_LONE_SURROGATE', 'FIELD_TYPE']);
 
 const json = fc.jsonValue({ maxDepth: 3 });
@@ -46,8 +46,12 @@ test('random schemas and inputs never escape as anything but ContractError', () 
   fc.assert(fc.property(schema, fc.array(input, { minLength: 1, maxLength: 3 }), (s, inputs) => {
     const tool = check(() => api.defineTool({ name: 't', description: 'd', permission: 'read', inputSchema: s }));
     if (tool) for (const i of inputs) check(() => api.validateToolInput(tool, i));
+    // The same schema under a property, so schemas whose root type is not an object (refused
+    // at the root: TOOL_SCHEMA_ROOT_NOT_OBJECT) still meet inputs.
+    const wrapped = check(() => api.defineTool({ name: 't', description: 'd', permission: 'read', inputSchema: { type: 'object', properties: { v: s } } }));
+    if (wrapped) for (const i of inputs) check(() => api.validateToolInput(wrapped, { v: i }));
   }), { numRuns: RUNS });
   // Still usable afterwards.
-  const tool = api.defineTool({ name: 't', description: 'd', permission: 'read', inputSchema: { type: 'integer' } });
-  assert.equal(api.validateToolInput(tool, 3), 3);
+  const tool = api.defineTool({ name: 't', description: 'd', permission: 'read', inputSchema: { type: 'object', properties: { n: { type: 'integer' } } } });
+  assert.deepEqual(api.validateToolInput(tool, { n: 3 }), { n: 3 });
 });

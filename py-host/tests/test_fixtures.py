@@ -103,6 +103,7 @@ ARGS_OPS = {
     "definePolicy": ac.define_policy,
     "checkToolCall": ac.check_tool_call,
     "toOpenAITools": ac.to_openai_tools,
+    "toOpenAIResponsesTools": ac.to_openai_responses_tools,
     "toAnthropicTools": ac.to_anthropic_tools,
     "toMcpTools": ac.to_mcp_tools,
     "normalizeToolResult": ac.normalize_tool_result,

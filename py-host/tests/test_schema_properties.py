@@ -11,7 +11,8 @@ from hypothesis import strategies as st
 import agent_contract as ac
 from conftest import GENERATED
 
-CODES = {"TOOL_SCHEMA_INVALID", "TOOL_SCHEMA_UNSUPPORTED", "TOOL_SCHEMA_NOT_OBJECT", "SCHEMA_MISMATCH",
+CODES = {"TOOL_SCHEMA_INVALID", "TOOL_SCHEMA_UNSUPPORTED", "TOOL_SCHEMA_NOT_OBJECT", "TOOL_SCHEMA_ROOT_NOT_OBJECT",
+         "SCHEMA_MISMATCH",
          "INPUT_TOO_DEEP", "INPUT_TOO_LARGE", "VALUE_NOT_JSON", "STRING_LONE_SURROGATE", "FIELD_TYPE"}
 
 json_values = st.recursive(
@@ -68,8 +69,16 @@ def test_random_schemas_and_inputs(schema: Any, values: list[Any]) -> None:
     if tool is not None:
         for value in values:
             _check(lambda: ac.validate_tool_input(tool, value))
+    # The same schema under a property, so schemas whose root type is not an object (refused at
+    # the root: TOOL_SCHEMA_ROOT_NOT_OBJECT) still meet inputs.
+    wrapped = {"type": "object", "properties": {"v": schema}}
+    tool = _check(lambda: ac.define_tool({"name": "t", "description": "d", "permission": "read", "inputSchema": wrapped}))
+    if tool is not None:
+        for value in values:
+            _check(lambda: ac.validate_tool_input(tool, {"v": value}))
 
 
 def test_still_usable_afterwards() -> None:
-    tool = ac.define_tool({"name": "t", "description": "d", "permission": "read", "inputSchema": {"type": "integer"}})
-    assert ac.validate_tool_input(tool, 3) == 3
+    schema = {"type": "object", "properties": {"n": {"type": "integer"}}}
+    tool = ac.define_tool({"name": "t", "description": "d", "permission": "read", "inputSchema": schema})
+    assert ac.validate_tool_input(tool, {"n": 3}) == {"n": 3}

@@ -260,6 +260,10 @@ impl Guest for Core {
         reply(host_value(&registry).and_then(|r| api::project(&&r, api::Provider::OpenAi)))
     }
 
+    fn to_openai_responses_tools(registry: String) -> String {
+        reply(host_value(&registry).and_then(|r| api::project(&&r, api::Provider::OpenAiResponses)))
+    }
+
     fn to_anthropic_tools(registry: String) -> String {
         reply(host_value(&registry).and_then(|r| api::project(&&r, api::Provider::Anthropic)))
     }

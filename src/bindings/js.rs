@@ -333,6 +333,11 @@ pub fn to_openai_tools(registry: JsValue) -> String {
     reply(api::project(&JsInput::new(registry), api::Provider::OpenAi))
 }
 
+#[wasm_bindgen(js_name = toOpenAIResponsesTools)]
+pub fn to_openai_responses_tools(registry: JsValue) -> String {
+    reply(api::project(&JsInput::new(registry), api::Provider::OpenAiResponses))
+}
+
 #[wasm_bindgen(js_name = toAnthropicTools)]
 pub fn to_anthropic_tools(registry: JsValue) -> String {
     reply(api::project(&JsInput::new(registry), api::Provider::Anthropic))

@@ -5,7 +5,7 @@
 //! set so a typo can never slip past a policy. The result is a deep copy: later changes to the
 //! caller's objects cannot change a registered contract.
 
-use crate::error::{Code, Layer, Result};
+use crate::error::{Code, ContractError, Layer, Result};
 use crate::input::fields::{is_blank, kind_name, Field, Reader, Source};
 use crate::input::options::Options;
 use crate::input::{HostValue, Kind, Path, Undefined};
@@ -144,6 +144,34 @@ pub fn parse_semver(v: &str) -> Option<semver::Version> {
     semver::Version::parse(v).ok()
 }
 
+/// A tool's input is one JSON object in every provider protocol (OpenAI and Gemini arguments,
+/// Anthropic `input`, MCP `arguments`), and MCP, Anthropic and OpenAI refuse a tool whose input
+/// schema's root `type` is anything but `"object"`. So the root `type`, when given, must be
+/// exactly `"object"`; a root without `type` is taken as an object schema and the projections
+/// write `"type": "object"` into it (see `projection::client_schema`).
+fn check_input_root(schema: &Value) -> Result<()> {
+    let root_type = match schema {
+        Value::Object(entries) => entries.iter().find(|(k, _)| k == "type").map(|(_, v)| v),
+        _ => None,
+    };
+    match root_type {
+        None => Ok(()),
+        Some(Value::String(t)) if t == "object" => Ok(()),
+        Some(other) => Err(ContractError::new(
+            Code::ToolSchemaRootNotObject,
+            "/inputSchema/type",
+            format!(
+                "inputSchema's root type must be \"object\" (or absent), not {}: every provider sends a tool's input as one JSON object",
+                {
+                    let mut text = String::new();
+                    crate::value::write_json(&mut text, other);
+                    text
+                }
+            ),
+        )),
+    }
+}
+
 /// An optional schema field: `None` when missing; otherwise a plain object deep-copied as pure
 /// JSON (no `undefined` anywhere: a schema is data that must survive JSON transport).
 fn schema<V: HostValue>(r: &mut Reader<'_>, def: &V, key: &str) -> Result<Option<Value>> {
@@ -231,9 +259,11 @@ fn check_permission(r: &Reader<'_>, p: &str, path: &str) -> Result<()> {
     }
 }
 
-/// `defineTool`'s last step: both schemas must compile (input first).
+/// `defineTool`'s last step: both schemas must compile (input first), and the input schema
+/// must admit objects at its root.
 fn check_schemas(tool: &ToolDefinition) -> Result<()> {
     crate::tools::schema::compile(&tool.input_schema, "/inputSchema")?;
+    check_input_root(&tool.input_schema)?;
     if let Some(output) = &tool.output_schema {
         crate::tools::schema::compile(output, "/outputSchema")?;
     }

@@ -5,9 +5,17 @@
 //!   parameters, strict}}`, `strict` true exactly when `strictSchemaIssues(inputSchema)` is
 //!   empty (a schema strict mode would reject is never sent as strict);
 //! - Anthropic (Messages `tools`): `{name, description, input_schema}`;
+//! - OpenAI Responses (`tools`): `{type: "function", name, description, parameters, strict}`
+//!   (the `FunctionTool` shape: everything at the top level), `strict` as for Chat Completions;
 //! - MCP (`tools/list`): `{name, description, inputSchema, outputSchema?, annotations}` with
 //!   `readOnlyHint` (only `read`), `destructiveHint` (`write` or `execute`) and `openWorldHint`
 //!   (`network` or `execute`).
+//!
+//! Every client requires an input schema whose root is `"type": "object"`. `defineTool` refuses
+//! any other root `type` (`TOOL_SCHEMA_ROOT_NOT_OBJECT`); a root without `type` (`{}`, or only
+//! `properties`) is written with `"type": "object"` first (`client_schema`). That restricts
+//! nothing a provider could send, since tool arguments are always one JSON object. Projections
+//! are fresh plain data; the definitions stay as given.
 
 use crate::error::Issue;
 use crate::tools::contract::ToolDefinition;
@@ -21,11 +29,34 @@ fn obj(entries: Vec<(&str, Value)>) -> Value {
     Value::Object(entries.into_iter().map(|(k, v)| (k.to_owned(), v)).collect())
 }
 
+/// An input (or MCP output) schema as clients require it: an object schema with `"type":
+/// "object"` at its root. `None` for a schema whose root `type` is something else (only an
+/// output schema can be one: `defineTool` refuses such an input schema).
+pub fn client_schema(schema: &Value) -> Option<Value> {
+    let Value::Object(entries) = schema else { return None };
+    match entries.iter().find(|(k, _)| k == "type") {
+        Some((_, Value::String(t))) if t == "object" => Some(schema.clone()),
+        Some(_) => None,
+        None => {
+            let mut normalised = Vec::with_capacity(entries.len() + 1);
+            normalised.push(("type".to_owned(), s("object")));
+            normalised.extend(entries.iter().cloned());
+            Some(Value::Object(normalised))
+        }
+    }
+}
+
+/// The input schema of a defined tool, as clients take it.
+fn parameters(d: &ToolDefinition) -> Value {
+    client_schema(&d.input_schema).unwrap_or_else(|| d.input_schema.clone())
+}
+
 pub fn openai(defs: &[ToolDefinition]) -> Value {
     Value::Array(
         defs.iter()
             .map(|d| {
-                let strict = strict_schema_issues(&d.input_schema).is_empty();
+                let parameters = parameters(d);
+                let strict = strict_schema_issues(&parameters).is_empty();
                 obj(vec![
                     ("type", s("function")),
                     (
@@ -33,10 +64,29 @@ pub fn openai(defs: &[ToolDefinition]) -> Value {
                         obj(vec![
                             ("name", s(&d.name)),
                             ("description", s(&d.description)),
-                            ("parameters", d.input_schema.clone()),
+                            ("parameters", parameters),
                             ("strict", Value::Bool(strict)),
                         ]),
                     ),
+                ])
+            })
+            .collect(),
+    )
+}
+
+/// OpenAI Responses `FunctionTool`s: the Chat Completions function, flattened.
+pub fn openai_responses(defs: &[ToolDefinition]) -> Value {
+    Value::Array(
+        defs.iter()
+            .map(|d| {
+                let parameters = parameters(d);
+                let strict = strict_schema_issues(&parameters).is_empty();
+                obj(vec![
+                    ("type", s("function")),
+                    ("name", s(&d.name)),
+                    ("description", s(&d.description)),
+                    ("parameters", parameters),
+                    ("strict", Value::Bool(strict)),
                 ])
             })
             .collect(),
@@ -47,11 +97,7 @@ pub fn anthropic(defs: &[ToolDefinition]) -> Value {
     Value::Array(
         defs.iter()
             .map(|d| {
-                obj(vec![
-                    ("name", s(&d.name)),
-                    ("description", s(&d.description)),
-                    ("input_schema", d.input_schema.clone()),
-                ])
+                obj(vec![("name", s(&d.name)), ("description", s(&d.description)), ("input_schema", parameters(d))])
             })
             .collect(),
     )
@@ -62,13 +108,12 @@ pub fn mcp(defs: &[ToolDefinition]) -> Value {
         defs.iter()
             .map(|d| {
                 let has = |p: &str| d.permissions.iter().any(|x| x == p);
-                let mut entries = vec![
-                    ("name", s(&d.name)),
-                    ("description", s(&d.description)),
-                    ("inputSchema", d.input_schema.clone()),
-                ];
-                if let Some(out) = &d.output_schema {
-                    entries.push(("outputSchema", out.clone()));
+                let mut entries =
+                    vec![("name", s(&d.name)), ("description", s(&d.description)), ("inputSchema", parameters(d))];
+                // MCP's `structuredContent` is an object: an output schema of another root type
+                // has no MCP form, so it is left out (the tool still lists and calls).
+                if let Some(out) = d.output_schema.as_ref().and_then(client_schema) {
+                    entries.push(("outputSchema", out));
                 }
                 entries.push((
                     "annotations",

@@ -99,6 +99,7 @@ __all__ = [
     "check_tool_call",
     "safe_check_tool_call",
     "to_openai_tools",
+    "to_openai_responses_tools",
     "to_anthropic_tools",
     "to_mcp_tools",
     "normalize_tool_result",
@@ -542,6 +543,12 @@ def safe_check_tool_call(
 def to_openai_tools(registry: Any) -> list[dict[str, Any]]:
     """[{"type": "function", "function": {name, description, parameters, strict}}]."""
     result: list[dict[str, Any]] = _unwrap(_reply(_runtime.call("to-openai-tools", _config(registry))))
+    return result
+
+
+def to_openai_responses_tools(registry: Any) -> list[dict[str, Any]]:
+    """OpenAI Responses `FunctionTool`s: [{"type": "function", name, description, parameters, strict}]."""
+    result: list[dict[str, Any]] = _unwrap(_reply(_runtime.call("to-openai-responses-tools", _config(registry))))
     return result
 
 

@@ -52,6 +52,7 @@ EXPORTS = _WITH_OPTIONS + tuple(name + "-with-options" for name in _WITH_OPTIONS
     "catalog",
     "define-policy",
     "to-openai-tools",
+    "to-openai-responses-tools",
     "to-anthropic-tools",
     "to-mcp-tools",
     "strict-schema-issues",

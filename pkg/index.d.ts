@@ -257,26 +257,28 @@ export type ToolResult =
   | { ok: false; code: string; message: string; retryable: boolean };
 export interface OpenAITool {
   type: 'function';
-  function: { name: string; description: string; parameters: JsonObject; strict: boolean };
+  function: { name: string; description: string; parameters: ObjectSchema; strict: boolean };
 }
 /** An OpenAI Responses API `FunctionTool`: the Chat Completions function, flattened. */
 export interface OpenAIResponsesTool {
   type: 'function';
   name: string;
   description: string;
-  parameters: JsonObject;
+  parameters: ObjectSchema;
   strict: boolean;
 }
+/** A projected input (or MCP output) schema: always an object schema with `type: "object"` at its root. */
+export type ObjectSchema = { type: 'object'; [key: string]: JsonValue };
 export interface AnthropicTool {
   name: string;
   description: string;
-  input_schema: JsonObject;
+  input_schema: ObjectSchema;
 }
 export interface McpTool {
   name: string;
   description: string;
-  inputSchema: JsonObject;
-  outputSchema?: JsonObject;
+  inputSchema: ObjectSchema;
+  outputSchema?: ObjectSchema;
   annotations: { readOnlyHint: boolean; destructiveHint: boolean; openWorldHint: boolean };
 }
 /** Defines every tool and refuses duplicate names (`TOOL_DUPLICATE`); sorted by name. */

@@ -16,6 +16,17 @@ test('pkg/index.d.ts types a strict TypeScript caller', () => {
   }
 });
 
+test("the projections' types are the real clients' tool types (openai, @anthropic-ai/sdk, MCP SDK)", () => {
+  const dir = fileURLToPath(new URL('..', import.meta.url));
+  const tsc = fileURLToPath(new URL('../node_modules/typescript/bin/tsc', import.meta.url));
+  const args = [tsc, '--noEmit', '--strict', '--target', 'es2022', '--module', 'nodenext', '--moduleResolution', 'nodenext', 'types/clients.ts'];
+  try {
+    execFileSync(process.execPath, args, { cwd: dir, encoding: 'utf8', stdio: 'pipe' });
+  } catch (e) {
+    assert.fail(`tsc failed:\n${e.stdout}${e.stderr}`);
+  }
+});
+
 test('ErrorCode in pkg/index.d.ts lists exactly the codes of the core', async () => {
   const { readFileSync } = await import('node:fs');
   const root = new URL('../../', import.meta.url);

@@ -1,0 +1,18 @@
+// The projections typed as the real clients' own tool types (pinned in package-lock.json): a
+// strict compile fails if a projection stops fitting OpenAI Chat Completions / Responses,
+// Anthropic Messages or MCP.
+import type { ChatCompletionTool } from 'openai/resources/chat/completions';
+import type { FunctionTool } from 'openai/resources/responses/responses';
+import type { Tool as AnthropicTool } from '@anthropic-ai/sdk/resources/messages';
+import type { Tool as McpTool } from '@modelcontextprotocol/sdk/types.js';
+import { createRegistry, defineTool, toAnthropicTools, toMcpTools, toOpenAIResponsesTools, toOpenAITools } from 'agent-contract';
+
+const registry = createRegistry([
+  defineTool({ name: 'read_file', description: 'Read a file.', inputSchema: { type: 'object' }, permission: 'read' }),
+]);
+
+export const chat: ChatCompletionTool[] = toOpenAITools(registry);
+export const responses: FunctionTool[] = toOpenAIResponsesTools(registry);
+export const anthropic: AnthropicTool[] = toAnthropicTools(registry);
+export const mcp: McpTool[] = toMcpTools(registry);
+export const mcpOne: McpTool = toMcpTools(registry)[0];

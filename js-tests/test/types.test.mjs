@@ -5,27 +5,22 @@ import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
-test('pkg/index.d.ts types a strict TypeScript caller', () => {
+// A strict compile of one file of js-tests/types/ against the package's declarations.
+function strictCompile(file) {
   const dir = fileURLToPath(new URL('..', import.meta.url));
   const tsc = fileURLToPath(new URL('../node_modules/typescript/bin/tsc', import.meta.url));
-  const args = [tsc, '--noEmit', '--strict', '--target', 'es2022', '--module', 'nodenext', '--moduleResolution', 'nodenext', 'types/usage.ts'];
+  const args = [tsc, '--noEmit', '--strict', '--target', 'es2022', '--module', 'nodenext', '--moduleResolution', 'nodenext', file];
   try {
     execFileSync(process.execPath, args, { cwd: dir, encoding: 'utf8', stdio: 'pipe' });
   } catch (e) {
     assert.fail(`tsc failed:\n${e.stdout}${e.stderr}`);
   }
-});
+}
 
-test("the projections' types are the real clients' tool types (openai, @anthropic-ai/sdk, MCP SDK)", () => {
-  const dir = fileURLToPath(new URL('..', import.meta.url));
-  const tsc = fileURLToPath(new URL('../node_modules/typescript/bin/tsc', import.meta.url));
-  const args = [tsc, '--noEmit', '--strict', '--target', 'es2022', '--module', 'nodenext', '--moduleResolution', 'nodenext', 'types/clients.ts'];
-  try {
-    execFileSync(process.execPath, args, { cwd: dir, encoding: 'utf8', stdio: 'pipe' });
-  } catch (e) {
-    assert.fail(`tsc failed:\n${e.stdout}${e.stderr}`);
-  }
-});
+test('pkg/index.d.ts types a strict TypeScript caller', () => strictCompile('types/usage.ts'));
+
+test("the projections' types are the real clients' tool types (openai, @anthropic-ai/sdk, MCP SDK)", () =>
+  strictCompile('types/clients.ts'));
 
 test('ErrorCode in pkg/index.d.ts lists exactly the codes of the core', async () => {
   const { readFileSync } = await import('node:fs');

@@ -289,9 +289,9 @@ export function catalog(registry: Registry): readonly ToolDefinition[];
 /** Checks a policy (`POLICY_INVALID`) and returns it normalised. */
 export function definePolicy(policy: unknown): Policy;
 export function safeDefinePolicy(policy: unknown): SafeResult<Policy>;
-/** protocol → UNKNOWN_TOOL → SCHEMA_MISMATCH → POLICY_DENIED / APPROVAL_REQUIRED → the approved call. Executes nothing. */
-export function checkToolCall(registry: Registry, action: unknown, policy: Policy | unknown, options?: Options): ApprovedCall;
-export function safeCheckToolCall(registry: Registry, action: unknown, policy: Policy | unknown, options?: Options): SafeResult<ApprovedCall>;
+/** protocol → UNKNOWN_TOOL → SCHEMA_MISMATCH → POLICY_DENIED / APPROVAL_REQUIRED → the approved call. `call`: an action, a decision or assembled call, an OpenAI Chat / Responses, Anthropic, Gemini or MCP tools/call call object. Executes nothing. */
+export function checkToolCall(registry: Registry, call: unknown, policy: Policy | unknown, options?: Options): ApprovedCall;
+export function safeCheckToolCall(registry: Registry, call: unknown, policy: Policy | unknown, options?: Options): SafeResult<ApprovedCall>;
 export function toOpenAITools(registry: Registry): OpenAITool[];
 export function toOpenAIResponsesTools(registry: Registry): OpenAIResponsesTool[];
 export function toAnthropicTools(registry: Registry): AnthropicTool[];

@@ -1,6 +1,7 @@
 // The MCP TypeScript SDK (pinned in package-lock.json) against our projections and pipeline:
 // its own schemas parse every MCP projection of the fixtures, and a real Client <-> Server pair
-// over its in-memory transport lists the tools and calls them through checkToolCall.
+// over its in-memory transport lists the tools and calls them through checkToolCall, which takes
+// the tools/call request as it is.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
@@ -51,10 +52,10 @@ const policy = api.definePolicy({ rules: [{ effect: 'allow', permission: 'read' 
 function agentServer() {
   const server = new Server({ name: 'agent-contract-test', version: '1.0.0' }, { capabilities: { tools: {} } });
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: api.toMcpTools(registry) }));
-  let calls = 0;
-  server.setRequestHandler(CallToolRequestSchema, (request) => {
-    const action = { type: 'tool_call', callId: `mcp-${++calls}`, tool: request.params.name, input: request.params.arguments ?? {} };
-    const verdict = api.safeCheckToolCall(registry, action, policy);
+  server.setRequestHandler(CallToolRequestSchema, (request, extra) => {
+    // The tools/call request as it came over the wire: checkToolCall takes that shape.
+    const call = { jsonrpc: '2.0', id: extra.requestId, method: request.method, params: request.params };
+    const verdict = api.safeCheckToolCall(registry, call, policy);
     if (!verdict.ok) {
       const { code, path, message } = verdict.error;
       return { isError: true, content: [{ type: 'text', text: JSON.stringify({ code, path, message }) }] };
@@ -76,8 +77,10 @@ test('an MCP Client lists the tools and calls valid and invalid ones through che
 
     const ok = await client.callTool({ name: 'read_file', arguments: { path: 'README.md' } });
     assert.equal(ok.isError, undefined);
-    assert.deepEqual(JSON.parse(ok.content[0].text), {
-      callId: 'mcp-1', tool: 'read_file', input: { path: 'README.md' }, permissions: ['read'],
+    const approved = JSON.parse(ok.content[0].text);
+    assert.match(approved.callId, /^\d+$/, 'the JSON-RPC request id');
+    assert.deepEqual({ ...approved, callId: undefined }, {
+      callId: undefined, tool: 'read_file', input: { path: 'README.md' }, permissions: ['read'],
     });
 
     const error = async (name, args) => {
@@ -87,7 +90,7 @@ test('an MCP Client lists the tools and calls valid and invalid ones through che
     };
     const mismatch = await error('read_file', { path: '' });
     assert.equal(mismatch.code, 'SCHEMA_MISMATCH');
-    assert.equal(mismatch.path, '/input');
+    assert.equal(mismatch.path, '/params/arguments');
     assert.equal((await error('write_file', { path: 'a' })).code, 'POLICY_DENIED');
     assert.equal((await error('delete_file', {})).code, 'UNKNOWN_TOOL');
   } finally {

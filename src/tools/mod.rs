@@ -2,6 +2,7 @@
 //! engine), input validation, results, registries, permission policies, provider projections,
 //! contract versions, and the pipeline that turns a model's tool call into an approved call.
 
+pub mod call;
 pub mod contract;
 pub mod input;
 pub mod pipeline;

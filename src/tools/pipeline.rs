@@ -1,8 +1,9 @@
-//! `checkToolCall(registry, action, policy)`: the four layers between a model's proposal and an
+//! `checkToolCall(registry, call, policy)`: the four layers between a model's proposal and an
 //! executor, in the seed's order, each failing with its own layer and code:
 //!
-//! 1. protocol: the action is read by the action rules (`parseAgentAction`) and must be a
-//!    `tool_call` (`ACTION_NOT_TOOL_CALL`);
+//! 1. protocol: the call is read in whichever shape it came (`call`: an agent action, which
+//!    must be a `tool_call` (`ACTION_NOT_TOOL_CALL`), a decision or assembled call, a provider's
+//!    or MCP's call object); errors point into the caller's object;
 //! 2. domain: the tool must be registered (`UNKNOWN_TOOL`, with `availableTools`: the closest
 //!    registered names, at most 20, nothing else from the registry);
 //! 3. schema: the input must satisfy the tool's `inputSchema` (`SCHEMA_MISMATCH`); an input of
@@ -16,39 +17,30 @@
 use crate::error::{Approval, Code, ContractError, Layer, Result};
 use crate::input::options::Options;
 use crate::input::HostValue;
-use crate::protocol::action::{self, AgentAction};
+use crate::tools::call;
 use crate::tools::policy::{self, Effect};
 use crate::tools::registry;
 use crate::value::Value;
 
-pub fn check_tool_call<V: HostValue>(registry: &V, action: &V, policy: &V, options: &Options) -> Result<Value> {
+pub fn check_tool_call<V: HostValue>(registry: &V, call: &V, policy: &V, options: &Options) -> Result<Value> {
     // Only the tool called is compiled: a registry larger than the compiled-schema cache would
     // otherwise recompile every schema on every call.
     let (list, names) = registry::read_names(registry)?;
     let policy = policy::define_policy(policy)?;
-    let action = action::parse_agent_action(action, options)?;
-    let AgentAction::ToolCall { call_id, tool, input } = action else {
-        return Err(ContractError::new(
-            Code::ActionNotToolCall,
-            "/type",
-            format!("expected a tool_call action, got {}", action.type_name()),
-        ));
-    };
+    let call = call::read_call(call, options)?;
+    let (call_id, tool, input) = (call.call_id, call.name, call.input);
     let Some(&(index, _)) = names.iter().find(|(_, n)| *n == tool) else {
-        let mut e = ContractError::new(Code::UnknownTool, "/tool", format!("no tool named {tool:?} is registered"));
+        let mut e =
+            ContractError::new(Code::UnknownTool, call.name_path, format!("no tool named {tool:?} is registered"));
         let names: Vec<String> = names.into_iter().map(|(_, n)| n).collect();
         e.available_tools = Some(registry::closest_names(&names, &tool));
         return Err(e);
-    };
-    let input = match input {
-        Value::Undefined | Value::Null => Value::Object(Vec::new()),
-        other => other,
     };
     let def = &registry::read_tool_at(&list, index)?;
     let compiled = crate::tools::schema::compile(&def.input_schema, "/inputSchema")?;
     crate::tools::schema::validate(&compiled, &input).map_err(|mut e| {
         if e.code == Code::SchemaMismatch {
-            e.path = "/input".to_owned();
+            e.path = call.input_path.to_owned();
         }
         e
     })?;
@@ -58,14 +50,14 @@ pub fn check_tool_call<V: HostValue>(registry: &V, action: &V, policy: &V, optio
         Effect::Deny => {
             return Err(ContractError::new(
                 Code::PolicyDenied,
-                "/tool",
+                call.name_path,
                 format!("the policy denies tool {tool:?}: {}", verdict.reason),
             )
             .in_layer(Layer::Domain))
         }
         Effect::Ask => {
             let reason = format!("the policy asks for approval before tool {tool:?} runs: {}", verdict.reason);
-            let mut e = ContractError::new(Code::ApprovalRequired, "/tool", reason.clone());
+            let mut e = ContractError::new(Code::ApprovalRequired, call.name_path, reason.clone());
             e.proposal =
                 Some(Approval { request_id: call_id, capability: def.permissions.join(","), resource: tool, reason });
             return Err(e);

@@ -526,7 +526,9 @@ def safe_define_policy(policy: Any) -> Outcome[Policy]:
 
 def check_tool_call(registry: Any, action: Any, policy: Any, options: Optional[Options] = None) -> ApprovedCall:
     """protocol -> UNKNOWN_TOOL -> SCHEMA_MISMATCH -> POLICY_DENIED / APPROVAL_REQUIRED -> the
-    approved call {callId, tool, input, permissions}. Executes nothing."""
+    approved call {callId, tool, input, permissions}. Executes nothing. `action` is a tool call in
+    any shape: an action, a decision or assembled call, an OpenAI Chat / Responses, Anthropic,
+    Gemini or MCP tools/call call object (docs/semantics.md, "Pipeline")."""
     max_depth, max_bytes = limits_of(options)
     action_text = write(action, max_depth, max_chars(max_bytes))
     arguments = (_config(registry), action_text, _config(policy))

@@ -15,7 +15,7 @@ suite() {
   if "$@" 2>&1 | tee "$logs/$name.log"; then :; else failed+=("$name"); fi
 }
 
-suite rust cargo test --quiet -- --nocapture
+suite rust cargo test --workspace --quiet -- --nocapture
 suite rust-wasm cargo test --target wasm32-unknown-unknown --features js --test wasm \
   --config 'target.wasm32-unknown-unknown.runner="wasm-bindgen-test-runner"'
 suite node bash -c 'cd js-tests && node --test --test-reporter=spec test/'

@@ -9,12 +9,15 @@ rustup target add wasm32-unknown-unknown >/dev/null 2>&1 || true
 command -v wasm-tools >/dev/null || cargo install wasm-tools --version 1.263.0
 
 # wasm32-unknown-unknown, not wasm32-wasip2: a wasip2 build imports WASI even for pure code.
-cargo build --target wasm32-unknown-unknown --features component --release --target-dir target/component
+# CARGO_TARGET_DIR, when set, is shared (a build from a fresh clone can reuse compiled
+# dependencies); the component gets a directory of its own in it either way.
+target="${CARGO_TARGET_DIR:-$root/target}/component"
+cargo build --target wasm32-unknown-unknown --features component --release --target-dir "$target"
 out="$root/py-host/src/agent_contract/core.wasm"
 # The name section (function names, ~0.4 MB once the schema engine came in) is not shipped.
-wasm-tools strip --delete '^name$' target/component/wasm32-unknown-unknown/release/agent_contract.wasm \
-  -o target/component/agent_contract.stripped.wasm
-wasm-tools component new target/component/agent_contract.stripped.wasm -o "$out"
+wasm-tools strip --delete '^name$' "$target/wasm32-unknown-unknown/release/agent_contract.wasm" \
+  -o "$target/agent_contract.stripped.wasm"
+wasm-tools component new "$target/agent_contract.stripped.wasm" -o "$out"
 
 # The component must not be able to do I/O: refuse to ship one that imports anything.
 if wasm-tools component wit "$out" | grep -q '^ *import '; then

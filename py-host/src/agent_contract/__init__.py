@@ -22,6 +22,10 @@ from ._host_text import (
     write,
 )
 from ._types import (
+    AnthropicTool,
+    McpTool,
+    OpenAIResponsesTool,
+    OpenAITool,
     ActionPreview,
     ApprovedCall,
     Policy,
@@ -107,6 +111,14 @@ __all__ = [
     "compare_contracts",
     "diff_catalogs",
     "SchemaIssue",
+    "Registry",
+    "Policy",
+    "ApprovedCall",
+    "ToolResult",
+    "OpenAITool",
+    "OpenAIResponsesTool",
+    "AnthropicTool",
+    "McpTool",
     "AgentAction",
     "MessageAction",
     "ToolCallAction",
@@ -542,27 +554,27 @@ def safe_check_tool_call(
     return _safe(lambda: check_tool_call(registry, action, policy, options))
 
 
-def to_openai_tools(registry: Any) -> list[dict[str, Any]]:
+def to_openai_tools(registry: Any) -> list[OpenAITool]:
     """[{"type": "function", "function": {name, description, parameters, strict}}]."""
-    result: list[dict[str, Any]] = _unwrap(_reply(_runtime.call("to-openai-tools", _config(registry))))
+    result: list[OpenAITool] = _unwrap(_reply(_runtime.call("to-openai-tools", _config(registry))))
     return result
 
 
-def to_openai_responses_tools(registry: Any) -> list[dict[str, Any]]:
+def to_openai_responses_tools(registry: Any) -> list[OpenAIResponsesTool]:
     """OpenAI Responses `FunctionTool`s: [{"type": "function", name, description, parameters, strict}]."""
-    result: list[dict[str, Any]] = _unwrap(_reply(_runtime.call("to-openai-responses-tools", _config(registry))))
+    result: list[OpenAIResponsesTool] = _unwrap(_reply(_runtime.call("to-openai-responses-tools", _config(registry))))
     return result
 
 
-def to_anthropic_tools(registry: Any) -> list[dict[str, Any]]:
+def to_anthropic_tools(registry: Any) -> list[AnthropicTool]:
     """[{name, description, input_schema}]."""
-    result: list[dict[str, Any]] = _unwrap(_reply(_runtime.call("to-anthropic-tools", _config(registry))))
+    result: list[AnthropicTool] = _unwrap(_reply(_runtime.call("to-anthropic-tools", _config(registry))))
     return result
 
 
-def to_mcp_tools(registry: Any) -> list[dict[str, Any]]:
+def to_mcp_tools(registry: Any) -> list[McpTool]:
     """[{name, description, inputSchema, outputSchema?, annotations}]."""
-    result: list[dict[str, Any]] = _unwrap(_reply(_runtime.call("to-mcp-tools", _config(registry))))
+    result: list[McpTool] = _unwrap(_reply(_runtime.call("to-mcp-tools", _config(registry))))
     return result
 
 

@@ -204,3 +204,50 @@ class AssemblerPreview(TypedDict):
     executable: Literal[False]
     finishReason: Optional[FinishReason]
     calls: list[PreviewCall]
+
+
+# --- provider projections (to_*_tools): an input schema always has "type": "object" at its root
+
+
+class OpenAIFunction(TypedDict):
+    name: str
+    description: str
+    parameters: dict[str, Any]
+    strict: bool
+
+
+class OpenAITool(TypedDict):
+    """Chat Completions `tools[]`."""
+
+    type: Literal["function"]
+    function: OpenAIFunction
+
+
+class OpenAIResponsesTool(TypedDict):
+    """Responses API `FunctionTool`."""
+
+    type: Literal["function"]
+    name: str
+    description: str
+    parameters: dict[str, Any]
+    strict: bool
+
+
+class AnthropicTool(TypedDict):
+    name: str
+    description: str
+    input_schema: dict[str, Any]
+
+
+class McpToolAnnotations(TypedDict):
+    readOnlyHint: bool
+    destructiveHint: bool
+    openWorldHint: bool
+
+
+class McpTool(TypedDict):
+    name: str
+    description: str
+    inputSchema: dict[str, Any]
+    outputSchema: NotRequired[dict[str, Any]]
+    annotations: McpToolAnnotations

@@ -1,0 +1,38 @@
+# pyright: strict
+"""A strict type-checking target (pyright --strict, mypy --strict; tests/test_typing.py): how a
+caller narrows the package's results. Not run, only checked."""
+
+from __future__ import annotations
+
+import agent_contract as ac
+
+
+def handle(value: object) -> str:
+    out = ac.safe_parse_agent_action(value)
+    # Narrowing on `ok`: mypy narrows every form; pyright narrows `is False` / `is True` and
+    # `== False` / `== True` (not the truthiness `if not out["ok"]`, a pyright limitation for
+    # TypedDict keys), so that is the documented form.
+    if out["ok"] is False:
+        error: ac.ContractError = out["error"]
+        return f"{error.code} at {error.path}"
+    action: ac.AgentAction = out["value"]
+    if action["type"] == "tool_call":
+        return action["callId"]
+    return action["type"]
+
+
+def decide(text: str) -> list[str]:
+    out = ac.safe_parse_decision_json(text)
+    if out["ok"] is True:
+        decision = out["value"]
+        if decision["kind"] == "tool":
+            return [call["name"] for call in decision["calls"]]
+        return [decision["answer"]]
+    return [out["error"].code]
+
+
+def projections(registry: ac.Registry) -> int:
+    mcp = ac.to_mcp_tools(registry)
+    openai = ac.to_openai_tools(registry)
+    anthropic = ac.to_anthropic_tools(registry)
+    return len(mcp) + len(openai) + len(anthropic)

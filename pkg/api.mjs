@@ -171,6 +171,44 @@ function providerTransform(createProviderAssembler, provider, options) {
   });
 }
 
+// A JSON Pointer as a Standard Schema path: its segments, unescaped (keys stay strings: a
+// pointer does not say whether "0" is an index or a key).
+function pointerPath(pointer) {
+  return pointer === '' ? [] : pointer.split('/').slice(1).map(unescapePointer);
+}
+
+// Standard Schema v1 with the Standard JSON Schema extension over one tool's input (issue 11
+// §3): validation is validateToolInput, the JSON Schema the one the projections give clients,
+// for a target draft only when the core says it means the same there (jsonSchemaForTarget).
+// Nothing here decides a verdict.
+function standardSchema(api, tool) {
+  const definition = api.defineTool(tool);
+  const schemas = {
+    input: () => api.toMcpTools(api.createRegistry([definition]))[0].inputSchema,
+    output: () => {
+      if (!definition.outputSchema) throw new TypeError(`tool ${definition.name} has no outputSchema`);
+      return definition.outputSchema;
+    },
+  };
+  const issue = (code, message, path) => ({ message: `${code}: ${message}`, path: pointerPath(path), code });
+  return Object.freeze({
+    '~standard': Object.freeze({
+      version: 1,
+      vendor: 'agent-contract',
+      validate(value) {
+        const out = api.safeValidateToolInput(definition, value);
+        if (out.ok) return { value: out.value };
+        const { code, message, path, issues } = out.error;
+        return { issues: issues ? issues.map((i) => issue(code, `${i.keyword}: ${i.message}`, i.path)) : [issue(code, message, path)] };
+      },
+      jsonSchema: Object.freeze({
+        input: ({ target }) => api.jsonSchemaForTarget(schemas.input(), target),
+        output: ({ target }) => api.jsonSchemaForTarget(schemas.output(), target),
+      }),
+    }),
+  });
+}
+
 export function createApi(core) {
   // The schema engine's hash keys come from the host, once per instance (src/entropy.rs).
   core.seed(globalThis.crypto.getRandomValues(new Uint8Array(32)));
@@ -192,7 +230,7 @@ export function createApi(core) {
   const createProviderAssembler = (provider, options) =>
     wrapAssembler(new core.ProviderAssembler(provider, options), unwrap, true);
 
-  return {
+  const api = {
     ContractError,
     parseAgentAction: (value, options) => unwrap(decode(core.parseAgentAction(value, options))),
     safeParseAgentAction: (value, options) => safe(decode(core.parseAgentAction(value, options))),
@@ -234,6 +272,7 @@ export function createApi(core) {
     compareContracts: (oldTool, newTool) => unwrap(decode(core.compareContracts(oldTool, newTool))),
     diffCatalogs: (oldCatalog, newCatalog) => unwrap(decode(core.diffCatalogs(oldCatalog, newCatalog))),
     strictSchemaIssues: (schema) => unwrap(decode(core.strictSchemaIssues(schema))),
+    jsonSchemaForTarget: (schema, target) => unwrap(decode(core.jsonSchemaForTarget(schema, target))),
     createAssembler: (options) => wrapAssembler(new core.StreamAssembler(options), unwrap, false),
     // Provider streams (issue 4 §4, §6): a provider's raw SSE or events to the normalized response.
     createProviderAssembler,
@@ -242,9 +281,11 @@ export function createApi(core) {
     safeAssembleProviderStream: (provider, input, options) =>
       safe(decode(core.assembleProviderStream(provider, input, options))),
     providerResponseStream: (provider, options) => providerTransform(createProviderAssembler, provider, options),
+    toStandardSchema: (tool) => standardSchema(api, tool),
     /** Bytes of the wasm instance's memory (for leak tests). */
     memoryBytes: () => core.memoryBytes(),
     /** Conformance hook: one JSON Schema Test Suite group as JSON text; one boolean per instance. */
     schemaSuiteCheck: (text) => unwrap(decode(core.schemaSuiteCheck(text))),
   };
+  return api;
 }

@@ -42,6 +42,8 @@ export const {
   toMcpTools,
   normalizeToolResult,
   strictSchemaIssues,
+  jsonSchemaForTarget,
+  toStandardSchema,
   compareContracts,
   diffCatalogs,
   createAssembler,

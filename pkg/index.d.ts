@@ -133,6 +133,7 @@ export type ErrorCode =
   | 'TOOL_SCHEMA_INVALID'
   | 'TOOL_SCHEMA_UNSUPPORTED'
   | 'TOOL_SCHEMA_ROOT_NOT_OBJECT'
+  | 'SCHEMA_TARGET_UNSUPPORTED'
   | 'SCHEMA_MISMATCH'
   | 'TOOL_DUPLICATE'
   | 'REGISTRY_INVALID'
@@ -300,6 +301,33 @@ export function toMcpTools(registry: Registry): McpTool[];
 export function normalizeToolResult(tool: ToolDefinition | ToolDefinitionInput, value: unknown, options?: LimitOptions): ToolResult;
 /** Why OpenAI strict mode would reject `schema`; empty when it would accept it. Never mutates. */
 export function strictSchemaIssues(schema: JsonObject): SchemaIssue[];
+/** A Standard Schema v1 issue, with our error code. */
+export interface StandardToolIssue {
+  readonly message: string;
+  readonly path: readonly PropertyKey[];
+  readonly code: ErrorCode;
+}
+/**
+ * Standard Schema v1 (with the Standard JSON Schema extension) over a tool's input: any
+ * Standard Schema consumer (the Vercel AI SDK's `tool({inputSchema})`...) validates with
+ * `validateToolInput` and reads the JSON Schema clients get. `jsonSchema.input({target})` throws
+ * `SCHEMA_TARGET_UNSUPPORTED` for a draft the schema does not mean the same in.
+ */
+export interface StandardToolSchema<Input = unknown> {
+  readonly '~standard': {
+    readonly version: 1;
+    readonly vendor: 'agent-contract';
+    validate(value: unknown): { readonly value: Input } | { readonly issues: readonly StandardToolIssue[] };
+    readonly jsonSchema: {
+      input(options: { readonly target: string }): JsonObject;
+      output(options: { readonly target: string }): JsonObject;
+    };
+    readonly types?: { readonly input: Input; readonly output: Input };
+  };
+}
+export function toStandardSchema<Input = unknown>(tool: ToolDefinition | ToolDefinitionInput): StandardToolSchema<Input>;
+/** `schema` for a JSON Schema draft (`"draft-2020-12"`, `"draft-07"`), when every keyword in it means the same there; throws `SCHEMA_TARGET_UNSUPPORTED` otherwise. */
+export function jsonSchemaForTarget(schema: JsonObject, target: string): JsonObject;
 export type ContractChange = 'identical' | 'compatible' | 'breaking';
 export interface ContractReport {
   change: ContractChange;
@@ -443,6 +471,8 @@ declare const api: {
   toMcpTools: typeof toMcpTools;
   normalizeToolResult: typeof normalizeToolResult;
   strictSchemaIssues: typeof strictSchemaIssues;
+  jsonSchemaForTarget: typeof jsonSchemaForTarget;
+  toStandardSchema: typeof toStandardSchema;
   compareContracts: typeof compareContracts;
   diffCatalogs: typeof diffCatalogs;
   createAssembler: typeof createAssembler;

@@ -40,6 +40,8 @@ export const {
   toMcpTools,
   normalizeToolResult,
   strictSchemaIssues,
+  jsonSchemaForTarget,
+  toStandardSchema,
   compareContracts,
   diffCatalogs,
   createAssembler,

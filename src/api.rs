@@ -223,3 +223,15 @@ pub fn compare_contracts<V: HostValue>(old: &V, new: &V) -> Result<Value> {
 pub fn diff_catalogs<V: HostValue>(old: &V, new: &V) -> Result<Value> {
     crate::tools::versions::diff_catalogs(old, new)
 }
+
+/// `jsonSchemaForTarget(schema, target)`: the schema for a JSON Schema draft (Standard JSON
+/// Schema's `target`), when every keyword means the same there (`tools::target`).
+pub fn json_schema_for_target<V: HostValue>(schema: &V, target: &V) -> Result<Value> {
+    let schema =
+        crate::tools::registry::read_value(schema, &crate::Limits::ceilings(), crate::input::Undefined::Reject)?;
+    if target.kind() != crate::input::Kind::String {
+        return Err(ContractError::new(Code::FieldType, "", "the target must be a string such as \"draft-07\"")
+            .in_layer(Layer::Contract));
+    }
+    crate::tools::target::json_schema_for_target(&schema, &target.string())
+}

@@ -107,6 +107,7 @@ codes! {
     ToolSchemaInvalid => "TOOL_SCHEMA_INVALID", Contract, false;
     ToolSchemaUnsupported => "TOOL_SCHEMA_UNSUPPORTED", Contract, false;
     ToolSchemaRootNotObject => "TOOL_SCHEMA_ROOT_NOT_OBJECT", Contract, false;
+    SchemaTargetUnsupported => "SCHEMA_TARGET_UNSUPPORTED", Contract, false;
     SchemaMismatch => "SCHEMA_MISMATCH", Schema, true;
     ToolDuplicate => "TOOL_DUPLICATE", Contract, false;
     RegistryInvalid => "REGISTRY_INVALID", Contract, false;

@@ -295,6 +295,10 @@ impl Guest for Core {
         reply(host_value(&schema).and_then(|s| api::strict_schema_issues(&&s)))
     }
 
+    fn json_schema_for_target(schema: String, target: String) -> String {
+        reply((|| api::json_schema_for_target(&&host_value(&schema)?, &&host_value(&target)?))())
+    }
+
     fn assemble_provider_stream(provider: String, input: String) -> String {
         Self::assemble_provider_stream_with_options(provider, input, String::new())
     }

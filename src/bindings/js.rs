@@ -369,6 +369,11 @@ pub fn strict_schema_issues(schema: JsValue) -> String {
     reply(api::strict_schema_issues(&JsInput::new(schema)))
 }
 
+#[wasm_bindgen(js_name = jsonSchemaForTarget)]
+pub fn json_schema_for_target(schema: JsValue, target: JsValue) -> String {
+    reply(api::json_schema_for_target(&JsInput::new(schema), &JsInput::new(target)))
+}
+
 /// The stream assembler (`createAssembler` in the package): its state lives in this wasm
 /// instance, one Rust value per JS object. wasm-bindgen gives it `free()`; the package also
 /// frees it when the JS object is garbage-collected (see `pkg/api.mjs`). Every method returns a

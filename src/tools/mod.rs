@@ -11,4 +11,5 @@ pub mod projection;
 pub mod registry;
 pub mod result;
 pub mod schema;
+pub mod target;
 pub mod versions;

@@ -108,6 +108,7 @@ __all__ = [
     "to_mcp_tools",
     "normalize_tool_result",
     "strict_schema_issues",
+    "json_schema_for_target",
     "compare_contracts",
     "diff_catalogs",
     "SchemaIssue",
@@ -585,6 +586,15 @@ def normalize_tool_result(tool: Any, value: Any, options: Optional[LimitOptions]
     arguments = (_config(tool), write(value, max_depth, max_chars(max_bytes)))
     result: ToolResult = _unwrap(
         _reply(_runtime.call_args("normalize-tool-result", arguments, _options_text(options)))
+    )
+    return result
+
+
+def json_schema_for_target(schema: Any, target: Any) -> dict[str, Any]:
+    """`schema` for a JSON Schema draft ("draft-2020-12", "draft-07"), when every keyword in it
+    means the same there; else ContractError SCHEMA_TARGET_UNSUPPORTED at the keyword."""
+    result: dict[str, Any] = _unwrap(
+        _reply(_runtime.call_args("json-schema-for-target", (_config(schema), _config(target))))
     )
     return result
 

@@ -56,6 +56,7 @@ EXPORTS = _WITH_OPTIONS + tuple(name + "-with-options" for name in _WITH_OPTIONS
     "to-anthropic-tools",
     "to-mcp-tools",
     "strict-schema-issues",
+    "json-schema-for-target",
     "compare-contracts",
     "diff-catalogs",
     "memory-bytes",

@@ -46,7 +46,7 @@ pub fn check_tool_call<V: HostValue>(registry: &V, action: &V, policy: &V, optio
     };
     let def = &registry::read_tool_at(&list, index)?;
     let compiled = crate::tool_schema::compile(&def.input_schema, "/inputSchema")?;
-    crate::tool_schema::validate(&compiled, &input).map_err(|mut e| {
+    crate::tool_schema::validate(&compiled, &input, options.max_issues).map_err(|mut e| {
         if e.code == Code::SchemaMismatch {
             e.path = "/input".to_owned();
         }

@@ -117,7 +117,8 @@ pub fn compile_with(schema: &Value, pointer: &str, resources: Resources<'_>) -> 
         .map_err(|e| contract(Code::ToolSchemaInvalid, pointer.to_owned(), e.to_string()))?;
     let mut schemas = boon::Schemas::new();
     let index = compiler.compile(&base, &mut schemas).map_err(|e| compile_error(&e, &base, pointer, schema))?;
-    let verdict = compiler.compile(&verdict_url, &mut schemas).map_err(|e| compile_error(&e, &base, pointer, schema))?;
+    let verdict =
+        compiler.compile(&verdict_url, &mut schemas).map_err(|e| compile_error(&e, &base, pointer, schema))?;
     Ok(CompiledSchema { schemas, index, verdict, bounds, schema: schema.clone(), base })
 }
 
@@ -509,7 +510,9 @@ pub fn validate(compiled: &CompiledSchema, input: &Value, max_issues: usize) -> 
     issues.truncate(max_issues.max(1));
     let message = match found {
         1 => format!("the input does not match the tool's inputSchema: {} at {:?}", issues[0].message, issues[0].path),
-        n if truncated => format!("the input does not match the tool's inputSchema ({n} issues, the first {max_issues} listed)"),
+        n if truncated => {
+            format!("the input does not match the tool's inputSchema ({n} issues, the first {max_issues} listed)")
+        }
         n => format!("the input does not match the tool's inputSchema ({n} issues)"),
     };
     let mut e = ContractError::new(Code::SchemaMismatch, "", message).with_issues(issues);

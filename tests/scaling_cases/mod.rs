@@ -214,10 +214,8 @@ pub fn cases() -> Vec<Case> {
         Case {
             name: "parseDecision tool input {n members}",
             build: |n| {
-                let text = format!(
-                    r#"{{"kind":"tool","calls":[{{"callId":"c","name":"t","arguments":{}}}]}}"#,
-                    members(n)
-                );
+                let text =
+                    format!(r#"{{"kind":"tool","calls":[{{"callId":"c","name":"t","arguments":{}}}]}}"#, members(n));
                 let v = keep(value(&text));
                 built(text.len(), move || ok(api::parse_decision(&v, none())))
             },
@@ -256,7 +254,9 @@ pub fn cases() -> Vec<Case> {
         Case {
             name: "validateToolInput {n members}",
             build: |n| {
-                let t = keep(value(r#"{"name":"t","description":"d","permissions":["read"],"inputSchema":{"type":"object"}}"#));
+                let t = keep(value(
+                    r#"{"name":"t","description":"d","permissions":["read"],"inputSchema":{"type":"object"}}"#,
+                ));
                 let text = members(n);
                 let v = keep(value(&text));
                 built(text.len(), move || ok(api::validate_tool_input(&t, &v, none())))
@@ -281,6 +281,19 @@ pub fn cases() -> Vec<Case> {
                 ));
                 let text = list(n, |i| format!("\"s{i}\""));
                 built(text.len(), move || ok(api::validate_tool_input_json(&t, text.as_bytes(), none())))
+            },
+        },
+        Case {
+            name: "validateToolInputJson self-referencing schema, n nested arrays failing everywhere",
+            build: |n| {
+                let t = keep(value(
+                    r##"{"name":"t","description":"d","permissions":["read"],"inputSchema":{"type":"array","minItems":2,"items":{"$ref":"#"}}}"##,
+                ));
+                let text = list(n, |_| "[[[[[[[[]]]]]]]]".to_owned());
+                built(text.len(), move || {
+                    let e = api::validate_tool_input_json(&t, text.as_bytes(), none()).expect_err("fails everywhere");
+                    assert!(e.issues.len() <= 100 && e.truncated, "issues cut at maxIssues");
+                })
             },
         },
         Case {
@@ -311,10 +324,8 @@ pub fn cases() -> Vec<Case> {
             name: "checkToolCall {tools: [n tools]}",
             build: |n| {
                 let reg = format!("{{\"tools\":{}}}", list(n, |i| tool(i, r#"{"p":{"type":"string"}}"#)));
-                let action = format!(
-                    r#"{{"type":"tool_call","callId":"c","tool":"tool_{}","input":{{"p":"x"}}}}"#,
-                    n / 2
-                );
+                let action =
+                    format!(r#"{{"type":"tool_call","callId":"c","tool":"tool_{}","input":{{"p":"x"}}}}"#, n / 2);
                 let (r, a) = (keep(value(&reg)), keep(value(&action)));
                 let p = keep(value(r#"{"rules":[{"effect":"allow","permission":"read"}]}"#));
                 built(reg.len(), move || ok(api::check_tool_call(&r, &a, &p, none())))
@@ -323,10 +334,7 @@ pub fn cases() -> Vec<Case> {
         Case {
             name: "definePolicy [n rules]",
             build: |n| {
-                let text = format!(
-                    "{{\"rules\":{}}}",
-                    list(n, |i| format!(r#"{{"effect":"allow","tool":"t{i}"}}"#))
-                );
+                let text = format!("{{\"rules\":{}}}", list(n, |i| format!(r#"{{"effect":"allow","tool":"t{i}"}}"#)));
                 let v = keep(value(&text));
                 built(text.len(), move || ok(api::define_policy(&v)))
             },
@@ -365,7 +373,9 @@ pub fn cases() -> Vec<Case> {
         Case {
             name: "normalizeToolResult data {n members}",
             build: |n| {
-                let t = keep(value(r#"{"name":"t","description":"d","permissions":["read"],"inputSchema":{"type":"object"}}"#));
+                let t = keep(value(
+                    r#"{"name":"t","description":"d","permissions":["read"],"inputSchema":{"type":"object"}}"#,
+                ));
                 let text = format!("{{\"ok\":true,\"data\":{}}}", members(n));
                 let v = keep(value(&text));
                 built(text.len(), move || ok(api::normalize_tool_result(&t, &v, none())))
@@ -374,7 +384,8 @@ pub fn cases() -> Vec<Case> {
         Case {
             name: "assembleStream n deltas",
             build: |n| {
-                let mut events = vec![r#"{"type":"start","sequence":1,"itemId":"i","callId":"c","name":"f"}"#.to_owned()];
+                let mut events =
+                    vec![r#"{"type":"start","sequence":1,"itemId":"i","callId":"c","name":"f"}"#.to_owned()];
                 events.push(r#"{"type":"delta","sequence":2,"itemId":"i","text":"{\"a\":["}"#.to_owned());
                 for i in 0..n {
                     events.push(format!(r#"{{"type":"delta","sequence":{},"itemId":"i","text":"0,"}}"#, i + 3));
@@ -387,7 +398,10 @@ pub fn cases() -> Vec<Case> {
                 let items: &'static [Value] = Box::leak(items.into_boxed_slice());
                 built(text.len(), move || {
                     let refs: Vec<&Value> = items.iter().collect();
-                    agent_contract::stream::assembler::assemble(&refs, None).map_err(|(_, e)| e).map(|_| ()).expect("valid")
+                    agent_contract::stream::assembler::assemble(&refs, None)
+                        .map_err(|(_, e)| e)
+                        .map(|_| ())
+                        .expect("valid")
                 })
             },
         },
@@ -395,7 +409,8 @@ pub fn cases() -> Vec<Case> {
             name: "openai-chat SSE n argument chunks",
             build: |n| {
                 let first = r#"{"id":"r","choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"id":"c","function":{"name":"f","arguments":"{\"a\":["}}]}}]}"#;
-                let chunk = r#"{"choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"function":{"arguments":"0,"}}]}}]}"#;
+                let chunk =
+                    r#"{"choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"function":{"arguments":"0,"}}]}}]}"#;
                 let last = r#"{"choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"function":{"arguments":"0]}"}}]},"finish_reason":"tool_calls"}]}"#;
                 let payloads = std::iter::once(first.to_owned())
                     .chain((0..n).map(|_| chunk.to_owned()))
@@ -406,7 +421,9 @@ pub fn cases() -> Vec<Case> {
         Case {
             name: "anthropic SSE n argument chunks",
             build: |n| {
-                let mut s = String::from("event: message_start\ndata: {\"type\":\"message_start\",\"message\":{\"id\":\"m\"}}\n\n");
+                let mut s = String::from(
+                    "event: message_start\ndata: {\"type\":\"message_start\",\"message\":{\"id\":\"m\"}}\n\n",
+                );
                 s.push_str("event: content_block_start\ndata: {\"type\":\"content_block_start\",\"index\":0,\"content_block\":{\"type\":\"tool_use\",\"id\":\"t\",\"name\":\"f\",\"input\":{}}}\n\n");
                 let delta = |t: &str| {
                     format!("event: content_block_delta\ndata: {{\"type\":\"content_block_delta\",\"index\":0,\"delta\":{{\"type\":\"input_json_delta\",\"partial_json\":\"{t}\"}}}}\n\n")
@@ -432,29 +449,38 @@ pub fn cases() -> Vec<Case> {
                 for i in 0..n {
                     p.push(format!(
                         r#"{{"type":"response.function_call_arguments.delta","item_id":"fc","output_index":0,"delta":"{}","sequence_number":{}}}"#,
-                        if i == 0 { "[" } else { "0," },
+                        if i == 0 { "{\\\"a\\\":[" } else { "0," },
                         i + 2
                     ));
                 }
                 p.push(format!(
-                    r#"{{"type":"response.function_call_arguments.delta","item_id":"fc","output_index":0,"delta":"0]","sequence_number":{}}}"#,
+                    r#"{{"type":"response.function_call_arguments.delta","item_id":"fc","output_index":0,"delta":"0]}}","sequence_number":{}}}"#,
                     n + 2
                 ));
                 p.push(format!(
                     r#"{{"type":"response.output_item.done","output_index":0,"item":{{"type":"function_call","id":"fc","call_id":"c","name":"f"}},"sequence_number":{}}}"#,
                     n + 3
                 ));
-                p.push(format!(r#"{{"type":"response.completed","response":{{"id":"resp"}},"sequence_number":{}}}"#, n + 4));
+                p.push(format!(
+                    r#"{{"type":"response.completed","response":{{"id":"resp"}},"sequence_number":{}}}"#,
+                    n + 4
+                ));
                 provider("openai-responses", sse(p.into_iter()))
             },
         },
         Case {
             name: "gemini SSE n partialArgs members",
             build: |n| {
-                let part = |fc: String| format!(r#"{{"candidates":[{{"content":{{"role":"model","parts":[{{"functionCall":{fc}}}]}}}}],"responseId":"r"}}"#);
+                let part = |fc: String| {
+                    format!(
+                        r#"{{"candidates":[{{"content":{{"role":"model","parts":[{{"functionCall":{fc}}}]}}}}],"responseId":"r"}}"#
+                    )
+                };
                 let mut p = vec![part(r#"{"name":"f","willContinue":true}"#.to_owned())];
                 for i in 0..n {
-                    p.push(part(format!(r#"{{"partialArgs":[{{"jsonPath":"$.k{i}","numberValue":{i}}}],"willContinue":true}}"#)));
+                    p.push(part(format!(
+                        r#"{{"partialArgs":[{{"jsonPath":"$.k{i}","numberValue":{i}}}],"willContinue":true}}"#
+                    )));
                 }
                 p.push(r#"{"candidates":[{"content":{"role":"model","parts":[{"functionCall":{}}]},"finishReason":"STOP"}],"responseId":"r"}"#.to_owned());
                 provider("gemini", sse(p.into_iter()))

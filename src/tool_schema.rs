@@ -115,6 +115,14 @@ pub fn compile_with(schema: &Value, pointer: &str, resources: Resources<'_>) -> 
     compiler
         .add_resource(&verdict_url, serde_json::json!({"not": {"not": {"$ref": base}}}))
         .map_err(|e| contract(Code::ToolSchemaInvalid, pointer.to_owned(), e.to_string()))?;
+    // The engine reports a pattern its regex crate refuses as `CompileError::Bug` and, in builds
+    // with debug assertions (tests, fuzzing), panics first: find such a pattern before it runs.
+    // Release builds reach the same error through `compile_error` (found by `cargo fuzz`).
+    if cfg!(debug_assertions) {
+        if let Some((path, pattern)) = first_uncompilable_pattern(schema, pointer) {
+            return Err(regex_error(&pattern, path));
+        }
+    }
     let mut schemas = boon::Schemas::new();
     let index = compiler.compile(&base, &mut schemas).map_err(|e| compile_error(&e, &base, pointer, schema))?;
     let verdict =

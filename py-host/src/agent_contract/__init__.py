@@ -144,6 +144,7 @@ class ContractError(ValueError):
     issues: Optional[list[SchemaIssue]]
     available_tools: Optional[list[str]]
     proposal: Optional[RequestApprovalAction]
+    truncated: bool
 
     def __init__(
         self,
@@ -167,6 +168,7 @@ class ContractError(ValueError):
         self.issues = issues  # SCHEMA_MISMATCH: every failure as {path, keyword, message}
         self.available_tools = available_tools  # UNKNOWN_TOOL: the closest registered names
         self.proposal = proposal  # APPROVAL_REQUIRED: the request_approval action to ask
+        self.truncated = False  # SCHEMA_MISMATCH: issues holds the first maxIssues only
 
     def __str__(self) -> str:
         p = self.position
@@ -269,6 +271,7 @@ def _error(e: dict[str, Any]) -> ContractError:
     )
     error.available_tools = e.get("availableTools")
     error.proposal = e.get("proposal")
+    error.truncated = e.get("truncated", False)
     return error
 
 

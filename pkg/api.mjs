@@ -16,6 +16,7 @@ export class ContractError extends Error {
     if (error.issues) this.issues = error.issues;
     if (error.availableTools) this.availableTools = error.availableTools;
     if (error.proposal) this.proposal = error.proposal;
+    if (error.truncated) this.truncated = true;
   }
 }
 

@@ -177,6 +177,8 @@ export class ContractError extends Error {
   readonly availableTools?: string[];
   /** `APPROVAL_REQUIRED`: the `request_approval` action to put to a human. */
   readonly proposal?: RequestApprovalAction;
+  /** `SCHEMA_MISMATCH`: `issues` holds the first `maxIssues` only (more were found). */
+  readonly truncated?: boolean;
 }
 
 export interface SchemaIssue {

@@ -21,6 +21,14 @@ if [ "$(wasm-tools --version 2>/dev/null | awk '{print $2}')" != "$wasm_tools_ve
   cargo install wasm-tools --version "$wasm_tools_version"
 fi
 
+# The core's fuzzers (scripts/fuzz.sh): cargo fuzz on the nightly toolchain. Without --locked,
+# as for wasm-bindgen-cli.
+if ! cargo fuzz --version >/dev/null 2>&1; then
+  echo "installing cargo-fuzz (a few minutes)"
+  cargo install cargo-fuzz
+fi
+rustup toolchain list | grep -q '^nightly' || rustup toolchain install nightly --profile minimal
+
 (cd js-tests && npm ci --no-audit --no-fund --loglevel=error)
 (cd bench && npm ci --no-audit --no-fund --loglevel=error)
 

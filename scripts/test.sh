@@ -20,6 +20,8 @@ suite rust-wasm cargo test --target wasm32-unknown-unknown --features js --test 
   --config 'target.wasm32-unknown-unknown.runner="wasm-bindgen-test-runner"'
 suite node bash -c 'cd js-tests && node --test --test-reporter=spec test/'
 suite python ./scripts/test-python.sh
+# The core's fuzzers, ~1 minute in all: any crash, failed assertion or input over 10 s fails.
+suite fuzz ./scripts/fuzz.sh
 # The README's demo: the same trace through Node and Python must give identical verdicts.
 suite demo bash -c 'diff <(node demo/demo.mjs) <(.venv/bin/python demo/demo.py) && echo "demo: identical verdicts"'
 

@@ -57,7 +57,8 @@ pub fn preview_action<V: HostValue>(value: &V, options: Option<&V>) -> Value {
 }
 
 /// One verdict per element of a list, each with its own size budget; the list itself must be
-/// an array.
+/// an array of at most `maxArrayLength` elements (the results are a list the core builds for
+/// the caller: its length is bounded like any array's).
 pub fn parse_agent_actions<V: HostValue>(list: &V, options: Option<&V>) -> Result<Vec<Result<AgentAction>>> {
     let options = Options::read(options)?;
     if list.kind() != Kind::Array {
@@ -69,8 +70,8 @@ pub fn parse_agent_actions<V: HostValue>(list: &V, options: Option<&V>) -> Resul
         .in_layer(Layer::Protocol));
     }
     let len = list.len().map_err(|f| f.at(""))?;
-    if len > options.limits.max_bytes {
-        return Err(ContractError::new(Code::InputTooLarge, "", "the list has more items than the size limit allows"));
+    if len > options.limits.max_array_length {
+        return Err(too_many_items("the list has", options.limits.max_array_length));
     }
     let mut out = Vec::with_capacity(len.min(1 << 16));
     for i in 0..len {
@@ -84,10 +85,17 @@ pub fn parse_agent_actions<V: HostValue>(list: &V, options: Option<&V>) -> Resul
 }
 
 /// JSON Lines: one action per line (`\n`, optional `\r` before it); a final newline is allowed,
-/// any other empty line is an error for that line. Positions are in the whole text.
+/// any other empty line is an error for that line. Positions are in the whole text; `maxBytes`
+/// bounds each line (the fixture `batch/jsonl-size-per-line`). At most
+/// `maxArrayLength` lines: each line is one result, and every result (an error for a blank
+/// line) costs a few hundred bytes, so 4 MB of newlines would otherwise be a million errors.
 pub fn parse_agent_actions_jsonl<O: HostValue>(text: &[u8], options: Option<&O>) -> Result<Vec<Result<AgentAction>>> {
     let options = Options::read(options)?;
-    let mut out = Vec::new();
+    let lines = text.iter().filter(|&&b| b == b'\n').count() + usize::from(text.last().is_some_and(|&b| b != b'\n'));
+    if lines > options.limits.max_array_length {
+        return Err(too_many_items("the text has", options.limits.max_array_length));
+    }
+    let mut out = Vec::with_capacity(lines);
     let mut start = 0;
     let mut line_no = 1;
     while start < text.len() {
@@ -107,6 +115,14 @@ pub fn parse_agent_actions_jsonl<O: HostValue>(text: &[u8], options: Option<&O>)
         line_no += 1;
     }
     Ok(out)
+}
+
+fn too_many_items(what: &str, max: usize) -> ContractError {
+    ContractError::new(
+        Code::InputTooLarge,
+        "",
+        format!("{what} more items than the limit of {max} (maxArrayLength): each gets its own result"),
+    )
 }
 
 /// Strict JSON text (RFC 8259 + I-JSON, limits, positions) to its value: the parse layer on its

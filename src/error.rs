@@ -165,6 +165,9 @@ pub struct ContractError {
     pub available_tools: Option<Vec<String>>,
     /// `APPROVAL_REQUIRED`: the `request_approval` action a host may put to a human.
     pub proposal: Option<Approval>,
+    /// `SCHEMA_MISMATCH`: `issues` holds the first `maxIssues` only (or, when listing every
+    /// failure would cost more than the engine may spend, one issue for the whole input).
+    pub truncated: bool,
 }
 
 /// A `request_approval` proposal (the protocol's action of that type): a proposal, never an
@@ -198,6 +201,7 @@ impl ContractError {
             issues: Vec::new(),
             available_tools: None,
             proposal: None,
+            truncated: false,
         }
     }
 

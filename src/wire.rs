@@ -42,6 +42,9 @@ pub fn error_value(e: &ContractError) -> Value {
             .collect();
         entries.push(("issues".to_owned(), Value::Array(issues)));
     }
+    if e.truncated {
+        entries.push(("truncated".to_owned(), Value::Bool(true)));
+    }
     if let Some(names) = &e.available_tools {
         let names = names.iter().map(|n| Value::String(n.clone())).collect();
         entries.push(("availableTools".to_owned(), Value::Array(names)));

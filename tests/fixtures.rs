@@ -315,6 +315,13 @@ fn check(got: &Value, expect: &Json, host: Option<&Json>) -> Result<(), String> 
         }
     }
     check_issues(error, expect)?;
+    // `truncated` is absent unless true: `false` expects it absent.
+    if let Some(want) = expect.get("truncated") {
+        let have = error.get("truncated") == Some(&Value::Bool(true));
+        if want.as_bool() != Some(have) {
+            return Err(format!("expected truncated {want}, got {have} ({})", show(error)));
+        }
+    }
     for (key, want) in [("availableTools", expect.get("availableTools")), ("proposal", expect.get("proposal"))] {
         if let Some(want) = want {
             let have = error.get(key).cloned().unwrap_or(Value::Null);

@@ -22,6 +22,11 @@ pub const MAX_BYTES_CEILING: usize = 64 * 1024 * 1024;
 pub const DEFAULT_MAX_STRING_BYTES: usize = 1024 * 1024;
 pub const DEFAULT_MAX_ARRAY_LENGTH: usize = 65_536;
 pub const DEFAULT_MAX_OBJECT_MEMBERS: usize = 65_536;
+/// `maxIssues`: most `SCHEMA_MISMATCH` issues listed (the rest are cut, `truncated: true`).
+pub const DEFAULT_MAX_ISSUES: usize = 100;
+/// Each issue is a path, a keyword and a message (~100-300 bytes): 10,000 of them stay a few
+/// MB in every host's memory.
+pub const MAX_ISSUES_CEILING: usize = 10_000;
 /// `maxCalls` of a tool decision (issue 4 §2, the seed's `maxItems: 4`) and its ceiling.
 pub const DEFAULT_MAX_CALLS: usize = 4;
 pub const MAX_CALLS_CEILING: usize = 256;

@@ -146,10 +146,28 @@ pub trait HostValue: Sized {
     }
     /// Own enumerable string keys in ECMAScript order.
     fn keys(&self) -> std::result::Result<Vec<String>, KeysError>;
+    /// Own enumerable members in ECMAScript order, for rules that visit every member. A host
+    /// that holds its members together (`&Value`) answers with each value already read, in one
+    /// pass: `keys` then `get` per key would scan the object once per key, O(n²) for an
+    /// object of n members. The default lists the keys and leaves every value unread (`None`),
+    /// so a host that crosses a boundary per read (a JS getter, a Proxy) is read one member at
+    /// a time, in order, as before; `member_value` reads it.
+    fn members(&self) -> std::result::Result<Vec<(String, Option<HostResult<Self>>)>, KeysError> {
+        Ok(self.keys()?.into_iter().map(|k| (k, None)).collect())
+    }
     fn len(&self) -> HostResult<usize>;
     fn index(&self, i: usize) -> HostResult<Self>;
     /// For messages about a `NotJson` value: "function", "Map", "set"...
     fn not_json_name(&self) -> String;
+}
+
+/// The value of a member `HostValue::members` listed: the one it read, else `get` now. `None`
+/// when the key vanished since it was listed (a JS getter or Proxy can delete it).
+pub fn member_value<V: HostValue>(object: &V, key: &str, read: Option<HostResult<V>>) -> HostResult<Option<V>> {
+    match read {
+        Some(value) => value.map(Some),
+        None => object.get(key),
+    }
 }
 
 /// Whether `key` is an ECMAScript array index (canonical decimal below 2^32 - 1).
@@ -231,6 +249,28 @@ impl<'a> HostValue for &'a Value {
         let mut keys: Vec<String> = entries.iter().map(|(k, _)| k.clone()).collect();
         ecmascript_order(&mut keys);
         Ok(keys)
+    }
+
+    fn members(&self) -> std::result::Result<Vec<(String, Option<HostResult<Self>>)>, KeysError> {
+        let Value::Object(entries) = self else {
+            return Ok(Vec::new());
+        };
+        let mut members = Vec::with_capacity(entries.len());
+        let mut indexed = false;
+        for (key, value) in entries {
+            let read = match value {
+                Value::IllFormedKey => return Err(KeysError::IllFormedKey),
+                Value::Cycle => Err(HostFault::Cycle),
+                value => Ok(value),
+            };
+            indexed |= is_array_index(key);
+            members.push((key.clone(), Some(read)));
+        }
+        if indexed {
+            // Stable, as `ecmascript_order`: non-index keys keep insertion order.
+            members.sort_by_key(|(k, _)| if is_array_index(k) { (0, k.parse::<u64>().unwrap_or(0)) } else { (1, 0) });
+        }
+        Ok(members)
     }
 
     fn len(&self) -> HostResult<usize> {
@@ -378,12 +418,12 @@ impl Copier<'_> {
             }
             Kind::Object => {
                 self.enter(path, depth)?;
-                let keys = value.keys().map_err(|e| e.at(&path.render()))?;
-                if keys.len() > self.limits.max_object_members {
-                    self.limits.check_members(keys.len(), &path.render())?;
+                let members = value.members().map_err(|e| e.at(&path.render()))?;
+                if members.len() > self.limits.max_object_members {
+                    self.limits.check_members(members.len(), &path.render())?;
                 }
-                let mut entries = Vec::with_capacity(keys.len());
-                for key in keys {
+                let mut entries = Vec::with_capacity(members.len());
+                for (key, read) in members {
                     if key.len() > self.limits.max_string_bytes {
                         self.limits.check_string(key.len(), &path.render())?;
                     }
@@ -391,7 +431,9 @@ impl Copier<'_> {
                     let item_path = Path::Key(path, &key);
                     // A key listed a moment ago can vanish under a getter or Proxy; it is then
                     // simply not there.
-                    let Some(item) = value.get(&key).map_err(|f| f.at(&item_path.render()))? else { continue };
+                    let Some(item) = member_value(value, &key, read).map_err(|f| f.at(&item_path.render()))? else {
+                        continue;
+                    };
                     let copied = self.copy(&item, &item_path, depth + 1)?;
                     entries.push((key, copied));
                 }

@@ -12,6 +12,8 @@ pub struct Options {
     pub limits: Limits,
     /// Most calls in one tool decision.
     pub max_calls: usize,
+    /// Most `SCHEMA_MISMATCH` issues reported (`truncated` when more were found).
+    pub max_issues: usize,
     /// Stream assembly: most bytes of one call's arguments text.
     pub max_arguments_bytes: usize,
     /// Stream assembly: most bytes of all argument texts, ids and names of one response.
@@ -24,6 +26,7 @@ impl Default for Options {
             strict: false,
             limits: Limits::default(),
             max_calls: DEFAULT_MAX_CALLS,
+            max_issues: DEFAULT_MAX_ISSUES,
             max_arguments_bytes: DEFAULT_MAX_ARGUMENTS_BYTES,
             max_response_bytes: DEFAULT_MAX_RESPONSE_BYTES,
         }
@@ -65,9 +68,9 @@ impl Options {
             Kind::Object => {}
             _ => return Err(invalid("", "options must be an object")),
         }
-        for key in value.keys().map_err(|e| e.at(""))? {
+        for (key, read) in value.members().map_err(|e| e.at(""))? {
             let path = crate::value::pointer_child("", &key);
-            let Some(item) = value.get(&key).map_err(|f| f.at(&path))? else {
+            let Some(item) = crate::input::member_value(value, &key, read).map_err(|f| f.at(&path))? else {
                 continue;
             };
             match (key.as_str(), item.kind()) {
@@ -92,6 +95,9 @@ impl Options {
                 ("maxArrayLength", _) => options.limits.max_array_length = read_count(&item, &path, MAX_BYTES_CEILING)?,
                 ("maxObjectMembers", _) => {
                     options.limits.max_object_members = read_count(&item, &path, MAX_BYTES_CEILING)?
+                }
+                ("maxIssues", _) if set == OptionSet::Rules => {
+                    options.max_issues = read_count(&item, &path, MAX_ISSUES_CEILING)?
                 }
                 ("maxCalls", _) if set == OptionSet::Decision => {
                     options.max_calls = read_count(&item, &path, MAX_CALLS_CEILING)?

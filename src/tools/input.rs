@@ -24,7 +24,7 @@ pub fn validate_tool_input<V: HostValue>(tool: &V, input: &V, options: &Options)
     if matches!(copied, Value::Undefined) {
         return Err(crate::input::not_json("", "undefined"));
     }
-    validate(&compiled, &copied)?;
+    validate(&compiled, &copied, options.max_issues)?;
     Ok(copied)
 }
 
@@ -44,6 +44,6 @@ pub fn validate_tool_input_json<V: HostValue>(tool: &V, text: &[u8], options: &O
     let tool = read_tool(tool, options)?;
     let compiled = compile(&tool.input_schema, "/inputSchema")?;
     let input = json::parse(text, Mode::Strict, &options.limits)?;
-    validate(&compiled, &input)?;
+    validate(&compiled, &input, options.max_issues)?;
     Ok(input)
 }

@@ -38,7 +38,7 @@ pub fn check_tool_call<V: HostValue>(registry: &V, call: &V, policy: &V, options
     };
     let def = &registry::read_tool_at(&list, index)?;
     let compiled = crate::tools::schema::compile(&def.input_schema, "/inputSchema")?;
-    crate::tools::schema::validate(&compiled, &input).map_err(|mut e| {
+    crate::tools::schema::validate(&compiled, &input, options.max_issues).map_err(|mut e| {
         if e.code == Code::SchemaMismatch {
             e.path = call.input_path.to_owned();
         }

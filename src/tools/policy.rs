@@ -31,7 +31,7 @@ impl Effect {
     }
 }
 
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum Subject {
     Tool(String),
     Permission(String),
@@ -79,10 +79,12 @@ fn from_value(value: &Value) -> Result<Policy> {
         return Err(invalid("/rules", format!("rules must be a list, got {}", rules.kind_name())));
     };
     let mut out: Vec<Rule> = Vec::with_capacity(items.len());
+    // Where each subject got its rule: one lookup per rule, not a scan of the earlier ones.
+    let mut seen: std::collections::HashMap<Subject, usize> = std::collections::HashMap::with_capacity(items.len());
     for (i, item) in items.iter().enumerate() {
         let path = format!("/rules/{i}");
         let rule = rule(item, &path)?;
-        if let Some(j) = out.iter().position(|r| r.subject == rule.subject) {
+        if let Some(&j) = seen.get(&rule.subject) {
             let what = match &rule.subject {
                 Subject::Tool(t) => format!("tool {t:?}"),
                 Subject::Permission(p) => format!("permission {p:?}"),
@@ -90,6 +92,7 @@ fn from_value(value: &Value) -> Result<Policy> {
             let key = if matches!(rule.subject, Subject::Tool(_)) { "tool" } else { "permission" };
             return Err(invalid(&format!("{path}/{key}"), format!("{what} already has a rule (/rules/{j})")));
         }
+        seen.insert(rule.subject.clone(), i);
         out.push(rule);
     }
     Ok(Policy { rules: out })

@@ -234,15 +234,16 @@ fn walk(schema: &Value, path: &str, depth: usize, issues: &mut Vec<Issue>, count
                 message: "every object must set additionalProperties: false".into(),
             });
         }
-        let required: Vec<&str> = match schema.get("required") {
+        // A set: every property is looked up in it (a list is O(properties × required)).
+        let required: std::collections::HashSet<&str> = match schema.get("required") {
             Some(Value::Array(r)) => {
                 r.iter().filter_map(|v| if let Value::String(s) = v { Some(s.as_str()) } else { None }).collect()
             }
-            _ => Vec::new(),
+            _ => Default::default(),
         };
         if let Some(Value::Object(props)) = schema.get("properties") {
             for (name, _) in props {
-                if !required.contains(&name.as_str()) {
+                if !required.contains(name.as_str()) {
                     issues.push(Issue {
                         path: pointer_child(path, "required"),
                         keyword: "required".into(),

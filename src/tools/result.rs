@@ -78,7 +78,7 @@ pub fn normalize_tool_result<V: HostValue>(tool: &V, value: &V, options: &Option
             };
             if let Some(schema) = &tool.output_schema {
                 let compiled = crate::tools::schema::compile(schema, "/outputSchema")?;
-                if let Err(e) = crate::tools::schema::validate(&compiled, data) {
+                if let Err(e) = crate::tools::schema::validate(&compiled, data, 5) {
                     let detail: Vec<String> =
                         e.issues.iter().take(5).map(|i| format!("{} at {:?}", i.keyword, i.path)).collect();
                     let detail = if detail.is_empty() { e.code.as_str().to_owned() } else { detail.join(", ") };

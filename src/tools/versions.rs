@@ -9,6 +9,8 @@
 //! breaking. Each reason has a JSON Pointer into the definition. The semver bump is checked:
 //! breaking needs a major bump, compatible at least a minor one.
 
+use std::collections::{HashMap, HashSet};
+
 use crate::error::Result;
 use crate::input::limits::Limits;
 use crate::input::options::Options;
@@ -118,14 +120,12 @@ fn schema(old: &Value, new: &Value, path: &str, out: &mut Vec<Reason>) {
         push(out, path.to_owned(), Change::Breaking, "the schema changed".into());
         return;
     };
+    // Members by name, so each key is one lookup (a scan per key is O(n²) in the members).
+    let (om, nm) = (by_name(o), by_name(n));
     let mut keys: Vec<&String> = o.iter().map(|(k, _)| k).collect();
-    for (k, _) in n {
-        if !keys.contains(&k) {
-            keys.push(k);
-        }
-    }
+    keys.extend(n.iter().map(|(k, _)| k).filter(|k| !om.contains_key(k.as_str())));
     for key in keys {
-        let (a, b) = (old.get(key), new.get(key));
+        let (a, b) = (om.get(key.as_str()).copied(), nm.get(key.as_str()).copied());
         if a.map(text) == b.map(text) {
             continue;
         }
@@ -148,7 +148,7 @@ fn schema(old: &Value, new: &Value, path: &str, out: &mut Vec<Reason>) {
             "enum" => match (a, b) {
                 (_, None) => push(out, p, Change::Compatible, "the enum was removed".into()),
                 (Some(Value::Array(x)), Some(Value::Array(y))) => {
-                    let ys: Vec<String> = y.iter().map(text).collect();
+                    let ys: HashSet<String> = y.iter().map(text).collect();
                     let gone: Vec<String> = x.iter().map(text).filter(|v| !ys.contains(v)).collect();
                     if gone.is_empty() {
                         push(out, p, Change::Compatible, "enum widened".into())
@@ -179,10 +179,11 @@ fn schema(old: &Value, new: &Value, path: &str, out: &mut Vec<Reason>) {
                     }
                 };
                 let (x, y) = (list(a), list(b));
-                for name in y.iter().filter(|v| !x.contains(v)) {
+                let (xs, ys): (HashSet<&String>, HashSet<&String>) = (x.iter().collect(), y.iter().collect());
+                for name in y.iter().filter(|v| !xs.contains(v)) {
                     push(out, p.clone(), Change::Breaking, format!("new required field {name}"));
                 }
-                if x.iter().any(|v| !y.contains(v)) {
+                if x.iter().any(|v| !ys.contains(v)) {
                     push(out, p, Change::Compatible, "a field is no longer required".into());
                 }
             }
@@ -207,15 +208,16 @@ fn schema(old: &Value, new: &Value, path: &str, out: &mut Vec<Reason>) {
                     Some(Value::Object(e)) => e,
                     _ => &empty,
                 };
+                let (xm, ym) = (by_name(xs), by_name(ys));
                 for (name, sub) in xs {
                     let q = pointer_child(&p, name);
-                    match ys.iter().find(|(m, _)| m == name) {
-                        Some((_, nsub)) => schema(sub, nsub, &q, out),
+                    match ym.get(name.as_str()) {
+                        Some(nsub) => schema(sub, nsub, &q, out),
                         None => push(out, q, Change::Breaking, format!("field {name} removed")),
                     }
                 }
                 for (name, _) in ys {
-                    if !xs.iter().any(|(m, _)| m == name) {
+                    if !xm.contains_key(name.as_str()) {
                         // Required or not: a new required name is reported under `required`.
                         push(out, pointer_child(&p, name), Change::Compatible, format!("field {name} added"));
                     }
@@ -230,6 +232,15 @@ fn schema(old: &Value, new: &Value, path: &str, out: &mut Vec<Reason>) {
             _ => push(out, p, Change::Breaking, format!("{k} changed (not provably compatible)")),
         }
     }
+}
+
+/// An object's members by name (the first of a name wins, as `Value::get`).
+fn by_name(entries: &[(String, Value)]) -> HashMap<&str, &Value> {
+    let mut map = HashMap::with_capacity(entries.len());
+    for (k, v) in entries {
+        map.entry(k.as_str()).or_insert(v);
+    }
+    map
 }
 
 fn semver(v: &Option<String>) -> Option<semver::Version> {
@@ -324,13 +335,16 @@ pub fn diff_catalogs<V: HostValue>(old: &V, new: &V) -> Result<Value> {
     let mut names: Vec<&str> = old.iter().chain(new.iter()).map(|d| d.name.as_str()).collect();
     names.sort();
     names.dedup();
+    // Tools by name: one lookup per name, not a scan of each catalog.
+    let old_by: HashMap<&str, &ToolDefinition> = old.iter().map(|d| (d.name.as_str(), d)).collect();
+    let new_by: HashMap<&str, &ToolDefinition> = new.iter().map(|d| (d.name.as_str(), d)).collect();
     let mut worst = Change::Identical;
     let mut tools = Vec::new();
     let mut added_permissions = Vec::new();
     let s = |x: &str| Value::String(x.to_owned());
     for name in names {
-        let a = old.iter().find(|d| d.name == name);
-        let b = new.iter().find(|d| d.name == name);
+        let a = old_by.get(name).copied();
+        let b = new_by.get(name).copied();
         let entry = match (a, b) {
             (Some(a), Some(b)) => {
                 for p in b.permissions.iter().filter(|p| !a.permissions.contains(p)) {

@@ -158,6 +158,7 @@ class ContractError(ValueError):
     issues: Optional[list[SchemaIssue]]
     available_tools: Optional[list[str]]
     proposal: Optional[RequestApprovalAction]
+    truncated: bool
 
     def __init__(
         self,
@@ -181,6 +182,7 @@ class ContractError(ValueError):
         self.issues = issues  # SCHEMA_MISMATCH: every failure as {path, keyword, message}
         self.available_tools = available_tools  # UNKNOWN_TOOL: the closest registered names
         self.proposal = proposal  # APPROVAL_REQUIRED: the request_approval action to ask
+        self.truncated = False  # SCHEMA_MISMATCH: issues holds the first maxIssues only
 
     def __str__(self) -> str:
         p = self.position
@@ -283,6 +285,7 @@ def _error(e: dict[str, Any]) -> ContractError:
     )
     error.available_tools = e.get("availableTools")
     error.proposal = e.get("proposal")
+    error.truncated = e.get("truncated", False)
     return error
 
 

@@ -124,7 +124,8 @@ pub fn analyze(schema: &Value, pointer: &str, resources: &[(String, Value)]) -> 
 
 impl Bounds {
     /// Before validating an input of `depth` (root container = 1) and `values` values.
-    pub fn admit(&self, depth: usize, values: usize) -> Result<()> {
+    /// Returns the evaluations it admitted (an upper bound).
+    pub fn admit(&self, depth: usize, values: usize) -> Result<u64> {
         let (frames, paths) = self.root_at(depth);
         if frames > MAX_FRAMES {
             return Err(ContractError::new(
@@ -135,14 +136,15 @@ impl Bounds {
                 ),
             ));
         }
-        if paths.saturating_mul(values as u64) > MAX_WORK {
+        let work = paths.saturating_mul(values as u64);
+        if work > MAX_WORK {
             return Err(ContractError::new(
                 Code::InputTooLarge,
                 "",
                 format!("validating this input against its schema could take more than {MAX_WORK} evaluations"),
             ));
         }
-        Ok(())
+        Ok(work)
     }
 
     fn root_at(&self, depth: usize) -> (u64, u64) {

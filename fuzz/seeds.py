@@ -1,0 +1,78 @@
+#!/usr/bin/env python3
+"""Builds the seed corpus of every fuzz target from fixtures/ (and the provider recordings in
+../shared/conformance when present) into fuzz/corpus/<target>/. Generated, not committed.
+
+A seed is the target's input format: an operation byte, then the text (see fuzz_targets/)."""
+import hashlib, json, os, pathlib, sys
+
+root = pathlib.Path(__file__).resolve().parent.parent
+out = root / "fuzz" / "corpus"
+seeds = {t: set() for t in ["json", "host_text", "text_ops", "tool_input", "provider_sse", "registry"]}
+
+TEXT_OPS = {"parseAgentActionJson": 0, "defineToolJson": 1, "parseDecisionJson": 2, "parseAgentActionsJsonl": 3, "parseJson": 4}
+HOST_OPS = {"parseAgentAction": 0, "defineTool": 1, "parseDecision": 2, "previewAction": 3, "parseAgentActions": 4,
+            "strictSchemaIssues": 5, "definePolicy": 6}
+REG_OPS = {"createRegistry": 0, "catalog": 1, "toOpenAITools": 2, "toAnthropicTools": 3, "toMcpTools": 3, "definePolicy": 4,
+           "checkToolCall": 5, "normalizeToolResult": 6, "strictSchemaIssues": 7, "compareContracts": 8, "diffCatalogs": 9}
+PROVIDERS = {"openai-chat": 0, "openai-responses": 1, "anthropic": 2, "gemini": 3}
+
+def dump(v):
+    return json.dumps(v, separators=(",", ":"), ensure_ascii=False).encode()
+
+def text_of(case):
+    if "text" in case:
+        return case["text"].encode("utf-8", "surrogatepass")
+    if "textHex" in case:
+        return bytes.fromhex(case["textHex"])
+    if "bytesHex" in case:
+        return bytes.fromhex(case["bytesHex"])
+    return None
+
+def sse_of(events):
+    return b"".join(b"data: " + (e.encode() if isinstance(e, str) else dump(e)) + b"\n\n" for e in events)
+
+for path in sorted((root / "fixtures").glob("*.json")):
+    for case in json.load(open(path))["cases"]:
+        op, text = case["op"], text_of(case)
+        if text is not None:
+            seeds["json"].add(b"\0" + text)
+        if op in TEXT_OPS and text is not None:
+            seeds["text_ops"].add(bytes([TEXT_OPS[op]]) + text)
+        if "input" in case:
+            seeds["json"].add(b"\0" + dump(case["input"]))
+            if op in HOST_OPS:
+                seeds["host_text"].add(bytes([HOST_OPS[op]]) + dump(case["input"]))
+        if "options" in case:
+            seeds["host_text"].add(bytes([7]) + dump(case["options"]))
+        if op.startswith("validateToolInput") and isinstance(case.get("tool"), dict):
+            instance = text if text is not None else dump(case.get("input"))
+            seeds["tool_input"].add(dump(case["tool"].get("inputSchema")) + b"\0" + instance)
+        if op in REG_OPS and "args" in case:
+            seeds["registry"].add(bytes([REG_OPS[op]]) + dump(case["args"]))
+        if op == "assembleStream":
+            seeds["registry"].add(bytes([10]) + dump(case["input"]))
+        if op == "assembleProviderStream":
+            p = PROVIDERS.get(case.get("provider"))
+            if p is None:
+                continue
+            if text is not None:
+                seeds["provider_sse"].add(bytes([p]) + text)
+            elif isinstance(case.get("input"), list):
+                seeds["provider_sse"].add(bytes([p]) + sse_of(case["input"]))
+
+recordings = root.parent / "shared" / "conformance" / "provider-streams"
+if recordings.is_dir():
+    for f in sorted(recordings.rglob("*")):
+        name = f.name
+        p = next((v for k, v in PROVIDERS.items() if k.replace("-", "_") in str(f).replace("-", "_")), None)
+        if p is None or not f.is_file() or f.stat().st_size > 200_000:
+            continue
+        if name.endswith((".bin", ".sse", "_response.txt")):
+            seeds["provider_sse"].add(bytes([p]) + f.read_bytes())
+
+for target, items in seeds.items():
+    d = out / target
+    d.mkdir(parents=True, exist_ok=True)
+    for s in items:
+        (d / hashlib.sha1(s).hexdigest()).write_bytes(s)
+    print(f"{target}: {len(items)} seeds", file=sys.stderr)

@@ -1,0 +1,498 @@
+//! Growing inputs for every public function (issue 8 §4) and a counting allocator for the
+//! memory bound (§3). Shared by `tests/scaling.rs` (ratios asserted with wide margins) and
+//! `examples/scaling.rs` (the table recorded in `docs/fuzzing.md`).
+//!
+//! A case builds its input for a size `n` (outside the timing) and returns the call. The input
+//! grows with `n` along the axis that case stresses: members of one object, items of a list,
+//! lines, events, tools, rules.
+
+#![allow(dead_code)]
+
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::fmt::Write as _;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::{Duration, Instant};
+
+use agent_contract::api;
+use agent_contract::json::{self, Mode};
+use agent_contract::value::Value;
+use agent_contract::Limits;
+
+/// Counts live heap bytes and their peak, so a case can report the most it held at once.
+pub struct Counting;
+
+static LIVE: AtomicUsize = AtomicUsize::new(0);
+static PEAK: AtomicUsize = AtomicUsize::new(0);
+
+unsafe impl GlobalAlloc for Counting {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        let p = unsafe { System.alloc(layout) };
+        if !p.is_null() {
+            let now = LIVE.fetch_add(layout.size(), Ordering::Relaxed) + layout.size();
+            PEAK.fetch_max(now, Ordering::Relaxed);
+        }
+        p
+    }
+    unsafe fn dealloc(&self, p: *mut u8, layout: Layout) {
+        unsafe { System.dealloc(p, layout) };
+        LIVE.fetch_sub(layout.size(), Ordering::Relaxed);
+    }
+    unsafe fn realloc(&self, p: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+        let q = unsafe { System.realloc(p, layout, new_size) };
+        if !q.is_null() {
+            if new_size > layout.size() {
+                let now = LIVE.fetch_add(new_size - layout.size(), Ordering::Relaxed) + new_size - layout.size();
+                PEAK.fetch_max(now, Ordering::Relaxed);
+            } else {
+                LIVE.fetch_sub(layout.size() - new_size, Ordering::Relaxed);
+            }
+        }
+        q
+    }
+}
+
+/// Runs `call` and returns its time and the most heap it held above what was live before it.
+pub fn measure(call: &dyn Fn()) -> (Duration, usize) {
+    let base = LIVE.load(Ordering::Relaxed);
+    PEAK.store(base, Ordering::Relaxed);
+    let t = Instant::now();
+    call();
+    let took = t.elapsed();
+    (took, PEAK.load(Ordering::Relaxed).saturating_sub(base))
+}
+
+/// The fastest of `runs` calls (the least disturbed by other work on the machine).
+pub fn fastest(call: &dyn Fn(), runs: usize) -> Duration {
+    (0..runs).map(|_| measure(call).0).min().unwrap_or_default()
+}
+
+pub fn value(text: &str) -> Value {
+    json::parse(text.as_bytes(), Mode::Host, &Limits::ceilings().unbounded_values()).expect("case input is JSON")
+}
+
+pub struct Built {
+    /// Bytes of the case's input as JSON text: the "MB" of time per MB.
+    pub bytes: usize,
+    pub call: Box<dyn Fn()>,
+}
+
+pub struct Case {
+    pub name: &'static str,
+    pub build: fn(usize) -> Built,
+}
+
+fn members(n: usize) -> String {
+    let mut s = String::from("{");
+    for i in 0..n {
+        if i > 0 {
+            s.push(',');
+        }
+        let _ = write!(s, "\"k{i}\":{i}");
+    }
+    s.push('}');
+    s
+}
+
+fn list(n: usize, item: impl Fn(usize) -> String) -> String {
+    let mut s = String::from("[");
+    for i in 0..n {
+        if i > 0 {
+            s.push(',');
+        }
+        s.push_str(&item(i));
+    }
+    s.push(']');
+    s
+}
+
+fn tool(i: usize, properties: &str) -> String {
+    format!(
+        r#"{{"name":"tool_{i}","description":"Tool {i}.","permissions":["read"],"inputSchema":{{"type":"object","properties":{properties},"additionalProperties":false}}}}"#
+    )
+}
+
+fn action_with(input: &str) -> String {
+    format!(r#"{{"type":"tool_call","callId":"c","tool":"t","input":{input}}}"#)
+}
+
+fn none() -> Option<&'static &'static Value> {
+    None
+}
+
+/// Keeps a value alive for the call's closure (leaked: a case is built a handful of times).
+fn keep(v: Value) -> &'static Value {
+    Box::leak(Box::new(v))
+}
+
+fn ok<T>(r: agent_contract::error::Result<T>) {
+    r.map(|_| ()).expect("scaling inputs are valid");
+}
+
+fn built(bytes: usize, call: impl Fn() + 'static) -> Built {
+    Built { bytes, call: Box::new(call) }
+}
+
+fn sse(payloads: impl Iterator<Item = String>) -> String {
+    let mut s = String::new();
+    for p in payloads {
+        s.push_str("data: ");
+        s.push_str(&p);
+        s.push_str("\n\n");
+    }
+    s
+}
+
+fn provider(name: &'static str, text: String) -> Built {
+    let provider = keep(Value::String(name.to_owned()));
+    let bytes = text.len();
+    let text: &'static [u8] = Box::leak(text.into_bytes().into_boxed_slice());
+    let input = keep(Value::Null);
+    built(bytes, move || ok(agent_contract::stream::provider_stream::assemble(&provider, &input, Some(text), None)))
+}
+
+pub fn cases() -> Vec<Case> {
+    vec![
+        Case {
+            name: "parseAgentAction input {n members}",
+            build: |n| {
+                let text = action_with(&members(n));
+                let v = keep(value(&text));
+                built(text.len(), move || ok(api::parse_agent_action(&v, none())))
+            },
+        },
+        Case {
+            name: "parseAgentAction input [n arrays]",
+            build: |n| {
+                let text = action_with(&list(n, |_| "[0]".into()));
+                let v = keep(value(&text));
+                built(text.len(), move || ok(api::parse_agent_action(&v, none())))
+            },
+        },
+        Case {
+            name: "parseAgentActionJson input {n members}",
+            build: |n| {
+                let text = action_with(&members(n));
+                built(text.len(), move || ok(api::parse_agent_action_json::<&Value>(text.as_bytes(), None)))
+            },
+        },
+        Case {
+            name: "parseJson {n members}",
+            build: |n| {
+                let text = members(n);
+                built(text.len(), move || ok(api::parse_json::<&Value>(text.as_bytes(), None)))
+            },
+        },
+        Case {
+            name: "checkJson [n strings]",
+            build: |n| {
+                let text = list(n, |i| format!("\"s{i}\\n\""));
+                built(text.len(), move || ok(api::check_json::<&Value>(text.as_bytes(), None)))
+            },
+        },
+        Case {
+            name: "parseAgentActions [n actions]",
+            build: |n| {
+                let text = list(n, |i| format!(r#"{{"type":"message","content":"m{i}"}}"#));
+                let v = keep(value(&text));
+                built(text.len(), move || ok(api::parse_agent_actions(&v, none())))
+            },
+        },
+        Case {
+            name: "parseAgentActionsJsonl n lines",
+            build: |n| {
+                let text: String = (0..n).map(|i| format!("{{\"type\":\"message\",\"content\":\"m{i}\"}}\n")).collect();
+                built(text.len(), move || ok(api::parse_agent_actions_jsonl::<&Value>(text.as_bytes(), None)))
+            },
+        },
+        Case {
+            name: "parseAgentActionsJsonl n blank lines",
+            build: |n| {
+                let text = "\n".repeat(n);
+                built(text.len(), move || ok(api::parse_agent_actions_jsonl::<&Value>(text.as_bytes(), None)))
+            },
+        },
+        Case {
+            name: "parseDecision tool input {n members}",
+            build: |n| {
+                let text =
+                    format!(r#"{{"kind":"tool","calls":[{{"callId":"c","name":"t","arguments":{}}}]}}"#, members(n));
+                let v = keep(value(&text));
+                built(text.len(), move || ok(api::parse_decision(&v, none())))
+            },
+        },
+        Case {
+            name: "previewAction input {n members}",
+            build: |n| {
+                let text = action_with(&members(n));
+                let v = keep(value(&text));
+                built(text.len(), move || {
+                    api::preview_action(&v, none());
+                })
+            },
+        },
+        Case {
+            name: "defineTool {n/4 properties}",
+            build: |n| {
+                let n = n / 4;
+                let props = list(n, |i| format!("\"p{i}\":{{\"type\":\"string\"}}"));
+                let text = tool(0, &format!("{{{}}}", &props[1..props.len() - 1]));
+                let v = keep(value(&text));
+                built(text.len(), move || ok(api::define_tool(&v, none())))
+            },
+        },
+        Case {
+            name: "defineTool enum [n strings]",
+            build: |n| {
+                let text = format!(
+                    r#"{{"name":"t","description":"d","permissions":["read"],"inputSchema":{{"type":"object","properties":{{"e":{{"enum":{}}}}}}}}}"#,
+                    list(n, |i| format!("\"v{i}\""))
+                );
+                let v = keep(value(&text));
+                built(text.len(), move || ok(api::define_tool(&v, none())))
+            },
+        },
+        Case {
+            name: "validateToolInput {n members}",
+            build: |n| {
+                let t = keep(value(
+                    r#"{"name":"t","description":"d","permissions":["read"],"inputSchema":{"type":"object"}}"#,
+                ));
+                let text = members(n);
+                let v = keep(value(&text));
+                built(text.len(), move || ok(api::validate_tool_input(&t, &v, none())))
+            },
+        },
+        Case {
+            name: "validateToolInput uniqueItems [n objects]",
+            build: |n| {
+                let t = keep(value(
+                    r#"{"name":"t","description":"d","permissions":["read"],"inputSchema":{"type":"object","properties":{"a":{"type":"array","uniqueItems":true}}}}"#,
+                ));
+                let text = format!("{{\"a\":{}}}", list(n, |i| format!("{{\"x\":{i},\"y\":\"s\"}}")));
+                let v = keep(value(&text));
+                built(text.len(), move || ok(api::validate_tool_input(&t, &v, none())))
+            },
+        },
+        Case {
+            name: "validateToolInputJson uniqueItems [n strings]",
+            build: |n| {
+                let t = keep(value(
+                    r#"{"name":"t","description":"d","permissions":["read"],"inputSchema":{"type":"object","properties":{"a":{"type":"array","uniqueItems":true}}}}"#,
+                ));
+                let text = format!(r#"{{"a":{}}}"#, list(n, |i| format!("\"s{i}\"")));
+                built(text.len(), move || ok(api::validate_tool_input_json(&t, text.as_bytes(), none())))
+            },
+        },
+        Case {
+            name: "validateToolInputJson self-referencing schema, n nested arrays failing everywhere",
+            build: |n| {
+                let t = keep(value(
+                    r##"{"name":"t","description":"d","permissions":["read"],"inputSchema":{"type":"object","properties":{"a":{"$ref":"#/$defs/n"}},"$defs":{"n":{"type":"array","minItems":2,"items":{"$ref":"#/$defs/n"}}}}}"##,
+                ));
+                let text = format!(r#"{{"a":{}}}"#, list(n, |_| "[[[[[[[[]]]]]]]]".to_owned()));
+                built(text.len(), move || {
+                    let e = api::validate_tool_input_json(&t, text.as_bytes(), none()).expect_err("fails everywhere");
+                    assert!(e.issues.len() <= 100 && e.truncated, "issues cut at maxIssues");
+                })
+            },
+        },
+        Case {
+            name: "createRegistry [n tools]",
+            build: |n| {
+                let text = list(n, |i| tool(i, r#"{"p":{"type":"string"}}"#));
+                let v = keep(value(&text));
+                built(text.len(), move || ok(api::create_registry(&v, none())))
+            },
+        },
+        Case {
+            name: "catalog {tools: [n tools]}",
+            build: |n| {
+                let text = format!("{{\"tools\":{}}}", list(n, |i| tool(i, r#"{"p":{"type":"string"}}"#)));
+                let v = keep(value(&text));
+                built(text.len(), move || ok(api::catalog(&v)))
+            },
+        },
+        Case {
+            name: "toOpenAITools {tools: [n tools]}",
+            build: |n| {
+                let text = format!("{{\"tools\":{}}}", list(n, |i| tool(i, r#"{"p":{"type":"string"}}"#)));
+                let v = keep(value(&text));
+                built(text.len(), move || ok(api::project(&v, api::Provider::OpenAi)))
+            },
+        },
+        Case {
+            name: "checkToolCall {tools: [n tools]}",
+            build: |n| {
+                let reg = format!("{{\"tools\":{}}}", list(n, |i| tool(i, r#"{"p":{"type":"string"}}"#)));
+                let action =
+                    format!(r#"{{"type":"tool_call","callId":"c","tool":"tool_{}","input":{{"p":"x"}}}}"#, n / 2);
+                let (r, a) = (keep(value(&reg)), keep(value(&action)));
+                let p = keep(value(r#"{"rules":[{"effect":"allow","permission":"read"}]}"#));
+                built(reg.len(), move || ok(api::check_tool_call(&r, &a, &p, none())))
+            },
+        },
+        Case {
+            name: "definePolicy [n rules]",
+            build: |n| {
+                let text = format!("{{\"rules\":{}}}", list(n, |i| format!(r#"{{"effect":"allow","tool":"t{i}"}}"#)));
+                let v = keep(value(&text));
+                built(text.len(), move || ok(api::define_policy(&v)))
+            },
+        },
+        Case {
+            name: "strictSchemaIssues {n/4 properties}",
+            build: |n| {
+                let n = n / 4;
+                let props = list(n, |i| format!("\"p{i}\":{{\"type\":\"string\"}}"));
+                let text = format!("{{\"type\":\"object\",\"properties\":{{{}}}}}", &props[1..props.len() - 1]);
+                let v = keep(value(&text));
+                built(text.len(), move || ok(api::strict_schema_issues(&v)))
+            },
+        },
+        Case {
+            name: "compareContracts {n/4 properties}",
+            build: |n| {
+                let n = n / 4;
+                let props = list(n, |i| format!("\"p{i}\":{{\"type\":\"string\"}}"));
+                let old = tool(0, &format!("{{{}}}", &props[1..props.len() - 1]));
+                let props = list(n, |i| format!("\"p{}\":{{\"type\":\"string\"}}", n - 1 - i));
+                let new = tool(0, &format!("{{{}}}", &props[1..props.len() - 1]));
+                let (a, b) = (keep(value(&old)), keep(value(&new)));
+                built(old.len() + new.len(), move || ok(api::compare_contracts(&a, &b)))
+            },
+        },
+        Case {
+            name: "diffCatalogs [n tools]",
+            build: |n| {
+                let old = list(n, |i| tool(i, r#"{"p":{"type":"string"}}"#));
+                let new = list(n, |i| tool(n - 1 - i, r#"{"p":{"type":"string"}}"#));
+                let (a, b) = (keep(value(&old)), keep(value(&new)));
+                built(old.len() + new.len(), move || ok(api::diff_catalogs(&a, &b)))
+            },
+        },
+        Case {
+            name: "normalizeToolResult data {n members}",
+            build: |n| {
+                let t = keep(value(
+                    r#"{"name":"t","description":"d","permissions":["read"],"inputSchema":{"type":"object"}}"#,
+                ));
+                let text = format!("{{\"ok\":true,\"data\":{}}}", members(n));
+                let v = keep(value(&text));
+                built(text.len(), move || ok(api::normalize_tool_result(&t, &v, none())))
+            },
+        },
+        Case {
+            name: "assembleStream n deltas",
+            build: |n| {
+                let mut events =
+                    vec![r#"{"type":"start","sequence":1,"itemId":"i","callId":"c","name":"f"}"#.to_owned()];
+                events.push(r#"{"type":"delta","sequence":2,"itemId":"i","text":"{\"a\":["}"#.to_owned());
+                for i in 0..n {
+                    events.push(format!(r#"{{"type":"delta","sequence":{},"itemId":"i","text":"0,"}}"#, i + 3));
+                }
+                events.push(format!(r#"{{"type":"delta","sequence":{},"itemId":"i","text":"0]}}"}}"#, n + 3));
+                events.push(format!(r#"{{"type":"end","sequence":{},"itemId":"i"}}"#, n + 4));
+                events.push(format!(r#"{{"type":"finish","sequence":{},"reason":"tool_calls"}}"#, n + 5));
+                let text = format!("[{}]", events.join(","));
+                let Value::Array(items) = value(&text) else { unreachable!() };
+                let items: &'static [Value] = Box::leak(items.into_boxed_slice());
+                built(text.len(), move || {
+                    let refs: Vec<&Value> = items.iter().collect();
+                    agent_contract::stream::assembler::assemble(&refs, None)
+                        .map_err(|(_, e)| e)
+                        .map(|_| ())
+                        .expect("valid")
+                })
+            },
+        },
+        Case {
+            name: "openai-chat SSE n argument chunks",
+            build: |n| {
+                let first = r#"{"id":"r","choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"id":"c","function":{"name":"f","arguments":"{\"a\":["}}]}}]}"#;
+                let chunk =
+                    r#"{"choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"function":{"arguments":"0,"}}]}}]}"#;
+                let last = r#"{"choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"function":{"arguments":"0]}"}}]},"finish_reason":"tool_calls"}]}"#;
+                let payloads = std::iter::once(first.to_owned())
+                    .chain((0..n).map(|_| chunk.to_owned()))
+                    .chain([last.to_owned(), "[DONE]".to_owned()]);
+                provider("openai-chat", sse(payloads))
+            },
+        },
+        Case {
+            name: "anthropic SSE n argument chunks",
+            build: |n| {
+                let mut s = String::from(
+                    "event: message_start\ndata: {\"type\":\"message_start\",\"message\":{\"id\":\"m\"}}\n\n",
+                );
+                s.push_str("event: content_block_start\ndata: {\"type\":\"content_block_start\",\"index\":0,\"content_block\":{\"type\":\"tool_use\",\"id\":\"t\",\"name\":\"f\",\"input\":{}}}\n\n");
+                let delta = |t: &str| {
+                    format!("event: content_block_delta\ndata: {{\"type\":\"content_block_delta\",\"index\":0,\"delta\":{{\"type\":\"input_json_delta\",\"partial_json\":\"{t}\"}}}}\n\n")
+                };
+                s.push_str(&delta("{\\\"a\\\":["));
+                for _ in 0..n {
+                    s.push_str(&delta("0,"));
+                }
+                s.push_str(&delta("0]}"));
+                s.push_str("event: content_block_stop\ndata: {\"type\":\"content_block_stop\",\"index\":0}\n\n");
+                s.push_str("event: message_delta\ndata: {\"type\":\"message_delta\",\"delta\":{\"stop_reason\":\"tool_use\"}}\n\n");
+                s.push_str("event: message_stop\ndata: {\"type\":\"message_stop\"}\n\n");
+                provider("anthropic", s)
+            },
+        },
+        Case {
+            name: "openai-responses SSE n argument chunks",
+            build: |n| {
+                let mut p = vec![
+                    r#"{"type":"response.created","response":{"id":"resp"},"sequence_number":0}"#.to_owned(),
+                    r#"{"type":"response.output_item.added","output_index":0,"item":{"type":"function_call","id":"fc","call_id":"c","name":"f","arguments":""},"sequence_number":1}"#.to_owned(),
+                ];
+                for i in 0..n {
+                    p.push(format!(
+                        r#"{{"type":"response.function_call_arguments.delta","item_id":"fc","output_index":0,"delta":"{}","sequence_number":{}}}"#,
+                        if i == 0 { "{\\\"a\\\":[" } else { "0," },
+                        i + 2
+                    ));
+                }
+                p.push(format!(
+                    r#"{{"type":"response.function_call_arguments.delta","item_id":"fc","output_index":0,"delta":"0]}}","sequence_number":{}}}"#,
+                    n + 2
+                ));
+                p.push(format!(
+                    r#"{{"type":"response.output_item.done","output_index":0,"item":{{"type":"function_call","id":"fc","call_id":"c","name":"f"}},"sequence_number":{}}}"#,
+                    n + 3
+                ));
+                p.push(format!(
+                    r#"{{"type":"response.completed","response":{{"id":"resp"}},"sequence_number":{}}}"#,
+                    n + 4
+                ));
+                provider("openai-responses", sse(p.into_iter()))
+            },
+        },
+        Case {
+            name: "gemini SSE n partialArgs members",
+            build: |n| {
+                let part = |fc: String| {
+                    format!(
+                        r#"{{"candidates":[{{"content":{{"role":"model","parts":[{{"functionCall":{fc}}}]}}}}],"responseId":"r"}}"#
+                    )
+                };
+                let mut p = vec![part(r#"{"name":"f","willContinue":true}"#.to_owned())];
+                for i in 0..n {
+                    p.push(part(format!(
+                        r#"{{"partialArgs":[{{"jsonPath":"$.k{i}","numberValue":{i}}}],"willContinue":true}}"#
+                    )));
+                }
+                p.push(r#"{"candidates":[{"content":{"role":"model","parts":[{"functionCall":{}}]},"finishReason":"STOP"}],"responseId":"r"}"#.to_owned());
+                provider("gemini", sse(p.into_iter()))
+            },
+        },
+        Case {
+            name: "SSE n blank lines",
+            build: |n| {
+                let text = "\n".repeat(n)
+                    + "data: {\"id\":\"r\",\"choices\":[{\"index\":0,\"delta\":{},\"finish_reason\":\"stop\"}]}\n\ndata: [DONE]\n\n";
+                provider("openai-chat", text)
+            },
+        },
+    ]
+}

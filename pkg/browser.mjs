@@ -49,5 +49,6 @@ export const {
   safeAssembleProviderStream,
   providerResponseStream,
   memoryBytes,
+  memoryReport,
 } = api;
 export default api;

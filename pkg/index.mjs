@@ -47,5 +47,6 @@ export const {
   safeAssembleProviderStream,
   providerResponseStream,
   memoryBytes,
+  memoryReport,
 } = api;
 export default api;

@@ -219,12 +219,10 @@ const scratch = new Uint8Array(3 * PIECE + 3);
 export function utf8Length(s) {
   if (typeof Buffer === 'function' && typeof Buffer.byteLength === 'function') return Buffer.byteLength(s, 'utf8');
   let n = 0;
-  for (let i = 0; i < s.length; i += PIECE) {
-    let end = Math.min(s.length, i + PIECE);
-    const c = s.charCodeAt(end - 1);
-    if (end < s.length && c >= 0xd800 && c <= 0xdbff) end++;
-    n += encoder.encodeInto(s.slice(i, end), scratch).written;
-    i = end - PIECE;
+  for (let from = 0; from < s.length;) {
+    const to = pieceEnd(s, Math.min(s.length, from + PIECE));
+    n += encoder.encodeInto(s.slice(from, to), scratch).written;
+    from = to;
   }
   return n;
 }

@@ -59,12 +59,40 @@ const identity = (value) => value;
 // and this side decoding a reply as large as the text. See docs/decisions.md.
 const utf8 = new TextDecoder();
 
-// Bytes in shared memory could change between the core's verdict and the decoding here: the
-// core and the decoder must read the same bytes, so such input is copied first.
-function stableText(text) {
-  return typeof SharedArrayBuffer !== 'undefined' && text instanceof Uint8Array && text.buffer instanceof SharedArrayBuffer
-    ? text.slice()
-    : text;
+// The text argument of parseJson / validateToolInputJson as the core and the decoder below both
+// read it: a string, or a fresh plain view of a genuine Uint8Array's bytes. The brand is read
+// with the built-in getters, so a subclass's `buffer` getter or a Proxy's traps never run here
+// (a Proxy is not a Uint8Array: the core answers that it is not text). Bytes in shared memory
+// could change between the core's verdict and the decoding: they are copied first.
+const typedArrayProto = Object.getPrototypeOf(Uint8Array.prototype);
+const builtinGetter = (name) => Object.getOwnPropertyDescriptor(typedArrayProto, name).get;
+const tagOf = builtinGetter(Symbol.toStringTag), bufferOf = builtinGetter('buffer'),
+  byteOffsetOf = builtinGetter('byteOffset'), lengthOf = builtinGetter('length');
+const sharedByteLength = typeof SharedArrayBuffer === 'function'
+  ? Object.getOwnPropertyDescriptor(SharedArrayBuffer.prototype, 'byteLength').get
+  : undefined;
+
+function isShared(buffer) {
+  if (!sharedByteLength) return false;
+  try {
+    sharedByteLength.call(buffer);
+    return true;
+  } catch (_) {
+    return false;
+  }
+}
+
+function textArgument(text) {
+  if (typeof text === 'string' || tagOf.call(text) !== 'Uint8Array') return text;
+  try {
+    const length = lengthOf.call(text);
+    if (length === 0) return new Uint8Array(0); // a detached buffer has no bytes
+    const buffer = bufferOf.call(text);
+    const view = new Uint8Array(buffer, byteOffsetOf.call(text), length);
+    return isShared(buffer) ? view.slice() : view;
+  } catch (_) {
+    return new Uint8Array(0);
+  }
 }
 
 // `text` is what the core accepted: a string, or a Uint8Array of UTF-8 without a BOM (so the
@@ -210,9 +238,32 @@ function standardSchema(api, tool) {
   });
 }
 
-export function createApi(core) {
+// A wasm memory never shrinks: after a call that grew the instance past this (only a call with
+// raised limits can; within the default limits a call stays far below), the instance is
+// replaced by a fresh one when the entry point can make one (`renew`: Node). Assemblers made
+// before keep the instance they live in, which is freed once they all are.
+const RENEW_BYTES = 64 * 1024 * 1024;
+
+export function createApi(first, renew) {
+  let core = first;
+  let peakBytes = 0;
+  let renewals = 0;
   // The schema engine's hash keys come from the host, once per instance (src/entropy.rs).
-  core.seed(globalThis.crypto.getRandomValues(new Uint8Array(32)));
+  const seeded = (instance) => {
+    instance.seed(globalThis.crypto.getRandomValues(new Uint8Array(32)));
+    return instance;
+  };
+  seeded(core);
+  // Every reply of a call goes through here: the memory check, then the reply decoded.
+  const done = (text) => {
+    const bytes = core.memoryBytes();
+    if (bytes > peakBytes) peakBytes = bytes;
+    if (renew && bytes > RENEW_BYTES) {
+      core = seeded(renew());
+      renewals++;
+    }
+    return decode(text);
+  };
   const unwrap = (outcome, finish = identity) => {
     if (outcome.ok) return finish(outcome.value);
     throw new ContractError(outcome.error);
@@ -221,72 +272,74 @@ export function createApi(core) {
     outcome.ok ? { ok: true, value: finish(outcome.value) } : { ok: false, error: new ContractError(outcome.error) };
   const each = (outcome) => unwrap(outcome).map((item) => safe(item));
   const parseJsonOutcome = (text, options) => {
-    text = stableText(text);
-    return withTextValue(decode(core.parseJson(text, options)), text);
+    text = textArgument(text);
+    return withTextValue(done(core.parseJson(text, options)), text);
   };
   const validateToolInputJsonOutcome = (tool, text, options) => {
-    text = stableText(text);
-    return withTextValue(decode(core.validateToolInputJson(tool, text, options)), text);
+    text = textArgument(text);
+    return withTextValue(done(core.validateToolInputJson(tool, text, options)), text);
   };
   const createProviderAssembler = (provider, options) =>
     wrapAssembler(new core.ProviderAssembler(provider, options), unwrap, true);
 
   const api = {
     ContractError,
-    parseAgentAction: (value, options) => unwrap(decode(core.parseAgentAction(value, options))),
-    safeParseAgentAction: (value, options) => safe(decode(core.parseAgentAction(value, options))),
-    parseAgentActionJson: (text, options) => unwrap(decode(core.parseAgentActionJson(text, options))),
-    safeParseAgentActionJson: (text, options) => safe(decode(core.parseAgentActionJson(text, options))),
-    parseAgentActions: (list, options) => each(decode(core.parseAgentActions(list, options))),
-    parseAgentActionsJsonl: (text, options) => each(decode(core.parseAgentActionsJsonl(text, options))),
-    previewAction: (value, options) => unwrap(decode(core.previewAction(value, options))),
-    defineTool: (def, options) => unwrap(decode(core.defineTool(def, options)), deepFreeze),
-    safeDefineTool: (def, options) => safe(decode(core.defineTool(def, options)), deepFreeze),
-    defineToolJson: (text, options) => unwrap(decode(core.defineToolJson(text, options)), deepFreeze),
-    safeDefineToolJson: (text, options) => safe(decode(core.defineToolJson(text, options)), deepFreeze),
+    parseAgentAction: (value, options) => unwrap(done(core.parseAgentAction(value, options))),
+    safeParseAgentAction: (value, options) => safe(done(core.parseAgentAction(value, options))),
+    parseAgentActionJson: (text, options) => unwrap(done(core.parseAgentActionJson(text, options))),
+    safeParseAgentActionJson: (text, options) => safe(done(core.parseAgentActionJson(text, options))),
+    parseAgentActions: (list, options) => each(done(core.parseAgentActions(list, options))),
+    parseAgentActionsJsonl: (text, options) => each(done(core.parseAgentActionsJsonl(text, options))),
+    previewAction: (value, options) => unwrap(done(core.previewAction(value, options))),
+    defineTool: (def, options) => unwrap(done(core.defineTool(def, options)), deepFreeze),
+    safeDefineTool: (def, options) => safe(done(core.defineTool(def, options)), deepFreeze),
+    defineToolJson: (text, options) => unwrap(done(core.defineToolJson(text, options)), deepFreeze),
+    safeDefineToolJson: (text, options) => safe(done(core.defineToolJson(text, options)), deepFreeze),
     parseJson: (text, options) => unwrap(parseJsonOutcome(text, options)),
     safeParseJson: (text, options) => safe(parseJsonOutcome(text, options)),
-    parseDecision: (value, options) => unwrap(decode(core.parseDecision(value, options))),
-    safeParseDecision: (value, options) => safe(decode(core.parseDecision(value, options))),
-    parseDecisionJson: (text, options) => unwrap(decode(core.parseDecisionJson(text, options))),
-    safeParseDecisionJson: (text, options) => safe(decode(core.parseDecisionJson(text, options))),
-    validateToolInput: (tool, input, options) => unwrap(decode(core.validateToolInput(tool, input, options))),
-    safeValidateToolInput: (tool, input, options) => safe(decode(core.validateToolInput(tool, input, options))),
+    parseDecision: (value, options) => unwrap(done(core.parseDecision(value, options))),
+    safeParseDecision: (value, options) => safe(done(core.parseDecision(value, options))),
+    parseDecisionJson: (text, options) => unwrap(done(core.parseDecisionJson(text, options))),
+    safeParseDecisionJson: (text, options) => safe(done(core.parseDecisionJson(text, options))),
+    validateToolInput: (tool, input, options) => unwrap(done(core.validateToolInput(tool, input, options))),
+    safeValidateToolInput: (tool, input, options) => safe(done(core.validateToolInput(tool, input, options))),
     validateToolInputJson: (tool, text, options) => unwrap(validateToolInputJsonOutcome(tool, text, options)),
     safeValidateToolInputJson: (tool, text, options) => safe(validateToolInputJsonOutcome(tool, text, options)),
     // Registry and pipeline (issue 3 §2): a registry is the plain, deep-frozen value
     // createRegistry returns; every operation reads it again in the core.
-    createRegistry: (tools, options) => unwrap(decode(core.createRegistry(tools, options)), deepFreeze),
-    safeCreateRegistry: (tools, options) => safe(decode(core.createRegistry(tools, options)), deepFreeze),
-    catalog: (registry) => unwrap(decode(core.catalog(registry)), deepFreeze),
-    definePolicy: (policy) => unwrap(decode(core.definePolicy(policy)), deepFreeze),
-    safeDefinePolicy: (policy) => safe(decode(core.definePolicy(policy)), deepFreeze),
+    createRegistry: (tools, options) => unwrap(done(core.createRegistry(tools, options)), deepFreeze),
+    safeCreateRegistry: (tools, options) => safe(done(core.createRegistry(tools, options)), deepFreeze),
+    catalog: (registry) => unwrap(done(core.catalog(registry)), deepFreeze),
+    definePolicy: (policy) => unwrap(done(core.definePolicy(policy)), deepFreeze),
+    safeDefinePolicy: (policy) => safe(done(core.definePolicy(policy)), deepFreeze),
     checkToolCall: (registry, action, policy, options) =>
-      unwrap(decode(core.checkToolCall(registry, action, policy, options))),
+      unwrap(done(core.checkToolCall(registry, action, policy, options))),
     safeCheckToolCall: (registry, action, policy, options) =>
-      safe(decode(core.checkToolCall(registry, action, policy, options))),
-    toOpenAITools: (registry) => unwrap(decode(core.toOpenAITools(registry))),
-    toOpenAIResponsesTools: (registry) => unwrap(decode(core.toOpenAIResponsesTools(registry))),
-    toAnthropicTools: (registry) => unwrap(decode(core.toAnthropicTools(registry))),
-    toMcpTools: (registry) => unwrap(decode(core.toMcpTools(registry))),
-    normalizeToolResult: (tool, value, options) => unwrap(decode(core.normalizeToolResult(tool, value, options))),
-    compareContracts: (oldTool, newTool) => unwrap(decode(core.compareContracts(oldTool, newTool))),
-    diffCatalogs: (oldCatalog, newCatalog) => unwrap(decode(core.diffCatalogs(oldCatalog, newCatalog))),
-    strictSchemaIssues: (schema) => unwrap(decode(core.strictSchemaIssues(schema))),
-    jsonSchemaForTarget: (schema, target) => unwrap(decode(core.jsonSchemaForTarget(schema, target))),
+      safe(done(core.checkToolCall(registry, action, policy, options))),
+    toOpenAITools: (registry) => unwrap(done(core.toOpenAITools(registry))),
+    toOpenAIResponsesTools: (registry) => unwrap(done(core.toOpenAIResponsesTools(registry))),
+    toAnthropicTools: (registry) => unwrap(done(core.toAnthropicTools(registry))),
+    toMcpTools: (registry) => unwrap(done(core.toMcpTools(registry))),
+    normalizeToolResult: (tool, value, options) => unwrap(done(core.normalizeToolResult(tool, value, options))),
+    compareContracts: (oldTool, newTool) => unwrap(done(core.compareContracts(oldTool, newTool))),
+    diffCatalogs: (oldCatalog, newCatalog) => unwrap(done(core.diffCatalogs(oldCatalog, newCatalog))),
+    strictSchemaIssues: (schema) => unwrap(done(core.strictSchemaIssues(schema))),
+    jsonSchemaForTarget: (schema, target) => unwrap(done(core.jsonSchemaForTarget(schema, target))),
     createAssembler: (options) => wrapAssembler(new core.StreamAssembler(options), unwrap, false),
     // Provider streams (issue 4 §4, §6): a provider's raw SSE or events to the normalized response.
     createProviderAssembler,
     assembleProviderStream: (provider, input, options) =>
-      unwrap(decode(core.assembleProviderStream(provider, input, options))),
+      unwrap(done(core.assembleProviderStream(provider, input, options))),
     safeAssembleProviderStream: (provider, input, options) =>
-      safe(decode(core.assembleProviderStream(provider, input, options))),
+      safe(done(core.assembleProviderStream(provider, input, options))),
     providerResponseStream: (provider, options) => providerTransform(createProviderAssembler, provider, options),
     toStandardSchema: (tool) => standardSchema(api, tool),
     /** Bytes of the wasm instance's memory (for leak tests). */
     memoryBytes: () => core.memoryBytes(),
+    /** The current instance's memory, the most any call left it at, and how often it was replaced. */
+    memoryReport: () => ({ bytes: core.memoryBytes(), peakBytes, renewals }),
     /** Conformance hook: one JSON Schema Test Suite group as JSON text; one boolean per instance. */
-    schemaSuiteCheck: (text) => unwrap(decode(core.schemaSuiteCheck(text))),
+    schemaSuiteCheck: (text) => unwrap(done(core.schemaSuiteCheck(text))),
   };
   return api;
 }

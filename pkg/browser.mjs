@@ -52,5 +52,6 @@ export const {
   safeAssembleProviderStream,
   providerResponseStream,
   memoryBytes,
+  memoryReport,
 } = api;
 export default api;

@@ -435,6 +435,11 @@ export function safeAssembleProviderStream(provider: Provider, input: SseChunk |
 export function providerResponseStream(provider: Provider, options?: AssemblerOptions): TransformStream<SseChunk, ProviderResponse>;
 /** Bytes of the wasm instance's linear memory (for leak tests). */
 export function memoryBytes(): number;
+/**
+ * The current instance's memory, the most any call left an instance at (`peakBytes`) and how
+ * many times the instance was replaced after a call left it over 64 MiB (Node only).
+ */
+export function memoryReport(): { bytes: number; peakBytes: number; renewals: number };
 
 declare const api: {
   ContractError: typeof ContractError;
@@ -483,5 +488,6 @@ declare const api: {
   safeAssembleProviderStream: typeof safeAssembleProviderStream;
   providerResponseStream: typeof providerResponseStream;
   memoryBytes: typeof memoryBytes;
+  memoryReport: typeof memoryReport;
 };
 export default api;

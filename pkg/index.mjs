@@ -50,5 +50,6 @@ export const {
   safeAssembleProviderStream,
   providerResponseStream,
   memoryBytes,
+  memoryReport,
 } = api;
 export default api;

@@ -49,15 +49,22 @@ pub fn check(bytes: &[u8], limits: &Limits) -> Result<()> {
     run::<false>(bytes, Mode::Strict, limits).map(drop)
 }
 
+/// The verdict on strict JSON text of `len` bytes over `max_bytes`, located from its first
+/// bytes (`start` needs only `max_bytes` of them): a binding that measured the text's length
+/// without copying it builds this error with the first `max_bytes + 1` bytes alone.
+pub fn text_too_large(start: &[u8], len: usize, max_bytes: usize) -> ContractError {
+    ContractError::new(
+        Code::InputTooLarge,
+        "",
+        format!("JSON text is {len} bytes, over the limit of {max_bytes} bytes"),
+    )
+    .at(Position::locate(start, max_bytes))
+}
+
 /// `BUILD = false` is the verdict-only run of `check`: every value it returns is a placeholder.
 fn run<const BUILD: bool>(bytes: &[u8], mode: Mode, limits: &Limits) -> Result<Value> {
     if mode == Mode::Strict && bytes.len() > limits.max_bytes {
-        return Err(ContractError::new(
-            Code::InputTooLarge,
-            "",
-            format!("JSON text is {} bytes, over the limit of {} bytes", bytes.len(), limits.max_bytes),
-        )
-        .at(Position::locate(bytes, limits.max_bytes)));
+        return Err(text_too_large(bytes, bytes.len(), limits.max_bytes));
     }
     // Host text is written by our binding, which never nests deeper than the limit allows; the
     // ceiling only guards against text from elsewhere (and recursive drops of deep values).

@@ -55,10 +55,10 @@ test('symbols and bigints are not JSON', () => {
   assert.deepEqual(parseAgentAction(withSymbolKey, { strict: true }), { type: 'message', content: 'x' });
 });
 
-test('cycles and shared-reference blow-ups end with a limit error, quickly', () => {
+test('a cycle is VALUE_CYCLE at the back-reference; shared-reference blow-ups end with a limit error, quickly', () => {
   const cyclic = { a: 1 };
   cyclic.self = cyclic;
-  assert.deepEqual(error(() => parseAgentAction(toolCall(cyclic))), { layer: 'parse', code: 'INPUT_TOO_DEEP', path: '/input' + '/self'.repeat(127) });
+  assert.deepEqual(error(() => parseAgentAction(toolCall(cyclic))), { layer: 'parse', code: 'VALUE_CYCLE', path: '/input/self' });
   let dag = { leaf: 'x'.repeat(100) };
   for (let i = 0; i < 60; i++) dag = { a: dag, b: dag };
   const started = Date.now();

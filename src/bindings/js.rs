@@ -10,29 +10,45 @@ use wasm_bindgen::JsCast;
 use crate::api;
 use crate::error::ContractError;
 use crate::input::{HostFault, HostResult, HostValue, KeysError, Kind, StringField};
+use crate::limits::MAX_BYTES_CEILING;
+use crate::options::{OptionSet, Options};
 use crate::value::Value;
 use crate::wire::{outcome_value, to_text, verdict_text};
 
 #[wasm_bindgen(module = "/src/bindings/js_host.js")]
 extern "C" {
-    #[wasm_bindgen(js_name = kindOf)]
-    fn kind_of(v: &JsValue) -> u32;
+    #[wasm_bindgen(js_name = readRoot)]
+    fn read_root(v: &JsValue, cap: f64) -> u32;
     #[wasm_bindgen(js_name = readOwn, catch)]
-    fn read_own(o: &JsValue, key: &JsValue) -> Result<u32, JsValue>;
+    fn read_own(node: &JsValue, key: &JsValue, cap: f64) -> Result<u32, JsValue>;
     #[wasm_bindgen(js_name = readOwnString, catch)]
-    fn read_own_string(o: &JsValue, key: &JsValue) -> Result<Option<String>, JsValue>;
+    fn read_own_string(node: &JsValue, key: &JsValue, cap: f64) -> Result<Option<String>, JsValue>;
     #[wasm_bindgen(js_name = takeLastKind)]
     fn take_last_kind() -> u32;
     #[wasm_bindgen(js_name = readIndex, catch)]
-    fn read_index(a: &JsValue, i: u32) -> Result<u32, JsValue>;
+    fn read_index(node: &JsValue, i: u32, cap: f64) -> Result<u32, JsValue>;
     #[wasm_bindgen(js_name = takeLast)]
     fn take_last() -> JsValue;
     #[wasm_bindgen(js_name = lengthOf, catch)]
-    fn length_of(a: &JsValue) -> Result<u32, JsValue>;
+    fn length_of(node: &JsValue) -> Result<u32, JsValue>;
     #[wasm_bindgen(js_name = ownKeys, catch)]
-    fn own_keys(o: &JsValue) -> Result<JsValue, JsValue>;
+    fn own_keys(node: &JsValue, key_cap: f64) -> Result<JsValue, JsValue>;
     #[wasm_bindgen(js_name = notJsonName)]
     fn not_json_name(v: &JsValue) -> String;
+    #[wasm_bindgen(js_name = snapshotOptions)]
+    fn snapshot_options(v: &JsValue) -> JsValue;
+    #[wasm_bindgen(js_name = textKind)]
+    fn text_kind(t: &JsValue) -> u32;
+    #[wasm_bindgen(js_name = takeText)]
+    fn take_text() -> JsValue;
+    #[wasm_bindgen(js_name = textLength)]
+    fn text_length(t: &JsValue) -> f64;
+    #[wasm_bindgen(js_name = utf8Length)]
+    fn utf8_length(s: &JsValue) -> f64;
+    #[wasm_bindgen(js_name = pieceEnd)]
+    fn piece_end(s: &JsValue, to: f64) -> f64;
+    #[wasm_bindgen(js_name = slice)]
+    fn slice(t: &JsValue, from: f64, to: f64) -> JsValue;
     #[wasm_bindgen(js_name = wtf8)]
     fn wtf8(s: &JsValue) -> Uint8Array;
     #[wasm_bindgen(js_name = describeThrown)]
@@ -40,6 +56,7 @@ extern "C" {
 }
 
 const MISSING: u32 = 9;
+const CYCLE: u32 = 10;
 
 fn kind(code: u32) -> Kind {
     match code {
@@ -118,19 +135,86 @@ fn js_key(key: &str) -> JsValue {
     })
 }
 
+/// Strings up to this many UTF-16 units always cross whole, whatever the limits: every name a
+/// rule compares a string with (types, providers, option names) is far shorter.
+const CAP_FLOOR: usize = 4096;
+
+/// The most UTF-16 units of one string (or key) that cross into wasm for a call with these
+/// options: a string longer than every limit a rule may check it against fails that check
+/// whatever its length, so only its beginning crosses (see `capped` in js_host.js). Strings of
+/// values are checked against `maxStringBytes` and charged to `maxBytes`; stream events also
+/// against the arguments and response budgets.
+fn string_cap(options: &Options, set: OptionSet) -> f64 {
+    let l = &options.limits;
+    let stream = if set == OptionSet::Stream { options.max_arguments_bytes.max(options.max_response_bytes) } else { 0 };
+    l.max_bytes.max(l.max_string_bytes).max(stream).max(CAP_FLOOR) as f64
+}
+
+/// A call's options, copied if plain (so that the core's read and the binding's read agree),
+/// with the string cap they imply. Options the core will refuse give the cap of the
+/// ceilings, which no string under any limit reaches; the core then reports them.
+struct CallOptions {
+    input: JsInput,
+    cap: Caps,
+}
+
+/// UTF-16 units that cross whole: of a string value, and of an object key (keys are only ever
+/// checked against `maxStringBytes`, or compared with names).
+#[derive(Clone, Copy)]
+struct Caps {
+    string: f64,
+    key: f64,
+}
+
+impl Caps {
+    const FLOOR: Caps = Caps { string: CAP_FLOOR as f64, key: CAP_FLOOR as f64 };
+    const CEILING: Caps = Caps { string: MAX_BYTES_CEILING as f64, key: MAX_BYTES_CEILING as f64 };
+
+    fn of(options: &Options, set: OptionSet) -> Caps {
+        Caps { string: string_cap(options, set), key: options.limits.max_string_bytes.max(CAP_FLOOR) as f64 }
+    }
+}
+
+impl CallOptions {
+    fn read(options: &JsValue, set: OptionSet) -> CallOptions {
+        let input = JsInput::root(snapshot_options(options), Caps::FLOOR);
+        let cap = match Options::read_for(Some(&input), set) {
+            Ok(o) => Caps::of(&o, set),
+            Err(_) => Caps::CEILING,
+        };
+        CallOptions { input, cap }
+    }
+
+    fn value(&self, value: JsValue) -> JsInput {
+        JsInput::root(value, self.cap)
+    }
+}
+
+/// A JS value as the rules read it. A container is held as its node (`{v, up}`, see
+/// js_host.js), so that a read can tell a cycle; anything else is the value itself (a string
+/// longer than `cap` units: its beginning).
 struct JsInput {
     value: JsValue,
     kind: Kind,
+    cap: Caps,
 }
 
 impl JsInput {
-    fn new(value: JsValue) -> JsInput {
-        let kind = kind(kind_of(&value));
-        JsInput { value, kind }
+    fn root(value: JsValue, cap: Caps) -> JsInput {
+        let code = read_root(&value, cap.string);
+        JsInput::taken(code, cap)
     }
 
-    fn taken(code: u32) -> JsInput {
-        JsInput { value: take_last(), kind: kind(code) }
+    fn taken(code: u32, cap: Caps) -> JsInput {
+        JsInput { value: take_last(), kind: kind(code), cap }
+    }
+
+    fn child(&self, code: u32) -> HostResult<JsInput> {
+        if code == CYCLE {
+            take_last();
+            return Err(HostFault::Cycle);
+        }
+        Ok(JsInput::taken(code, self.cap))
     }
 }
 
@@ -152,24 +236,24 @@ impl HostValue for JsInput {
     }
 
     fn get(&self, key: &str) -> HostResult<Option<JsInput>> {
-        match read_own(&self.value, &js_key(key)).map_err(fault)? {
+        match read_own(&self.value, &js_key(key), self.cap.string).map_err(fault)? {
             MISSING => Ok(None),
-            code => Ok(Some(JsInput::taken(code))),
+            code => self.child(code).map(Some),
         }
     }
 
     fn get_string(&self, key: &str) -> HostResult<StringField<JsInput>> {
-        match read_own_string(&self.value, &js_key(key)).map_err(fault)? {
+        match read_own_string(&self.value, &js_key(key), self.cap.string).map_err(fault)? {
             Some(s) => Ok(StringField::String(s)),
             None => match take_last_kind() {
                 MISSING => Ok(StringField::Missing),
-                code => Ok(StringField::Other(JsInput::taken(code))),
+                code => self.child(code).map(StringField::Other),
             },
         }
     }
 
     fn keys(&self) -> Result<Vec<String>, KeysError> {
-        let keys = own_keys(&self.value).map_err(|e| KeysError::Fault(fault(e)))?;
+        let keys = own_keys(&self.value, self.cap.key).map_err(|e| KeysError::Fault(fault(e)))?;
         if keys.is_null() {
             return Err(KeysError::IllFormedKey);
         }
@@ -182,8 +266,8 @@ impl HostValue for JsInput {
     }
 
     fn index(&self, i: usize) -> HostResult<JsInput> {
-        let code = read_index(&self.value, i as u32).map_err(fault)?;
-        Ok(JsInput::taken(code))
+        let code = read_index(&self.value, i as u32, self.cap.string).map_err(fault)?;
+        self.child(code)
     }
 
     fn not_json_name(&self) -> String {
@@ -191,17 +275,98 @@ impl HostValue for JsInput {
     }
 }
 
-/// JSON text from the caller: a string (with lone surrogates sent as WTF-8, so the core can
-/// point at them instead of seeing U+FFFD) or a `Uint8Array`.
-fn text_bytes(text: &JsValue) -> Result<Vec<u8>, ContractError> {
-    match kind(kind_of(text)) {
-        Kind::String => Ok(text.as_string().unwrap_or_default().into_bytes()),
-        Kind::IllFormedString => Ok(wtf8(text).to_vec()),
-        _ => match text.dyn_ref::<Uint8Array>() {
-            Some(bytes) => Ok(bytes.to_vec()),
-            None => Err(api::not_text(&JsInput::new(text.clone()))),
-        },
+/// A text argument (JSON text, SSE): a string, or the bytes of a genuine `Uint8Array` (a fresh
+/// plain view; see `textKind` in js_host.js).
+enum Text {
+    Str { s: JsValue, well_formed: bool },
+    Bytes(Uint8Array),
+    Other(JsValue),
+}
+
+impl Text {
+    fn of(arg: &JsValue) -> Text {
+        match text_kind(arg) {
+            0 => Text::Str { s: take_text(), well_formed: true },
+            1 => Text::Str { s: take_text(), well_formed: false },
+            2 => Text::Bytes(take_text().unchecked_into()),
+            _ => Text::Other(arg.clone()),
+        }
     }
+
+    /// UTF-16 units or bytes.
+    fn len(&self) -> usize {
+        match self {
+            Text::Str { s, .. } => text_length(s) as usize,
+            Text::Bytes(b) => b.length() as usize,
+            Text::Other(_) => 0,
+        }
+    }
+
+    /// Units (or bytes) `[from, to)` as UTF-8 (WTF-8 for lone surrogates, so the core can point
+    /// at them instead of seeing U+FFFD).
+    fn bytes(&self, from: usize, to: usize) -> Vec<u8> {
+        match self {
+            Text::Str { s, well_formed } => {
+                let piece = if from == 0 && to >= self.len() { s.clone() } else { slice(s, from as f64, to as f64) };
+                if *well_formed {
+                    piece.as_string().unwrap_or_default().into_bytes()
+                } else {
+                    wtf8(&piece).to_vec()
+                }
+            }
+            Text::Bytes(b) => b.subarray(from as u32, to as u32).to_vec(),
+            Text::Other(_) => Vec::new(),
+        }
+    }
+
+    /// Where a piece starting at `from` of at most `units` ends, without cutting a surrogate pair.
+    fn piece_end(&self, from: usize, units: usize) -> usize {
+        let to = from.saturating_add(units).min(self.len());
+        match self {
+            Text::Str { s, .. } if to < self.len() => (piece_end(s, to as f64) as usize).max(from + 1),
+            _ => to,
+        }
+    }
+
+    /// Exact UTF-8 length (lone surrogates count 3 bytes, as in WTF-8).
+    fn utf8_len(&self) -> usize {
+        match self {
+            Text::Str { s, .. } => utf8_length(s) as usize,
+            other => other.len(),
+        }
+    }
+}
+
+/// JSON text for a core function whose options allow `max_bytes`. Text whose length alone
+/// proves it over the limit (UTF-8 has at least one byte per UTF-16 unit) does not cross
+/// whole: its first `max_bytes + 1` bytes do, the core reaches its verdict on them (reading
+/// everything it reads before the text, in its order), and when that verdict is the text's
+/// size its error is built again by the core with the text's real length.
+fn with_text(
+    arg: &JsValue,
+    max_bytes: usize,
+    run: impl FnOnce(&[u8]) -> Result<Value, ContractError>,
+) -> Result<Value, ContractError> {
+    let text = Text::of(arg);
+    if let Text::Other(v) = &text {
+        return Err(api::not_text(&JsInput::root(v.clone(), Caps::FLOOR)));
+    }
+    if text.len() <= max_bytes {
+        return run(&text.bytes(0, text.len()));
+    }
+    let mut start = text.bytes(0, text.piece_end(0, max_bytes + 2));
+    start.truncate(max_bytes + 1);
+    match run(&start) {
+        Err(e) if e.code == crate::error::Code::InputTooLarge && e.position.is_some() => {
+            Err(crate::json::text_too_large(&start, text.utf8_len(), max_bytes))
+        }
+        other => other,
+    }
+}
+
+/// The `maxBytes` a text call's options give (the ceiling when the core will refuse them).
+fn max_bytes(options: &CallOptions, set: OptionSet) -> usize {
+    Options::read_for(Some(&options.input), set).map_or(MAX_BYTES_CEILING, |o| o.limits.max_bytes)
 }
 
 fn reply(result: Result<Value, ContractError>) -> String {
@@ -216,80 +381,96 @@ fn batch(result: Result<Vec<Result<crate::AgentAction, ContractError>>, Contract
 
 #[wasm_bindgen(js_name = parseAgentAction)]
 pub fn parse_agent_action(value: JsValue, options: JsValue) -> String {
-    let options = JsInput::new(options);
-    reply(api::parse_agent_action(&JsInput::new(value), Some(&options)).map(|a| a.into_value()))
+    let o = CallOptions::read(&options, OptionSet::Rules);
+    reply(api::parse_agent_action(&o.value(value), Some(&o.input)).map(|a| a.into_value()))
 }
 
 #[wasm_bindgen(js_name = parseAgentActionJson)]
 pub fn parse_agent_action_json(text: JsValue, options: JsValue) -> String {
-    let options = JsInput::new(options);
-    reply(text_bytes(&text).and_then(|t| api::parse_agent_action_json(&t, Some(&options))).map(|a| a.into_value()))
+    let o = CallOptions::read(&options, OptionSet::Rules);
+    reply(with_text(&text, max_bytes(&o, OptionSet::Rules), |t| {
+        api::parse_agent_action_json(t, Some(&o.input)).map(|a| a.into_value())
+    }))
 }
 
 #[wasm_bindgen(js_name = previewAction)]
 pub fn preview_action(value: JsValue, options: JsValue) -> String {
-    let options = JsInput::new(options);
-    reply(Ok(api::preview_action(&JsInput::new(value), Some(&options))))
+    let o = CallOptions::read(&options, OptionSet::Rules);
+    reply(Ok(api::preview_action(&o.value(value), Some(&o.input))))
 }
 
 #[wasm_bindgen(js_name = defineTool)]
 pub fn define_tool(def: JsValue, options: JsValue) -> String {
-    let options = JsInput::new(options);
-    reply(api::define_tool(&JsInput::new(def), Some(&options)).map(|t| t.into_value()))
+    let o = CallOptions::read(&options, OptionSet::Rules);
+    reply(api::define_tool(&o.value(def), Some(&o.input)).map(|t| t.into_value()))
 }
 
 #[wasm_bindgen(js_name = defineToolJson)]
 pub fn define_tool_json(text: JsValue, options: JsValue) -> String {
-    let options = JsInput::new(options);
-    reply(text_bytes(&text).and_then(|t| api::define_tool_json(&t, Some(&options))).map(|t| t.into_value()))
+    let o = CallOptions::read(&options, OptionSet::Rules);
+    reply(with_text(&text, max_bytes(&o, OptionSet::Rules), |t| {
+        api::define_tool_json(t, Some(&o.input)).map(|t| t.into_value())
+    }))
 }
 
 #[wasm_bindgen(js_name = parseAgentActions)]
 pub fn parse_agent_actions(list: JsValue, options: JsValue) -> String {
-    let options = JsInput::new(options);
-    batch(api::parse_agent_actions(&JsInput::new(list), Some(&options)))
+    let o = CallOptions::read(&options, OptionSet::Rules);
+    batch(api::parse_agent_actions(&o.value(list), Some(&o.input)))
 }
 
+/// JSON Lines text crosses whole: `maxBytes` bounds each line, not the text.
 #[wasm_bindgen(js_name = parseAgentActionsJsonl)]
 pub fn parse_agent_actions_jsonl(text: JsValue, options: JsValue) -> String {
-    let options = JsInput::new(options);
-    batch(text_bytes(&text).and_then(|t| api::parse_agent_actions_jsonl(&t, Some(&options))))
+    let o = CallOptions::read(&options, OptionSet::Rules);
+    let text = Text::of(&text);
+    batch(match &text {
+        Text::Other(v) => Err(api::not_text(&JsInput::root(v.clone(), Caps::FLOOR))),
+        _ => api::parse_agent_actions_jsonl(&text.bytes(0, text.len()), Some(&o.input)),
+    })
 }
 
 /// A verdict-only reply (`wire::verdict_text`): on success api.mjs parses the text it holds.
 #[wasm_bindgen(js_name = parseJson)]
 pub fn parse_json(text: JsValue, options: JsValue) -> String {
-    let options = JsInput::new(options);
-    verdict_text(text_bytes(&text).and_then(|t| api::check_json(&t, Some(&options))))
+    let o = CallOptions::read(&options, OptionSet::Json);
+    verdict_text(
+        with_text(&text, max_bytes(&o, OptionSet::Json), |t| api::check_json(t, Some(&o.input)).map(|()| Value::Null))
+            .map(drop),
+    )
 }
 
 #[wasm_bindgen(js_name = parseDecision)]
 pub fn parse_decision(value: JsValue, options: JsValue) -> String {
-    let options = JsInput::new(options);
-    reply(api::parse_decision(&JsInput::new(value), Some(&options)).map(|d| d.into_value()))
+    let o = CallOptions::read(&options, OptionSet::Decision);
+    reply(api::parse_decision(&o.value(value), Some(&o.input)).map(|d| d.into_value()))
 }
 
 #[wasm_bindgen(js_name = parseDecisionJson)]
 pub fn parse_decision_json(text: JsValue, options: JsValue) -> String {
-    let options = JsInput::new(options);
-    reply(text_bytes(&text).and_then(|t| api::parse_decision_json(&t, Some(&options))).map(|d| d.into_value()))
+    let o = CallOptions::read(&options, OptionSet::Decision);
+    reply(with_text(&text, max_bytes(&o, OptionSet::Decision), |t| {
+        api::parse_decision_json(t, Some(&o.input)).map(|d| d.into_value())
+    }))
 }
 
 #[wasm_bindgen(js_name = validateToolInput)]
 pub fn validate_tool_input(tool: JsValue, input: JsValue, options: JsValue) -> String {
-    let options = JsInput::new(options);
-    reply(api::validate_tool_input(&JsInput::new(tool), &JsInput::new(input), Some(&options)))
+    let o = CallOptions::read(&options, OptionSet::Rules);
+    reply(api::validate_tool_input(&o.value(tool), &o.value(input), Some(&o.input)))
 }
 
 /// A verdict-only reply (`wire::verdict_text`): the valid input is the caller's text unchanged,
 /// which api.mjs parses itself.
 #[wasm_bindgen(js_name = validateToolInputJson)]
 pub fn validate_tool_input_json(tool: JsValue, text: JsValue, options: JsValue) -> String {
-    let options = JsInput::new(options);
+    let o = CallOptions::read(&options, OptionSet::Rules);
+    let tool = o.value(tool);
     verdict_text(
-        text_bytes(&text)
-            .and_then(|t| api::validate_tool_input_json(&JsInput::new(tool), &t, Some(&options)))
-            .map(drop),
+        with_text(&text, max_bytes(&o, OptionSet::Rules), |t| {
+            api::validate_tool_input_json(&tool, t, Some(&o.input)).map(|_| Value::Null)
+        })
+        .map(drop),
     )
 }
 
@@ -303,34 +484,41 @@ pub fn seed(bytes: &[u8]) -> bool {
 /// Runs one group of the official JSON Schema Test Suite (JSON text); for the conformance tests.
 #[wasm_bindgen(js_name = schemaSuiteCheck)]
 pub fn schema_suite_check(text: JsValue) -> String {
-    reply(text_bytes(&text).and_then(|t| api::schema_suite_check(&t)))
+    reply(with_text(&text, MAX_BYTES_CEILING, api::schema_suite_check))
 }
 
 #[wasm_bindgen(js_name = createRegistry)]
 pub fn create_registry(tools: JsValue, options: JsValue) -> String {
-    let options = JsInput::new(options);
-    reply(api::create_registry(&JsInput::new(tools), Some(&options)))
+    let o = CallOptions::read(&options, OptionSet::Rules);
+    reply(api::create_registry(&o.value(tools), Some(&o.input)))
+}
+
+/// Registries, policies and the projections take no options: the data the program gave back
+/// is read with the ceilings' string cap.
+fn program_data(value: JsValue) -> JsInput {
+    JsInput::root(value, Caps::CEILING)
 }
 
 #[wasm_bindgen]
 pub fn catalog(registry: JsValue) -> String {
-    reply(api::catalog(&JsInput::new(registry)))
+    reply(api::catalog(&program_data(registry)))
 }
 
 #[wasm_bindgen(js_name = definePolicy)]
 pub fn define_policy(policy: JsValue) -> String {
-    reply(api::define_policy(&JsInput::new(policy)))
+    reply(api::define_policy(&program_data(policy)))
 }
 
 #[wasm_bindgen(js_name = checkToolCall)]
 pub fn check_tool_call(registry: JsValue, action: JsValue, policy: JsValue, options: JsValue) -> String {
-    let options = JsInput::new(options);
-    reply(api::check_tool_call(&JsInput::new(registry), &JsInput::new(action), &JsInput::new(policy), Some(&options)))
+    let o = CallOptions::read(&options, OptionSet::Rules);
+    let (registry, policy) = (program_data(registry), program_data(policy));
+    reply(api::check_tool_call(&registry, &o.value(action), &policy, Some(&o.input)))
 }
 
 #[wasm_bindgen(js_name = toOpenAITools)]
 pub fn to_openai_tools(registry: JsValue) -> String {
-    reply(api::project(&JsInput::new(registry), api::Provider::OpenAi))
+    reply(api::project(&program_data(registry), api::Provider::OpenAi))
 }
 
 #[wasm_bindgen(js_name = toOpenAIResponsesTools)]
@@ -340,33 +528,33 @@ pub fn to_openai_responses_tools(registry: JsValue) -> String {
 
 #[wasm_bindgen(js_name = toAnthropicTools)]
 pub fn to_anthropic_tools(registry: JsValue) -> String {
-    reply(api::project(&JsInput::new(registry), api::Provider::Anthropic))
+    reply(api::project(&program_data(registry), api::Provider::Anthropic))
 }
 
 #[wasm_bindgen(js_name = toMcpTools)]
 pub fn to_mcp_tools(registry: JsValue) -> String {
-    reply(api::project(&JsInput::new(registry), api::Provider::Mcp))
+    reply(api::project(&program_data(registry), api::Provider::Mcp))
 }
 
 #[wasm_bindgen(js_name = normalizeToolResult)]
 pub fn normalize_tool_result(tool: JsValue, value: JsValue, options: JsValue) -> String {
-    let options = JsInput::new(options);
-    reply(api::normalize_tool_result(&JsInput::new(tool), &JsInput::new(value), Some(&options)))
+    let o = CallOptions::read(&options, OptionSet::Rules);
+    reply(api::normalize_tool_result(&o.value(tool), &o.value(value), Some(&o.input)))
 }
 
 #[wasm_bindgen(js_name = compareContracts)]
 pub fn compare_contracts(old: JsValue, new: JsValue) -> String {
-    reply(api::compare_contracts(&JsInput::new(old), &JsInput::new(new)))
+    reply(api::compare_contracts(&program_data(old), &program_data(new)))
 }
 
 #[wasm_bindgen(js_name = diffCatalogs)]
 pub fn diff_catalogs(old: JsValue, new: JsValue) -> String {
-    reply(api::diff_catalogs(&JsInput::new(old), &JsInput::new(new)))
+    reply(api::diff_catalogs(&program_data(old), &program_data(new)))
 }
 
 #[wasm_bindgen(js_name = strictSchemaIssues)]
 pub fn strict_schema_issues(schema: JsValue) -> String {
-    reply(api::strict_schema_issues(&JsInput::new(schema)))
+    reply(api::strict_schema_issues(&program_data(schema)))
 }
 
 #[wasm_bindgen(js_name = jsonSchemaForTarget)]
@@ -381,6 +569,7 @@ pub fn json_schema_for_target(schema: JsValue, target: JsValue) -> String {
 #[wasm_bindgen]
 pub struct StreamAssembler {
     inner: Result<crate::stream::Assembler, ContractError>,
+    cap: Caps,
 }
 
 #[wasm_bindgen]
@@ -388,12 +577,13 @@ impl StreamAssembler {
     /// Invalid options do not throw here: every method then returns the options error.
     #[wasm_bindgen(constructor)]
     pub fn new(options: JsValue) -> StreamAssembler {
-        StreamAssembler { inner: crate::stream::Assembler::from_options(Some(&JsInput::new(options))) }
+        let o = CallOptions::read(&options, OptionSet::Stream);
+        StreamAssembler { inner: crate::stream::Assembler::from_options(Some(&o.input)), cap: o.cap }
     }
 
     pub fn push(&mut self, event: JsValue) -> String {
         reply(match &mut self.inner {
-            Ok(a) => a.push_value(&JsInput::new(event)).map(|()| Value::Null),
+            Ok(a) => a.push_value(&JsInput::root(event, self.cap)).map(|()| Value::Null),
             Err(e) => Err(e.clone()),
         })
     }
@@ -412,6 +602,7 @@ impl StreamAssembler {
 #[wasm_bindgen]
 pub struct ProviderAssembler {
     inner: Result<crate::stream::provider_stream::ProviderStream, ContractError>,
+    cap: Caps,
 }
 
 #[wasm_bindgen]
@@ -419,26 +610,25 @@ impl ProviderAssembler {
     /// An unknown provider or invalid options do not throw here: every method returns the error.
     #[wasm_bindgen(constructor)]
     pub fn new(provider: JsValue, options: JsValue) -> ProviderAssembler {
-        let options = JsInput::new(options);
+        let o = CallOptions::read(&options, OptionSet::Stream);
         ProviderAssembler {
-            inner: crate::stream::provider_stream::ProviderStream::from_host(&JsInput::new(provider), Some(&options)),
+            inner: crate::stream::provider_stream::ProviderStream::from_host(&o.value(provider), Some(&o.input)),
+            cap: o.cap,
         }
     }
 
     pub fn push(&mut self, event: JsValue) -> String {
         reply(match &mut self.inner {
-            Ok(a) => a.push_host(&JsInput::new(event)).map(|()| Value::Null),
+            Ok(a) => a.push_host(&JsInput::root(event, self.cap)).map(|()| Value::Null),
             Err(e) => Err(e.clone()),
         })
     }
 
     #[wasm_bindgen(js_name = pushSse)]
     pub fn push_sse(&mut self, chunk: JsValue) -> String {
+        let cap = self.cap;
         reply(match &mut self.inner {
-            Ok(a) => match sse_bytes(&chunk) {
-                Some(bytes) => a.push_sse(&bytes).map(|()| Value::Null),
-                None => a.push_sse_host(&JsInput::new(chunk)).map(|()| Value::Null),
-            },
+            Ok(a) => push_sse_text(a, &chunk, cap).map(|()| Value::Null),
             Err(e) => Err(e.clone()),
         })
     }
@@ -452,27 +642,47 @@ impl ProviderAssembler {
     }
 }
 
-/// SSE text from the caller: a string (lone surrogates as WTF-8, which the SSE decoder then
-/// replaces, as Python's binding sends them) or a `Uint8Array`.
-fn sse_bytes(chunk: &JsValue) -> Option<Vec<u8>> {
-    match kind(kind_of(chunk)) {
-        Kind::String => Some(chunk.as_string().unwrap_or_default().into_bytes()),
-        Kind::IllFormedString => Some(wtf8(chunk).to_vec()),
-        _ => chunk.dyn_ref::<Uint8Array>().map(|b| b.to_vec()),
+/// Most UTF-16 units (or bytes) of SSE text that cross into wasm at once: the SSE parser takes
+/// text in any chunking, so a large chunk crosses in pieces and wasm memory does not grow with
+/// the chunk.
+const SSE_PIECE: usize = 1 << 20;
+
+/// SSE text from the caller, a string (lone surrogates as WTF-8, which the SSE decoder then
+/// replaces, as Python's binding sends them) or a `Uint8Array`, pushed piece by piece; anything
+/// else ends the stream with the core's verdict.
+fn push_sse_text(
+    stream: &mut crate::stream::provider_stream::ProviderStream,
+    chunk: &JsValue,
+    cap: Caps,
+) -> Result<(), ContractError> {
+    let text = Text::of(chunk);
+    if let Text::Other(v) = &text {
+        return stream.push_sse_host(&JsInput::root(v.clone(), cap));
+    }
+    let mut from = 0;
+    loop {
+        let to = text.piece_end(from, SSE_PIECE);
+        stream.push_sse(&text.bytes(from, to))?;
+        if to >= text.len() {
+            return Ok(());
+        }
+        from = to;
     }
 }
 
 /// A whole provider stream: SSE text (a string or `Uint8Array`) or a list of events.
 #[wasm_bindgen(js_name = assembleProviderStream)]
 pub fn assemble_provider_stream(provider: JsValue, input: JsValue, options: JsValue) -> String {
-    let options = JsInput::new(options);
-    let bytes = sse_bytes(&input);
-    reply(crate::stream::provider_stream::assemble(
-        &JsInput::new(provider),
-        &JsInput::new(input),
-        bytes.as_deref(),
-        Some(&options),
-    ))
+    let o = CallOptions::read(&options, OptionSet::Stream);
+    let provider = o.value(provider);
+    reply(match Text::of(&input) {
+        Text::Other(_) => crate::stream::provider_stream::assemble(&provider, &o.value(input), None, Some(&o.input)),
+        // Text: the core's `assemble` for SSE bytes (`push_sse` then `finish`), fed in pieces.
+        _ => crate::stream::provider_stream::ProviderStream::from_host(&provider, Some(&o.input)).and_then(|mut s| {
+            push_sse_text(&mut s, &input, o.cap)?;
+            s.finish()
+        }),
+    })
 }
 
 /// Bytes of this instance's linear memory: tests show that dropped assemblers are freed.

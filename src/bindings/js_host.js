@@ -1,11 +1,16 @@
 // Reads a JS value for the Rust core, one question per call. This file classifies host values
-// (what counts as a plain object, a well-formed string...); it holds no protocol rule. Every
-// function that can run user code (getters, Proxy traps) lets the exception propagate: the Rust
-// side catches it and reports VALUE_NOT_JSON at the path being read.
+// (what counts as a plain object, a well-formed string, genuine bytes...); it holds no protocol
+// rule. Every function that can run user code (getters, Proxy traps) either lets the exception
+// propagate to a `catch` import (the Rust side reports VALUE_NOT_JSON at the path being read) or
+// catches it here; nothing a caller's value throws ever unwinds through wasm.
+//
+// Containers cross as *nodes* `{v, up}`: the object or array and the node of the container it
+// was read from. A container read again on its own path (a cycle) is found by walking `up`,
+// at most maxDepth steps, and reported as CYCLE without being entered.
 
-// Kind codes, mirrored by `Kind` in js.rs.
+// Kind codes, mirrored by `Kind` in js.rs; CYCLE and MISSING are answers of the readers only.
 const UNDEFINED = 0, NULL = 1, BOOL = 2, NUMBER = 3, STRING = 4, ILL_FORMED_STRING = 5,
-  ARRAY = 6, OBJECT = 7, NOT_JSON = 8, MISSING = 9;
+  ARRAY = 6, OBJECT = 7, NOT_JSON = 8, MISSING = 9, CYCLE = 10;
 
 const hasOwn = Object.prototype.hasOwnProperty;
 
@@ -27,7 +32,7 @@ export function kindOf(v) {
         const proto = Object.getPrototypeOf(v);
         if (proto === null || Object.getPrototypeOf(proto) === null) return OBJECT;
       } catch (_) {
-        // A revoked Proxy: not something with a JSON meaning.
+        // A revoked Proxy, or a Proxy whose trap throws: not something with a JSON meaning.
       }
       return NOT_JSON;
     }
@@ -35,29 +40,61 @@ export function kindOf(v) {
   }
 }
 
+// A well-formed string longer than `cap` UTF-16 units has more than `cap` UTF-8 bytes, which
+// is over every limit a rule checks it against (js.rs sets cap to the largest of them): only
+// its first `cap + 1` units cross into wasm. They fail the same check at the same place, and a
+// message quoting the string shows its beginning. A surrogate pair is not cut in two.
+function capped(s, cap) {
+  if (s.length <= cap) return s;
+  let end = cap + 1;
+  const c = s.charCodeAt(end - 1);
+  if (c >= 0xd800 && c <= 0xdbff) end++;
+  return s.slice(0, end);
+}
+
 let last;
 
-// Own property `key` of `o`: its kind (MISSING when not an own property); the value is kept for
-// takeLast() so that a getter runs once.
-export function readOwn(o, key) {
+// What a reader found: its kind, with the value (a node for a container, a capped string)
+// kept for takeLast(). User code (traps) runs in kindOf, before `last` is set, so a call the
+// caller's code makes into the package meanwhile cannot disturb it.
+function found(v, up, cap) {
+  const kind = kindOf(v);
+  if (kind === ARRAY || kind === OBJECT) {
+    for (let n = up; n !== null; n = n.up) if (n.v === v) return CYCLE;
+    last = { v, up };
+  } else {
+    last = kind === STRING ? capped(v, cap) : v;
+  }
+  return kind;
+}
+
+// The root value of a call: its kind, the value for takeLast().
+export function readRoot(v, cap) {
+  return found(v, null, cap);
+}
+
+// Own property `key` of the node's object: its kind (MISSING when not an own property); the
+// value is kept for takeLast() so that a getter runs once.
+export function readOwn(node, key, cap) {
+  const o = node.v;
   if (!hasOwn.call(o, key)) return MISSING;
-  last = o[key];
-  return kindOf(last);
+  return found(o[key], node, cap);
 }
 
 let lastKind = MISSING;
 
-// Own property `key` when it holds a well-formed string: the string itself, in one crossing.
-// Otherwise undefined, with the kind for takeLastKind() and the value for takeLast().
-export function readOwnString(o, key) {
+// Own property `key` when it holds a well-formed string: the string itself (capped), in one
+// crossing. Otherwise undefined, with the kind for takeLastKind() and the value for takeLast().
+export function readOwnString(node, key, cap) {
+  const o = node.v;
   if (!hasOwn.call(o, key)) {
     lastKind = MISSING;
     return undefined;
   }
   const v = o[key];
-  if (typeof v === 'string' && wellFormed(v)) return v;
-  last = v;
-  lastKind = kindOf(v);
+  if (typeof v === 'string' && wellFormed(v)) return capped(v, cap);
+  const kind = found(v, node, cap);
+  lastKind = kind;
   return undefined;
 }
 
@@ -65,9 +102,8 @@ export function takeLastKind() {
   return lastKind;
 }
 
-export function readIndex(a, i) {
-  last = a[i];
-  return kindOf(last);
+export function readIndex(node, i, cap) {
+  return found(node.v[i], node, cap);
 }
 
 export function takeLast() {
@@ -76,14 +112,18 @@ export function takeLast() {
   return v;
 }
 
-export function lengthOf(a) {
-  return a.length >>> 0;
+export function lengthOf(node) {
+  return node.v.length >>> 0;
 }
 
-// Own enumerable string keys in ECMAScript order; null when one is not valid Unicode.
-export function ownKeys(o) {
-  const keys = Object.keys(o);
-  for (let i = 0; i < keys.length; i++) if (!wellFormed(keys[i])) return null;
+// Own enumerable string keys in ECMAScript order (each capped like a string); null when one is
+// not valid Unicode.
+export function ownKeys(node, cap) {
+  const keys = Object.keys(node.v);
+  for (let i = 0; i < keys.length; i++) {
+    if (!wellFormed(keys[i])) return null;
+    if (keys[i].length > cap) keys[i] = capped(keys[i], cap);
+  }
   return keys;
 }
 
@@ -92,42 +132,140 @@ export function notJsonName(v) {
   if (t !== 'object') return t;
   try {
     const c = Object.getPrototypeOf(v).constructor;
-    if (typeof c === 'function' && typeof c.name === 'string' && c.name) return c.name;
+    const name = typeof c === 'function' ? c.name : undefined;
+    if (typeof name === 'string' && name) return name.length > 64 ? name.slice(0, 64) : name;
   } catch (_) {
     return 'revoked Proxy';
   }
   return 'object';
 }
 
-export function isWellFormedText(s) {
-  return wellFormed(s);
+// Options are the program's own configuration, read twice: once by js.rs to size what may be
+// copied, once by the core. A plain options object is copied first (its getters run once), so
+// both reads see the same values. Anything else, or one that throws, is passed as it is: the
+// core then meets what it is (and what it throws) itself.
+export function snapshotOptions(o) {
+  if (kindOf(o) !== OBJECT) return o;
+  try {
+    const copy = Object.create(null);
+    for (const key of Object.keys(o)) {
+      Object.defineProperty(copy, key, { value: o[key], writable: true, enumerable: true, configurable: true });
+    }
+    return copy;
+  } catch (_) {
+    return o;
+  }
+}
+
+// Text arguments. Only genuine bytes count: the brand of a typed array is read with the
+// built-in getters (a subclass's overridden `buffer` or `length` never runs; a Proxy is not a
+// Uint8Array), and what crosses is a fresh plain view of the same bytes.
+const typedArrayProto = Object.getPrototypeOf(Uint8Array.prototype);
+const getter = (name) => Object.getOwnPropertyDescriptor(typedArrayProto, name).get;
+const tagOf = getter(Symbol.toStringTag), bufferOf = getter('buffer'), offsetOf = getter('byteOffset'),
+  lengthOfBytes = getter('length');
+const isShared = typeof SharedArrayBuffer === 'function'
+  ? (() => {
+    const byteLengthOfShared = Object.getOwnPropertyDescriptor(SharedArrayBuffer.prototype, 'byteLength').get;
+    return (b) => {
+      try {
+        byteLengthOfShared.call(b);
+        return true;
+      } catch (_) {
+        return false;
+      }
+    };
+  })()
+  : () => false;
+
+// TEXT: a string, BYTES: genuine Uint8Array bytes (in `lastText`), OTHER: anything else.
+const TEXT_STRING = 0, TEXT_ILL_FORMED = 1, TEXT_BYTES = 2, TEXT_OTHER = 3;
+let lastText;
+
+export function textKind(t) {
+  lastText = undefined;
+  if (typeof t === 'string') {
+    lastText = t;
+    return wellFormed(t) ? TEXT_STRING : TEXT_ILL_FORMED;
+  }
+  if (tagOf.call(t) !== 'Uint8Array') return TEXT_OTHER;
+  const buffer = bufferOf.call(t), length = lengthOfBytes.call(t);
+  // A detached buffer has length 0. Shared memory can change under the core's verdict and the
+  // host's decoding: it is copied once, here, and both read the copy.
+  if (length === 0) lastText = new Uint8Array(0);
+  else {
+    const view = new Uint8Array(buffer, offsetOf.call(t), length);
+    lastText = isShared(buffer) ? view.slice() : view;
+  }
+  return TEXT_BYTES;
+}
+
+export function takeText() {
+  const t = lastText;
+  lastText = undefined;
+  return t;
+}
+
+// Length of a text in UTF-16 units or bytes; UTF-8 bytes of a string (lone surrogates count 3,
+// as in WTF-8), computed without building the encoding.
+export function textLength(t) {
+  return t.length;
+}
+
+const encoder = new TextEncoder();
+const PIECE = 1 << 20;
+const scratch = new Uint8Array(3 * PIECE + 3);
+
+export function utf8Length(s) {
+  if (typeof Buffer === 'function' && typeof Buffer.byteLength === 'function') return Buffer.byteLength(s, 'utf8');
+  let n = 0;
+  for (let from = 0; from < s.length;) {
+    const to = pieceEnd(s, Math.min(s.length, from + PIECE));
+    n += encoder.encodeInto(s.slice(from, to), scratch).written;
+    from = to;
+  }
+  return n;
+}
+
+// Units [from, to) of a string, moved so that no surrogate pair is cut: `to` moves back one
+// unit when it would split a pair (callers then start the next piece there).
+export function pieceEnd(s, to) {
+  if (to >= s.length) return s.length;
+  const c = s.charCodeAt(to - 1);
+  return c >= 0xd800 && c <= 0xdbff ? to - 1 : to;
+}
+
+export function slice(t, from, to) {
+  return typeof t === 'string' ? t.slice(from, to) : t.subarray(from, to);
 }
 
 // A string with lone surrogates as WTF-8 bytes, so the core sees exactly where they are
-// (TextEncoder would silently replace them with U+FFFD).
+// (TextEncoder would silently replace them with U+FFFD). Well-formed runs are encoded natively.
+const loneSurrogate = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+
 export function wtf8(s) {
-  const out = [];
-  for (let i = 0; i < s.length; i++) {
-    let c = s.charCodeAt(i);
-    if (c >= 0xd800 && c <= 0xdbff && i + 1 < s.length) {
-      const d = s.charCodeAt(i + 1);
-      if (d >= 0xdc00 && d <= 0xdfff) {
-        c = 0x10000 + ((c - 0xd800) << 10) + (d - 0xdc00);
-        i++;
-      }
-    }
-    if (c < 0x80) out.push(c);
-    else if (c < 0x800) out.push(0xc0 | (c >> 6), 0x80 | (c & 63));
-    else if (c < 0x10000) out.push(0xe0 | (c >> 12), 0x80 | ((c >> 6) & 63), 0x80 | (c & 63));
-    else out.push(0xf0 | (c >> 18), 0x80 | ((c >> 12) & 63), 0x80 | ((c >> 6) & 63), 0x80 | (c & 63));
+  const out = new Uint8Array(3 * s.length);
+  let at = 0, from = 0;
+  loneSurrogate.lastIndex = 0;
+  for (let m; (m = loneSurrogate.exec(s)) !== null;) {
+    at += encoder.encodeInto(s.slice(from, m.index), out.subarray(at)).written;
+    const c = s.charCodeAt(m.index);
+    out[at++] = 0xe0 | (c >> 12);
+    out[at++] = 0x80 | ((c >> 6) & 63);
+    out[at++] = 0x80 | (c & 63);
+    from = m.index + 1;
   }
-  return new Uint8Array(out);
+  at += encoder.encodeInto(s.slice(from), out.subarray(at)).written;
+  return out.subarray(0, at);
 }
 
 // The message of a thrown value, without running more user code that could throw.
 export function describeThrown(e) {
   try {
-    if (e instanceof Error) return String(e.message);
+    if (e instanceof Error) {
+      const m = e.message;
+      return typeof m === 'string' ? m.slice(0, 200) : 'an exception';
+    }
     return typeof e;
   } catch (_) {
     return 'an exception';

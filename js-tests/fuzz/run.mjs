@@ -1,0 +1,27 @@
+// The long run: node js-tests/fuzz/run.mjs --inputs 1000000 [--seed N] [--seconds S]
+// Prints progress, then the summary (inputs, escapes, calls over 1 s on inputs <= 1 MB, memory,
+// per function the typical and the slowest time per MB) and the first escapes found.
+import { run, summary } from './fuzz.mjs';
+
+const arg = (name, fallback) => {
+  const i = process.argv.indexOf(`--${name}`);
+  return i > 0 ? Number(process.argv[i + 1]) : fallback;
+};
+const inputs = arg('inputs', 100000), seed = arg('seed', Date.now() % 2 ** 31), seconds = arg('seconds', Infinity);
+let lastLog = 0;
+const report = await run({
+  inputs, seed, seconds,
+  log: (r) => {
+    if (Date.now() - lastLog > 30000) {
+      lastLog = Date.now();
+      console.error(`${r.inputs} inputs, ${r.escapes.length} escapes, ${r.slowCalls.length} slow, max memory ${(r.maxMemoryBytes / 2 ** 20).toFixed(1)} MiB`);
+    }
+  },
+});
+const s = summary(report);
+console.log(JSON.stringify({ ...s, rows: undefined }, null, 1));
+console.table(s.rows);
+for (const e of report.escapes.slice(0, 10)) console.log('ESCAPE', e);
+for (const e of report.slowCalls.slice(0, 10)) console.log('SLOW', e);
+for (const e of report.memoryOverBound.slice(0, 10)) console.log('MEMORY', e);
+process.exitCode = s.escapes || s.callsOver1sAtMost1MB || s.memoryOverBoundAtDefaults ? 1 : 0;

@@ -1,0 +1,18 @@
+// The short run of the Node fuzzer (js-tests/fuzz/): hostile values and texts over every public
+// function for about a minute; the long run is `node js-tests/fuzz/run.mjs --inputs 1000000`.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { run, summary } from '../fuzz/fuzz.mjs';
+
+test('fuzz: every public function returns or throws a ContractError, quickly, within the memory bound', { timeout: 180_000 }, async () => {
+  const seed = Number(process.env.FUZZ_SEED ?? Date.now() % 2 ** 31);
+  const report = await run({ inputs: 1_000_000, seconds: Number(process.env.FUZZ_SECONDS ?? 60), seed });
+  const s = summary(report);
+  const context = JSON.stringify({ seed, escapes: report.escapes.slice(0, 3), slow: report.slowCalls.slice(0, 3), memory: report.memoryOverBound.slice(0, 3) });
+  assert.ok(s.inputs > 1000, `only ${s.inputs} inputs`);
+  assert.equal(s.escapes, 0, context);
+  assert.equal(s.callsOver1sAtMost1MB, 0, context);
+  assert.equal(s.memoryOverBoundAtDefaults, 0, context);
+  // Every function was called.
+  for (const row of s.rows) assert.ok(row.calls > 0, `${row.name} never called`);
+});

@@ -1,0 +1,176 @@
+// Issue 8, the Node host: hostile host values and texts (N1-N3, cycles, the wasm memory bound).
+// Each case asserts the exact code and path, and a time bound far above the measured time.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import * as api from 'agent-contract';
+
+const { ContractError } = api;
+const MiB = 1 << 20;
+
+function error(call) {
+  try {
+    call();
+  } catch (e) {
+    assert.ok(e instanceof ContractError, `expected ContractError, got ${e}`);
+    return { layer: e.layer, code: e.code, path: e.path };
+  }
+  assert.fail('expected a ContractError');
+}
+
+function timed(ms, call) {
+  const started = performance.now();
+  const result = call();
+  const took = performance.now() - started;
+  assert.ok(took < ms, `took ${took.toFixed(0)} ms, over ${ms} ms`);
+  return result;
+}
+
+const tool = api.defineTool({ name: 'echo', description: 'Echo.', inputSchema: { type: 'object' }, permissions: ['read'] });
+const toolCall = (input) => ({ type: 'tool_call', callId: 'c1', tool: 'echo', input });
+const notText = { layer: 'parse', code: 'JSON_INVALID', path: '' };
+
+test('N1: hostile text arguments are the core\'s JSON_INVALID, never a raw TypeError; safe twins never throw', () => {
+  const { proxy: revoked, revoke } = Proxy.revocable({}, {});
+  revoke();
+  const proxyOverBytes = new Proxy(new Uint8Array([49]), {});
+  const throwingTrap = new Proxy(new Uint8Array([49]), { getPrototypeOf() { throw new Error('trap'); }, get() { throw new Error('get'); } });
+  for (const text of [revoked, proxyOverBytes, throwingTrap]) {
+    for (const call of [
+      () => api.parseJson(text),
+      () => api.validateToolInputJson(tool, text),
+      () => api.parseAgentActionJson(text),
+      () => api.defineToolJson(text),
+      () => api.parseDecisionJson(text),
+      () => api.parseAgentActionsJsonl(text),
+    ]) assert.deepEqual(error(call), notText);
+    for (const safe of [api.safeParseJson(text), api.safeValidateToolInputJson(tool, text), api.safeParseDecisionJson(text)]) {
+      assert.equal(safe.ok, false);
+      assert.equal(safe.error.code, 'JSON_INVALID');
+    }
+  }
+});
+
+test('N1: a Uint8Array subclass is read through the built-in getters (its own getters never run)', () => {
+  class Lying extends Uint8Array {
+    get buffer() { throw new Error('buffer'); }
+    get length() { throw new Error('length'); }
+    get byteOffset() { throw new Error('byteOffset'); }
+    subarray() { throw new Error('subarray'); }
+  }
+  const bytes = new Lying(new TextEncoder().encode('{"a":[1,2]}'));
+  assert.deepEqual(api.parseJson(bytes), { a: [1, 2] });
+  assert.deepEqual(api.validateToolInputJson(tool, bytes), { a: [1, 2] });
+  assert.deepEqual(api.safeParseJson(bytes), { ok: true, value: { a: [1, 2] } });
+  // A view of part of a buffer is exactly that part.
+  const whole = new TextEncoder().encode('xx[true]yy');
+  assert.deepEqual(api.parseJson(new Lying(whole.buffer, 2, 6)), [true]);
+  // A detached buffer holds no bytes: empty text.
+  const detached = new Uint8Array(8);
+  structuredClone(detached.buffer, { transfer: [detached.buffer] });
+  assert.deepEqual(error(() => api.parseJson(detached)), notText);
+});
+
+test('N1: hostile options, events and chunks are ContractErrors from the core', () => {
+  const { proxy: revoked, revoke } = Proxy.revocable({}, {});
+  revoke();
+  const getterThrows = { get maxBytes() { throw new Error('no'); } };
+  assert.deepEqual(error(() => api.parseJson('1', getterThrows)), { layer: 'parse', code: 'VALUE_NOT_JSON', path: '/maxBytes' });
+  assert.deepEqual(error(() => api.parseAgentAction({}, revoked)), { layer: 'contract', code: 'OPTION_INVALID', path: '' });
+  const assembler = api.createProviderAssembler('openai-chat');
+  assert.deepEqual(error(() => assembler.pushSse(new Proxy(new Uint8Array(1), {}))).code, 'STREAM_EVENT_INVALID');
+  const other = api.createProviderAssembler('anthropic');
+  assert.equal(error(() => other.push(revoked)).code, 'VALUE_NOT_JSON');
+  const normalized = api.createAssembler();
+  assert.equal(error(() => normalized.push({ get type() { throw new Error('x'); } })).code, 'VALUE_NOT_JSON');
+});
+
+test('a cycle is VALUE_CYCLE at the back-reference in every reader; a shared value is read each time', () => {
+  const a = {};
+  a.self = a;
+  assert.deepEqual(error(() => api.parseAgentAction(toolCall(a))), { layer: 'parse', code: 'VALUE_CYCLE', path: '/input/self' });
+  const l = [];
+  l.push(l, l);
+  assert.deepEqual(error(() => api.parseAgentAction(toolCall(l))), { layer: 'parse', code: 'VALUE_CYCLE', path: '/input/0' });
+  assert.deepEqual(error(() => api.validateToolInput(tool, { deep: { list: [1, a] } })), { layer: 'parse', code: 'VALUE_CYCLE', path: '/deep/list/1/self' });
+  assert.equal(error(() => api.definePolicy({ rules: l })).code, 'POLICY_INVALID');
+  // The action itself as a field of itself: read by a rule, so reported.
+  const action = { type: 'message' };
+  action.content = action;
+  assert.deepEqual(error(() => api.parseAgentAction(action)), { layer: 'parse', code: 'VALUE_CYCLE', path: '/content' });
+  // An unknown field no rule reads is never read.
+  const dropped = { type: 'finish', summary: 's' };
+  dropped.extra = dropped;
+  assert.deepEqual(api.parseAgentAction(dropped), { type: 'finish', summary: 's' });
+  // A Proxy whose every property is itself.
+  const mirror = new Proxy({}, { get: (t, k, self) => self, has: () => true, getOwnPropertyDescriptor: () => ({ value: 1, enumerable: true, configurable: true }), ownKeys: () => ['x'] });
+  assert.deepEqual(error(() => api.parseAgentAction(toolCall(mirror))), { layer: 'parse', code: 'VALUE_CYCLE', path: '/input/x' });
+  // Shared, not cyclic: fine, and copied each time.
+  const shared = { k: 1 };
+  assert.deepEqual(api.parseAgentAction(toolCall({ a: shared, b: [shared, shared] })).input, { a: { k: 1 }, b: [{ k: 1 }, { k: 1 }] });
+  // A cycle inside a stream event.
+  const assembler = api.createProviderAssembler('anthropic');
+  const event = { type: 'message_start' };
+  event.message = event;
+  assert.equal(error(() => assembler.push(event)).code, 'VALUE_CYCLE');
+});
+
+test('N2: keys and strings far over maxStringBytes are refused without crossing whole (no trap)', () => {
+  const long = '€'.repeat(2 ** 26); // 64 Mi units, 192 MiB of UTF-8 each
+  const keys = () => ({ [long + 'a']: 1, [long + 'b']: 2, [long + 'c']: 3 });
+  const tooLarge = (path) => ({ layer: 'parse', code: 'INPUT_TOO_LARGE', path });
+  // Built (and their keys hashed by the engine) before the clock starts: that is the caller's work.
+  const strictAction = { type: 'message', content: 'x', ...keys() };
+  const action = toolCall(keys());
+  const decision = keys();
+  const message = { type: 'message', content: long };
+  timed(2000, () => {
+    assert.deepEqual(error(() => api.parseAgentAction(strictAction, { strict: true })), tooLarge(''));
+    assert.deepEqual(error(() => api.parseAgentAction(action)), tooLarge('/input'));
+    assert.deepEqual(error(() => api.parseDecision(decision)), tooLarge(''));
+    assert.deepEqual(error(() => api.parseAgentAction(message)), tooLarge('/content'));
+  });
+  assert.ok(api.memoryBytes() < 64 * MiB, `wasm memory ${api.memoryBytes()}`);
+  // Raised limits: still the core's verdict, the instance replaced once the call left it large.
+  const s = 'x'.repeat(40 * MiB);
+  assert.equal(api.parseAgentAction({ type: 'message', content: s }, { maxStringBytes: 64 * MiB, maxBytes: 64 * MiB }).content.length, 40 * MiB);
+  const report = api.memoryReport();
+  assert.ok(report.renewals >= 1 && report.bytes < 64 * MiB, JSON.stringify(report));
+});
+
+test('N3: oversized text is measured, not copied: the core\'s INPUT_TOO_LARGE with the real length and position', () => {
+  const spaces = ' '.repeat(300e6);
+  const e = timed(2000, () => { try { api.parseJson(spaces); } catch (e) { return e; } });
+  assert.deepEqual({ code: e.code, path: e.path, position: e.position }, { code: 'INPUT_TOO_LARGE', path: '', position: { offset: 4 * MiB, line: 1, column: 4 * MiB + 1 } });
+  assert.match(e.message, /^JSON text is 300000000 bytes/);
+  // The byte count is UTF-8, whatever the UTF-16 length; lone surrogates count as 3 (WTF-8).
+  assert.match(error2(() => api.parseJson('"' + '€'.repeat(MiB) + '\ud800"', { maxBytes: MiB })), /^JSON text is 3145733 bytes/);
+  const bytes = new Uint8Array(50e6).fill(32);
+  for (const call of [() => api.parseJson(bytes), () => api.parseAgentActionJson(bytes), () => api.defineToolJson(bytes), () => api.parseDecisionJson(bytes), () => api.validateToolInputJson(tool, bytes)]) {
+    assert.equal(timed(1000, () => error(call)).code, 'INPUT_TOO_LARGE');
+  }
+  // The tool is read before the text, as in every host: its error comes first.
+  assert.equal(error(() => api.validateToolInputJson({}, bytes)).code, 'FIELD_MISSING');
+  assert.ok(api.memoryBytes() < 64 * MiB, `wasm memory ${api.memoryBytes()}`);
+});
+
+function error2(call) {
+  try { call(); } catch (e) { assert.ok(e instanceof ContractError); return e.message; }
+  assert.fail('expected a ContractError');
+}
+
+test('N3: SSE text crosses in pieces: a large chunk does not grow the wasm memory', () => {
+  const before = api.memoryBytes();
+  const sse = 'data: {"choices":[]}\n\n'.repeat(5e5) + 'data: [DONE]\n\n'; // 11.5 MB
+  for (const chunk of [sse, new TextEncoder().encode(sse)]) {
+    assert.equal(error(() => api.assembleProviderStream('openai-chat', chunk)).code, 'INCOMPLETE_RESPONSE');
+    const assembler = api.createProviderAssembler('openai-chat');
+    assembler.pushSse(chunk);
+    assert.equal(error(() => assembler.finish()).code, 'INCOMPLETE_RESPONSE');
+    assembler.free();
+  }
+  // A surrogate pair across a piece boundary stays whole.
+  const pair = 'data: {"choices":[]}\n' + ':' + 'x'.repeat((1 << 20) - 23) + '😀\n\n';
+  assert.equal(pair.charCodeAt((1 << 20) - 1), 0xd83d);
+  assert.equal(error(() => api.assembleProviderStream('openai-chat', pair)).code, 'INCOMPLETE_RESPONSE');
+  assert.ok(api.memoryBytes() - before <= 8 * MiB, `memory grew from ${before} to ${api.memoryBytes()}`);
+});

@@ -62,12 +62,15 @@ def test_exact_types_only() -> None:
 def test_depth_markers_and_cycles() -> None:
     a: list[object] = []
     a.append(a)
-    assert write(a, 3, 10**6) == "[[[!![]]]"
+    # A cycle is its own marker, checked before the depth (as JS does).
+    assert write(a, 3, 10**6) == "[!!cycle]"
     e = error_of(ac.parse_agent_action, tool_call(a))
-    assert e.code == "INPUT_TOO_DEEP"
+    assert (e.code, e.path) == ("VALUE_CYCLE", "/input/0")
     d: dict[str, object] = {}
     d["self"] = d
-    assert write(d, 2, 10**6) == '{"self":{"self":!!{}}'
+    assert write(d, 2, 10**6) == '{"self":!!cycle}'
+    assert write([[[[]]]], 3, 10**6) == "[[[!![]]]"
+    assert write({"a": {"b": {}}}, 2, 10**6) == '{"a":{"b":!!{}}'
 
 
 def test_depth_limit_matches_the_core() -> None:

@@ -30,6 +30,63 @@ fn host_options(text: &str) -> Result<Option<Value>, ContractError> {
     host_value(text).map(Some)
 }
 
+/// The bytes a `-bytes` export carries in its string, one per code point U+0000..=U+00FF
+/// (Latin-1): wasmtime-py lowers a `list<u8>` one element at a time, a string in one copy, so
+/// text that is not valid Unicode crosses in linear time. A code point above U+00FF is no
+/// carried byte (the Python binding never sends one); it becomes 0xFF, which is never valid
+/// UTF-8, so the core rejects the text rather than reading something else.
+fn carried_bytes(carried: &str) -> Vec<u8> {
+    if carried.is_ascii() {
+        return carried.as_bytes().to_vec();
+    }
+    carried.chars().map(|c| u8::try_from(c).unwrap_or(0xFF)).collect()
+}
+
+fn action_json(text: &[u8], options: &str) -> String {
+    reply((|| {
+        let o = host_options(options)?;
+        api::parse_agent_action_json(text, o.as_ref().as_ref()).map(|a| a.into_value())
+    })())
+}
+
+fn tool_json(text: &[u8], options: &str) -> String {
+    reply((|| {
+        let o = host_options(options)?;
+        api::define_tool_json(text, o.as_ref().as_ref()).map(|t| t.into_value())
+    })())
+}
+
+fn actions_jsonl(text: &[u8], options: &str) -> String {
+    batch((|| {
+        let o = host_options(options)?;
+        api::parse_agent_actions_jsonl(text, o.as_ref().as_ref())
+    })())
+}
+
+/// A verdict-only reply (`wire::verdict_text`): on success the binding parses its own text.
+fn check_json(text: &[u8], options: &str) -> String {
+    verdict_text((|| {
+        let o = host_options(options)?;
+        api::check_json(text, o.as_ref().as_ref())
+    })())
+}
+
+fn decision_json(text: &[u8], options: &str) -> String {
+    reply((|| {
+        let o = host_options(options)?;
+        api::parse_decision_json(text, o.as_ref().as_ref()).map(|d| d.into_value())
+    })())
+}
+
+/// A verdict-only reply (`wire::verdict_text`): the valid input is the caller's text
+/// unchanged, which the binding parses itself.
+fn input_json(tool: &str, text: &[u8], options: &str) -> String {
+    verdict_text((|| {
+        let (t, o) = (host_value(tool)?, host_options(options)?);
+        api::validate_tool_input_json(&&t, text, o.as_ref().as_ref()).map(drop)
+    })())
+}
+
 fn reply(result: Result<Value, ContractError>) -> String {
     to_text(&outcome_value(result))
 }
@@ -49,14 +106,11 @@ impl Guest for Core {
     }
 
     fn parse_agent_action_json_with_options(text: String, options: String) -> String {
-        Self::parse_agent_action_json_bytes_with_options(text.into_bytes(), options)
+        action_json(text.as_bytes(), &options)
     }
 
-    fn parse_agent_action_json_bytes_with_options(text: Vec<u8>, options: String) -> String {
-        reply((|| {
-            let o = host_options(&options)?;
-            api::parse_agent_action_json(&text, o.as_ref().as_ref()).map(|a| a.into_value())
-        })())
+    fn parse_agent_action_json_bytes_with_options(text: String, options: String) -> String {
+        action_json(&carried_bytes(&text), &options)
     }
 
     fn preview_action_with_options(value: String, options: String) -> String {
@@ -75,14 +129,11 @@ impl Guest for Core {
     }
 
     fn define_tool_json_with_options(text: String, options: String) -> String {
-        Self::define_tool_json_bytes_with_options(text.into_bytes(), options)
+        tool_json(text.as_bytes(), &options)
     }
 
-    fn define_tool_json_bytes_with_options(text: Vec<u8>, options: String) -> String {
-        reply((|| {
-            let o = host_options(&options)?;
-            api::define_tool_json(&text, o.as_ref().as_ref()).map(|t| t.into_value())
-        })())
+    fn define_tool_json_bytes_with_options(text: String, options: String) -> String {
+        tool_json(&carried_bytes(&text), &options)
     }
 
     fn parse_agent_actions_with_options(values: String, options: String) -> String {
@@ -93,14 +144,11 @@ impl Guest for Core {
     }
 
     fn parse_agent_actions_jsonl_with_options(text: String, options: String) -> String {
-        Self::parse_agent_actions_jsonl_bytes_with_options(text.into_bytes(), options)
+        actions_jsonl(text.as_bytes(), &options)
     }
 
-    fn parse_agent_actions_jsonl_bytes_with_options(text: Vec<u8>, options: String) -> String {
-        batch((|| {
-            let o = host_options(&options)?;
-            api::parse_agent_actions_jsonl(&text, o.as_ref().as_ref())
-        })())
+    fn parse_agent_actions_jsonl_bytes_with_options(text: String, options: String) -> String {
+        actions_jsonl(&carried_bytes(&text), &options)
     }
 
     fn parse_agent_action(value: String) -> String {
@@ -111,7 +159,7 @@ impl Guest for Core {
         Self::parse_agent_action_json_with_options(text, String::new())
     }
 
-    fn parse_agent_action_json_bytes(text: Vec<u8>) -> String {
+    fn parse_agent_action_json_bytes(text: String) -> String {
         Self::parse_agent_action_json_bytes_with_options(text, String::new())
     }
 
@@ -127,7 +175,7 @@ impl Guest for Core {
         Self::define_tool_json_with_options(text, String::new())
     }
 
-    fn define_tool_json_bytes(text: Vec<u8>) -> String {
+    fn define_tool_json_bytes(text: String) -> String {
         Self::define_tool_json_bytes_with_options(text, String::new())
     }
 
@@ -139,28 +187,24 @@ impl Guest for Core {
         Self::parse_agent_actions_jsonl_with_options(text, String::new())
     }
 
-    fn parse_agent_actions_jsonl_bytes(text: Vec<u8>) -> String {
+    fn parse_agent_actions_jsonl_bytes(text: String) -> String {
         Self::parse_agent_actions_jsonl_bytes_with_options(text, String::new())
     }
 
     fn parse_json(text: String) -> String {
-        Self::parse_json_bytes_with_options(text.into_bytes(), String::new())
+        check_json(text.as_bytes(), "")
     }
 
     fn parse_json_with_options(text: String, options: String) -> String {
-        Self::parse_json_bytes_with_options(text.into_bytes(), options)
+        check_json(text.as_bytes(), &options)
     }
 
-    fn parse_json_bytes(text: Vec<u8>) -> String {
+    fn parse_json_bytes(text: String) -> String {
         Self::parse_json_bytes_with_options(text, String::new())
     }
 
-    /// A verdict-only reply (`wire::verdict_text`): on success the binding parses its own text.
-    fn parse_json_bytes_with_options(text: Vec<u8>, options: String) -> String {
-        verdict_text((|| {
-            let o = host_options(&options)?;
-            api::check_json(&text, o.as_ref().as_ref())
-        })())
+    fn parse_json_bytes_with_options(text: String, options: String) -> String {
+        check_json(&carried_bytes(&text), &options)
     }
 
     fn parse_decision(value: String) -> String {
@@ -175,22 +219,19 @@ impl Guest for Core {
     }
 
     fn parse_decision_json(text: String) -> String {
-        Self::parse_decision_json_bytes_with_options(text.into_bytes(), String::new())
+        decision_json(text.as_bytes(), "")
     }
 
     fn parse_decision_json_with_options(text: String, options: String) -> String {
-        Self::parse_decision_json_bytes_with_options(text.into_bytes(), options)
+        decision_json(text.as_bytes(), &options)
     }
 
-    fn parse_decision_json_bytes(text: Vec<u8>) -> String {
+    fn parse_decision_json_bytes(text: String) -> String {
         Self::parse_decision_json_bytes_with_options(text, String::new())
     }
 
-    fn parse_decision_json_bytes_with_options(text: Vec<u8>, options: String) -> String {
-        reply((|| {
-            let o = host_options(&options)?;
-            api::parse_decision_json(&text, o.as_ref().as_ref()).map(|d| d.into_value())
-        })())
+    fn parse_decision_json_bytes_with_options(text: String, options: String) -> String {
+        decision_json(&carried_bytes(&text), &options)
     }
 
     fn validate_tool_input_with_options(tool: String, input: String, options: String) -> String {
@@ -205,23 +246,18 @@ impl Guest for Core {
     }
 
     fn validate_tool_input_json_with_options(tool: String, text: String, options: String) -> String {
-        Self::validate_tool_input_json_bytes_with_options(tool, text.into_bytes(), options)
+        input_json(&tool, text.as_bytes(), &options)
     }
 
     fn validate_tool_input_json(tool: String, text: String) -> String {
         Self::validate_tool_input_json_with_options(tool, text, String::new())
     }
 
-    /// A verdict-only reply (`wire::verdict_text`): the valid input is the caller's text
-    /// unchanged, which the binding parses itself.
-    fn validate_tool_input_json_bytes_with_options(tool: String, text: Vec<u8>, options: String) -> String {
-        verdict_text((|| {
-            let (t, o) = (host_value(&tool)?, host_options(&options)?);
-            api::validate_tool_input_json(&&t, &text, o.as_ref().as_ref()).map(drop)
-        })())
+    fn validate_tool_input_json_bytes_with_options(tool: String, text: String, options: String) -> String {
+        input_json(&tool, &carried_bytes(&text), &options)
     }
 
-    fn validate_tool_input_json_bytes(tool: String, text: Vec<u8>) -> String {
+    fn validate_tool_input_json_bytes(tool: String, text: String) -> String {
         Self::validate_tool_input_json_bytes_with_options(tool, text, String::new())
     }
 
@@ -381,8 +417,8 @@ impl exports::agent_contract::core::assembly::GuestProviderAssembler for Compone
         self.with(|a| a.push_sse(chunk.as_bytes()))
     }
 
-    fn push_sse_bytes(&self, chunk: Vec<u8>) -> String {
-        self.with(|a| a.push_sse(&chunk))
+    fn push_sse_bytes(&self, chunk: String) -> String {
+        self.with(|a| a.push_sse(&carried_bytes(&chunk)))
     }
 
     fn push_sse_value(&self, chunk: String) -> String {

@@ -13,14 +13,15 @@ from typing import Any, Literal, Optional, Union
 from . import _runtime
 from ._host_text import (
     DEFAULT_MAX_BYTES,
+    CONFIG_MAX_BYTES,
     DEFAULT_MAX_DEPTH,
     MAX_BYTES_CEILING,
     MAX_DEPTH_CEILING,
     UNDEFINED,
     limits_of,
-    max_chars,
     write,
 )
+from ._text import Snapshot, carried, max_text_bytes, snapshot, stand_in, wtf8
 from ._types import (
     AnthropicTool,
     McpTool,
@@ -196,71 +197,72 @@ class ContractError(ValueError):
 def _options_text(options: Any) -> str:
     if options is None:
         return ""
-    return write(options, DEFAULT_MAX_DEPTH, max_chars(DEFAULT_MAX_BYTES))
+    return write(options, DEFAULT_MAX_DEPTH, DEFAULT_MAX_BYTES)
 
 
 def _call_value(export: str, value: Any, options: Any, batch: bool = False) -> dict[str, Any]:
     max_depth, max_bytes = limits_of(options)
-    limit = max_chars(max_bytes)
-    root_depth = 1
+    root_depth, copies = 1, 1
     if batch:
         # Each element is an action of its own: its own depth count (the list is depth 0) and
         # its own size budget, as the core gives it.
         root_depth = 0
         if type(value) is list:
-            limit *= max(1, len(value))
-    text = write(value, max_depth, limit, root_depth)
-    return _reply(_runtime.call(export, text, _options_text(options)))
+            copies = max(1, len(value))
+    text = write(value, max_depth, max_bytes, root_depth, copies)
+    return _reply(_runtime.call_args(export, (text,), _options_text(options)))
 
 
-def _call_text(export: str, text: Any, options: Any) -> dict[str, Any]:
-    opts = _options_text(options)
-    if isinstance(text, str):
-        text = str.__str__(text)  # an exact str, whatever a subclass overrides
+def _not_text(value: Any) -> dict[str, Any]:
+    # Neither text nor bytes (or a bytes-like that cannot be read, such as a released
+    # memoryview): the verdict is the core's. It reads only the kind of the value, so a
+    # container is sent without its contents (max depth 0).
+    return _reply(_runtime.call_args("not-text", (write(value, 0, DEFAULT_MAX_BYTES),)))
+
+
+def _cross_text(export: str, before: tuple[str, ...], text: Snapshot, options: str) -> dict[str, Any]:
+    """Calls `export` with the arguments `before`, then `text`: as a string when it is valid
+    Unicode, else through the `-bytes` twin, its (WTF-8) bytes carried one per code point, so
+    the core reports the exact code and byte position either way, in one copy."""
+    if type(text) is str:
         try:
-            return _reply(_runtime.call(export, text, opts))
+            return _reply(_runtime.call_args(export, before + (text,), options))
         except UnicodeEncodeError:
-            # Lone surrogates: not valid Unicode, so not a WIT string (wasmtime refuses it before
-            # the core runs). The core gets the WTF-8 bytes and reports STRING_LONE_SURROGATE
-            # with the byte position. Asking wasmtime first spares valid text a second scan.
-            return _reply(_runtime.call(export + "-bytes", text.encode("utf-8", "surrogatepass"), opts))
-    if isinstance(text, (bytes, bytearray, memoryview)):
-        data = bytes(text)
+            # Lone surrogates: not valid Unicode, so not a WIT string (wasmtime refuses it
+            # before the core runs). Asking wasmtime first spares valid text a second scan.
+            data = wtf8(text)
+    else:
         try:
-            # Valid UTF-8 takes the string export: the core receives the very same bytes, and
-            # wasmtime converts list<u8> one element at a time, which is slow.
-            decoded = data.decode("utf-8")
+            # Valid UTF-8 takes the string export: the core receives the very same bytes.
+            decoded = text.decode("utf-8")
         except UnicodeDecodeError:
-            return _reply(_runtime.call(export + "-bytes", data, opts))
-        return _reply(_runtime.call(export, decoded, opts))
-    # Neither text nor bytes: the verdict is the core's too. It reads only the kind of the
-    # value, so a container is sent without its contents (max depth 0).
-    return _reply(_runtime.call("not-text", write(text, 0, max_chars(DEFAULT_MAX_BYTES))))
+            data = text
+        else:
+            return _reply(_runtime.call_args(export, before + (decoded,), options))
+    return _reply(_runtime.call_args(export + "-bytes", before + (carried(data),), options))
 
 
-def _call_tool(export: str, tool: Any, argument: Any, options: Any, text: bool) -> dict[str, Any]:
-    """A tool definition plus an input (a value, or JSON text when `text`)."""
+def _call_text(export: str, text: Any, options: Any, before: tuple[str, ...] = (), whole: bool = False) -> dict[str, Any]:
+    """A text function: `text` is the caller's argument or its snapshot. Text over `maxBytes`
+    crosses as its stand-in (see `_text.stand_in`) unless `whole` (JSON Lines: the limit is
+    per line)."""
+    opts = _options_text(options)
+    max_bytes = None if whole else max_text_bytes(options)
+    snap = snapshot(text, max_bytes)
+    if snap is None:
+        return _not_text(text)
+    if max_bytes is not None:
+        cut = stand_in(snap, max_bytes)
+        if cut is not None:
+            snap = cut
+    return _cross_text(export, before, snap, opts)
+
+
+def _call_tool(export: str, tool: Any, argument: Any, options: Any) -> dict[str, Any]:
+    """A tool definition plus an input value."""
     max_depth, max_bytes = limits_of(options)
-    tool_text = write(tool, max_depth, max_chars(max_bytes))
-    opts = _options_text(options)
-    if not text:
-        return _reply(_runtime.call_args(export, (tool_text, write(argument, max_depth, max_chars(max_bytes))), opts))
-    if isinstance(argument, str):
-        argument = str.__str__(argument)
-        try:
-            return _reply(_runtime.call_args(export, (tool_text, argument), opts))
-        except UnicodeEncodeError:
-            # Lone surrogates (as in `_call_text`); the tool text never holds any (host text
-            # escapes them).
-            data = argument.encode("utf-8", "surrogatepass")
-            return _reply(_runtime.call_args(export + "-bytes", (tool_text, data), opts))
-    if isinstance(argument, (bytes, bytearray, memoryview)):
-        data = bytes(argument)
-        try:
-            return _reply(_runtime.call_args(export, (tool_text, data.decode("utf-8")), opts))
-        except UnicodeDecodeError:
-            return _reply(_runtime.call_args(export + "-bytes", (tool_text, data), opts))
-    return _reply(_runtime.call("not-text", write(argument, 0, max_chars(DEFAULT_MAX_BYTES))))
+    arguments = (write(tool, max_depth, max_bytes), write(argument, max_depth, max_bytes))
+    return _reply(_runtime.call_args(export, arguments, _options_text(options)))
 
 
 def _reply(text: str) -> dict[str, Any]:
@@ -295,16 +297,6 @@ def _unwrap(reply: dict[str, Any]) -> Any:
     raise _error(reply["error"])
 
 
-def _snapshot(text: Any) -> Any:
-    """The text as an immutable str or bytes, so that the core judges exactly what `_text_value`
-    then parses (a bytearray could change in between; a str subclass could override methods)."""
-    if isinstance(text, str):
-        return str.__str__(text)
-    if isinstance(text, (bytes, bytearray, memoryview)):
-        return bytes(text)
-    return text
-
-
 def _text_value(reply: dict[str, Any], text: Any) -> Any:
     """The value of a verdict-only reply (`parse-json`, `validate-tool-input-json`): on success
     the core replies `{"ok": true}` alone, having accepted `text` as exactly one I-JSON value
@@ -313,7 +305,7 @@ def _text_value(reply: dict[str, Any], text: Any) -> Any:
     the same digits: exact integers). See docs/decisions.md."""
     if not reply["ok"]:
         raise _error(reply["error"])
-    if isinstance(text, str):
+    if type(text) is str:
         return json.loads(text)
     # The core accepted these bytes, so they are UTF-8 (decoded explicitly: json.loads would
     # guess an encoding from the first bytes).
@@ -422,15 +414,15 @@ def parse_agent_actions(values: Any, options: Optional[Options] = None) -> list[
 
 def parse_agent_actions_jsonl(text: Text, options: Optional[Options] = None) -> list[Outcome[AgentAction]]:
     """JSON Lines: one outcome per line, in one crossing; positions are in the whole text."""
-    return _outcomes(_call_text("parse-agent-actions-jsonl", text, options))
+    return _outcomes(_call_text("parse-agent-actions-jsonl", text, options, whole=True))
 
 
 def parse_json(text: Text, options: Optional[LimitOptions] = None) -> Any:
     """Strict JSON text (str or bytes) to its value: exactly one RFC 8259 value with the
     I-JSON rules and the size limits; raises ContractError (parse layer) with the position.
     Numbers keep their exact text, so integers come back exact."""
-    text = _snapshot(text)
-    return _text_value(_call_text("parse-json", text, options), text)
+    snap = snapshot(text, max_text_bytes(options))
+    return _text_value(_call_text("parse-json", text if snap is None else snap, options), snap)
 
 
 def safe_parse_json(text: Text, options: Optional[LimitOptions] = None) -> Outcome[Any]:
@@ -471,13 +463,16 @@ def validate_tool_input(tool: Any, value: Any, options: Optional[Options] = None
     """Returns a copy of `value` when it satisfies `tool["inputSchema"]`; raises ContractError
     (`SCHEMA_MISMATCH` with `issues`, or a limit / tool error). `tool` is a definition as
     `define_tool` returned it; it is checked again (its compiled schema is cached in the core)."""
-    return _unwrap(_call_tool("validate-tool-input", tool, value, options, text=False))
+    return _unwrap(_call_tool("validate-tool-input", tool, value, options))
 
 
 def validate_tool_input_json(tool: Any, text: Text, options: Optional[Options] = None) -> Any:
     """The same with the input as strict JSON text (str or bytes)."""
-    text = _snapshot(text)
-    return _text_value(_call_tool("validate-tool-input-json", tool, text, options, text=True), text)
+    snap = snapshot(text, max_text_bytes(options))
+    max_depth, max_bytes = limits_of(options)
+    tool_text = write(tool, max_depth, max_bytes)
+    reply = _call_text("validate-tool-input-json", text if snap is None else snap, options, (tool_text,))
+    return _text_value(reply, snap)
 
 
 def safe_validate_tool_input(tool: Any, value: Any, options: Optional[Options] = None) -> Outcome[Any]:
@@ -499,11 +494,12 @@ def safe_validate_tool_input_json(tool: Any, text: Text, options: Optional[Optio
 # it again in the core. Configuration (registries, policies, tools) is written under the
 # ceilings: the limits in options are for the model's output.
 
-_CONFIG_LIMIT = max_chars(MAX_BYTES_CEILING)
-
-
 def _config(value: Any) -> str:
-    return write(value, MAX_DEPTH_CEILING, _CONFIG_LIMIT)
+    # Nested up to the ceiling, but sized by the default budget: configuration is not read
+    # under limits the caller raises, and the ceiling's budget would let a few shared
+    # containers expand to 32 Mi values the core must hold (docs/decisions.md, "Hostile input:
+    # Python host").
+    return write(value, MAX_DEPTH_CEILING, CONFIG_MAX_BYTES)
 
 
 def _safe(call: Any) -> Outcome[Any]:
@@ -516,7 +512,7 @@ def _safe(call: Any) -> Outcome[Any]:
 def create_registry(tools: Any, options: Optional[Options] = None) -> Registry:
     """Defines every tool, refuses duplicate names (TOOL_DUPLICATE); returns
     {"tools": [...definitions sorted by name]}."""
-    result: Registry = _unwrap(_reply(_runtime.call("create-registry", _config(tools), _options_text(options))))
+    result: Registry = _unwrap(_reply(_runtime.call_args("create-registry", (_config(tools),), _options_text(options))))
     return result
 
 
@@ -526,13 +522,13 @@ def safe_create_registry(tools: Any, options: Optional[Options] = None) -> Outco
 
 def catalog(registry: Any) -> list[ToolDefinition]:
     """The registry's definitions sorted by name (the registry is read again)."""
-    result: list[ToolDefinition] = _unwrap(_reply(_runtime.call("catalog", _config(registry))))
+    result: list[ToolDefinition] = _unwrap(_reply(_runtime.call_args("catalog", (_config(registry),))))
     return result
 
 
 def define_policy(policy: Any) -> Policy:
     """Checks a policy {"rules": [{"effect", "tool" | "permission"}]} (POLICY_INVALID)."""
-    result: Policy = _unwrap(_reply(_runtime.call("define-policy", _config(policy))))
+    result: Policy = _unwrap(_reply(_runtime.call_args("define-policy", (_config(policy),))))
     return result
 
 
@@ -546,7 +542,7 @@ def check_tool_call(registry: Any, action: Any, policy: Any, options: Optional[O
     any shape: an action, a decision or assembled call, an OpenAI Chat / Responses, Anthropic,
     Gemini or MCP tools/call call object (docs/semantics.md, "Pipeline")."""
     max_depth, max_bytes = limits_of(options)
-    action_text = write(action, max_depth, max_chars(max_bytes))
+    action_text = write(action, max_depth, max_bytes)
     arguments = (_config(registry), action_text, _config(policy))
     result: ApprovedCall = _unwrap(_reply(_runtime.call_args("check-tool-call", arguments, _options_text(options))))
     return result
@@ -560,7 +556,7 @@ def safe_check_tool_call(
 
 def to_openai_tools(registry: Any) -> list[OpenAITool]:
     """[{"type": "function", "function": {name, description, parameters, strict}}]."""
-    result: list[OpenAITool] = _unwrap(_reply(_runtime.call("to-openai-tools", _config(registry))))
+    result: list[OpenAITool] = _unwrap(_reply(_runtime.call_args("to-openai-tools", (_config(registry),))))
     return result
 
 
@@ -572,13 +568,13 @@ def to_openai_responses_tools(registry: Any) -> list[OpenAIResponsesTool]:
 
 def to_anthropic_tools(registry: Any) -> list[AnthropicTool]:
     """[{name, description, input_schema}]."""
-    result: list[AnthropicTool] = _unwrap(_reply(_runtime.call("to-anthropic-tools", _config(registry))))
+    result: list[AnthropicTool] = _unwrap(_reply(_runtime.call_args("to-anthropic-tools", (_config(registry),))))
     return result
 
 
 def to_mcp_tools(registry: Any) -> list[McpTool]:
     """[{name, description, inputSchema, outputSchema?, annotations}]."""
-    result: list[McpTool] = _unwrap(_reply(_runtime.call("to-mcp-tools", _config(registry))))
+    result: list[McpTool] = _unwrap(_reply(_runtime.call_args("to-mcp-tools", (_config(registry),))))
     return result
 
 
@@ -586,7 +582,7 @@ def normalize_tool_result(tool: Any, value: Any, options: Optional[LimitOptions]
     """Always a tool result ({"ok": True, "data"} or {"ok": False, "code", "message",
     "retryable"}); raises ContractError only for an invalid tool or options."""
     max_depth, max_bytes = limits_of(options)
-    arguments = (_config(tool), write(value, max_depth, max_chars(max_bytes)))
+    arguments = (_config(tool), write(value, max_depth, max_bytes))
     result: ToolResult = _unwrap(
         _reply(_runtime.call_args("normalize-tool-result", arguments, _options_text(options)))
     )
@@ -604,7 +600,7 @@ def json_schema_for_target(schema: Any, target: Any) -> dict[str, Any]:
 
 def strict_schema_issues(schema: Any) -> list[SchemaIssue]:
     """Why OpenAI strict mode would reject `schema` ([] when it would accept it)."""
-    result: list[SchemaIssue] = _unwrap(_reply(_runtime.call("strict-schema-issues", _config(schema))))
+    result: list[SchemaIssue] = _unwrap(_reply(_runtime.call_args("strict-schema-issues", (_config(schema),))))
     return result
 
 

@@ -15,6 +15,10 @@ DEFAULT_MAX_DEPTH: Final = 128
 MAX_DEPTH_CEILING: Final = 512
 DEFAULT_MAX_BYTES: Final = 4 * 1024 * 1024
 MAX_BYTES_CEILING: Final = 64 * 1024 * 1024  # src/limits.rs; tests/test_translation.py checks they agree
+# The budget of host text that is configuration (registries, policies, tools, schemas) or a
+# list of provider events, which the core reads under its ceilings: 4 Mi values and 33 M
+# characters are far beyond any real configuration or response.
+CONFIG_MAX_BYTES: Final = DEFAULT_MAX_BYTES
 LARGE: Final = "!!large"
 
 
@@ -65,11 +69,6 @@ def _escape_surrogate(match: re.Match[str]) -> str:
     return "\\u%04x" % (0xDC00 | (ord(match.group()) & 0x3FF))
 
 
-def _kind(t: type) -> str:
-    # `!name` for a value with no JSON form; the core only uses the name in messages.
-    return "!" + (_NOT_NAME.sub("_", t.__name__)[:64] or "_")
-
-
 def _int(n: int) -> str:
     try:
         return int.__repr__(n)
@@ -93,55 +92,179 @@ def limits_of(options: Any) -> tuple[int, int]:
     """(maxDepth, maxBytes) to size the translation. An invalid option falls back to the
     default here; the core rejects it with OPTION_INVALID, so this never decides anything."""
 
-    def count(name: str, default: int, ceiling: int) -> int:
-        v = options.get(name) if type(options) is dict else None
+    depth, size = limit_options(options)
+    return (depth or DEFAULT_MAX_DEPTH, size or DEFAULT_MAX_BYTES)
+
+
+def limit_options(options: Any) -> tuple[int | None, int | None]:
+    """(maxDepth, maxBytes) as the options give them, None where absent or invalid. Reads an
+    exact dict item by item: `options.get(name)` would compare `name` with any key of the same
+    hash, running that key's `__eq__`. Never raises (another thread may change the dict)."""
+    found: dict[str, Any] = {}
+    if type(options) is dict:
+        try:
+            for key, v in options.items():
+                if type(key) is str and (key == "maxDepth" or key == "maxBytes"):
+                    found[key] = v
+        except Exception:
+            return None, None
+
+    def count(name: str, ceiling: int) -> int | None:
+        v = found.get(name)
         if type(v) is float and v.is_integer():
             v = int(v)
-        return v if type(v) is int and 1 <= v <= ceiling else default
+        return v if type(v) is int and 1 <= v <= ceiling else None
 
-    return (
-        count("maxDepth", DEFAULT_MAX_DEPTH, MAX_DEPTH_CEILING),
-        count("maxBytes", DEFAULT_MAX_BYTES, MAX_BYTES_CEILING),
-    )
+    return count("maxDepth", MAX_DEPTH_CEILING), count("maxBytes", MAX_BYTES_CEILING)
 
 
 def max_chars(max_bytes: int) -> int:
-    """Bound on the host text of one value: it bounds the work on huge or self-referencing
-    values (JS reads in place and never has to copy)."""
+    """Bound on the host text of one value: it bounds the memory of huge values (JS reads in
+    place and never has to copy). A string may take up to 6 characters per byte escaped."""
     return 8 * max_bytes + (1 << 20)
 
 
-def write(value: Any, max_depth: int, limit: int, root_depth: int = 1) -> str:
-    """Host text for `value`. A container at depth > max_depth (the root container is at
-    `root_depth`) is written as `!![` / `!!{` without descending, so cycles and deep values
-    stop; text longer than `limit` characters becomes `!!large`. Iterative: no recursion."""
+def max_nodes(max_bytes: int) -> int:
+    """Bound on the values written for one value, a shared one counted each time it is written.
+    Every value a rule reads costs the core at least one unit of `maxBytes`, so a value JS
+    accepts with everything read has at most `max_bytes` of them; the 1 Mi more leave room for
+    fields no rule reads (JS never touches those, Python must write them). Never more than
+    MAX_NODES_CEILING."""
+    return min(max_bytes + (1 << 20), MAX_NODES_CEILING)
+
+
+# The most values the largest JSON text the core accepts can hold ("[0,0,...]" of 64 MiB): the
+# core parses host text into values of ~80 bytes each in its 4 GiB memory, so host text may not
+# hold more than text could, whatever the limits.
+MAX_NODES_CEILING: Final = MAX_BYTES_CEILING // 2
+
+
+# The name of a type as the type itself holds it: the descriptor of `type`, so a metaclass
+# that overrides `__name__` (even with a property that raises) is not asked.
+_type_name: Final = type.__dict__["__name__"].__get__
+
+
+def _kind(t: type) -> str:
+    # `!name` for a value with no JSON form; the core only uses the name in messages.
+    return "!" + (_NOT_NAME.sub("_", _type_name(t))[:64] or "_")
+
+
+class _Written:
+    """A container already written, whose text a later reference at the same depth reuses
+    instead of walking it again (see `write`). Keeps the container alive so that its id()
+    cannot be reused during the write."""
+
+    __slots__ = ("container", "start", "end", "depth", "height", "nodes", "text")
+
+    def __init__(self, container: Any, start: int, end: int, depth: int, height: int | None, nodes: int) -> None:
+        self.container = container
+        self.start, self.end = start, end  # its text is out[start:end]
+        self.depth = depth
+        self.height = height  # None: it holds a marker, so its text holds at this depth only
+        self.nodes = nodes
+        self.text: str | None = None
+
+    def fits(self, depth: int, max_depth: int) -> bool:
+        if self.height is None:
+            return depth == self.depth
+        return depth + self.height <= max_depth
+
+
+# Containers holding fewer values are walked again rather than remembered: walking them costs
+# at most this many steps per reference, and most containers are small and referenced once.
+_REUSED_FROM_NODES: Final = 16
+_NO_REFERENCE: Final = 1 << 30
+
+# The fields of a frame (an open container) in `_write`.
+_ITEMS, _IS_DICT, _CONTAINER, _START, _NODES, _CLEAN, _HEIGHT, _SEPARATE, _REFERS, _DEPTH = range(10)
+
+
+def write(value: Any, max_depth: int, max_bytes: int, root_depth: int = 1, copies: int = 1) -> str:
+    """Host text for `value`, judged by the core against `max_bytes` / `max_depth` (`copies`
+    values each with that budget for a batch). Never runs the caller's code and never raises.
+
+    - A container deeper than `max_depth` (the root container is at `root_depth`) is written as
+      `!![` / `!!{` without descending; one that is its own ancestor on the path from the root
+      as `!!cycle` (checked first, as JS does): the core reports each only where a rule reads it.
+    - Work is bounded by the budget, not by the object graph: past `max_nodes` values or
+      `max_chars` characters (a shared container counts each time it is written) the text is
+      `!!large` (INPUT_TOO_LARGE).
+    - A container met again is not walked again: its text is reused when it cannot differ. That
+      is when it held no marker and its height still fits under `max_depth`, or, when it held
+      depth or cycle markers, at the same depth and with every `!!cycle` inside pointing into
+      the container itself (one pointing above it depends on the path). So a shared reference
+      costs O(1) however large its subtree (`[[0] * 65536] * 65536`, `a = [a0, a0]` 64 times).
+    Iterative: no recursion."""
+    try:
+        return _write(value, max_depth, max_bytes, root_depth, copies)
+    except Exception:
+        # Exact types only are walked, so nothing of the caller's runs here; what remains is
+        # another thread changing a dict or list while it is read. The core reports it at the
+        # root, as a value that has no JSON form.
+        return "!value_changed_while_read"
+
+
+def _write(value: Any, max_depth: int, max_bytes: int, root_depth: int, copies: int) -> str:
+    chars_left = min(copies * max_chars(max_bytes), max_chars(MAX_BYTES_CEILING))
+    nodes_left = min(copies * max_nodes(max_bytes), MAX_NODES_CEILING)
     out: list[str] = []
     emit = out.append
-    size = 0
-    # Open containers, innermost last: (iterator over its items, is it a dict). The bottom frame
-    # yields the root value.
-    frames: list[tuple[Any, bool]] = [(iter((value,)), False)]
+    written: dict[int, _Written] = {}
+    on_path: dict[int, int] = {}  # id of an open container -> its depth
+    # Open containers, innermost last (fields: _ITEMS...): the iterator over its items, is it a
+    # dict, the container, index in `out` of its opening bracket, nodes_left then, clean (no
+    # marker inside), its height (tallest child's + 1, 0 for none), whether the next item needs
+    # a separator, the smallest depth a `!!cycle` inside points at, its depth. The bottom frame
+    # is a pseudo container yielding the root value.
+    frames: list[list[Any]] = [[iter((value,)), False, None, 0, 0, True, 0, False, _NO_REFERENCE, root_depth - 1]]
     while frames:
-        items, is_dict = frames[-1]
+        frame = frames[-1]
+        items, is_dict, need_separator = frame[_ITEMS], frame[_IS_DICT], frame[_SEPARATE]
         for item in items:
+            if need_separator:
+                emit(",")
+                chars_left -= 1
+            need_separator = True
             if is_dict:
                 key, item = item
                 piece = encode_basestring(key)
                 emit(piece)
                 emit(":")
-                size += len(piece) + 1
+                chars_left -= len(piece) + 1
+            nodes_left -= 1
             t = type(item)
             if t is str:
                 piece = encode_basestring(item)
             elif t is dict or t is list:
-                if t is dict and not _STR_ONLY.issuperset(map(type, item)):
+                ident = id(item)
+                depth = frame[_DEPTH] + 1
+                done = written.get(ident)
+                if ident in on_path:
+                    piece = "!!cycle"
+                    frame[_CLEAN] = False
+                    if on_path[ident] < frame[_REFERS]:
+                        frame[_REFERS] = on_path[ident]
+                elif done is not None and done.fits(depth, max_depth):
+                    if done.text is None:
+                        done.text = "".join(out[done.start : done.end])
+                    piece = done.text
+                    nodes_left -= done.nodes
+                    if done.height is None:
+                        frame[_CLEAN] = False
+                    elif done.height + 1 > frame[_HEIGHT]:
+                        frame[_HEIGHT] = done.height + 1
+                elif t is dict and not _STR_ONLY.issuperset(map(type, item)):
                     piece = "!dict_with_non_string_keys"
-                elif len(frames) - 1 + root_depth > max_depth:
+                elif depth > max_depth:
                     piece = "!!{" if t is dict else "!!["
+                    frame[_CLEAN] = False
                 else:
+                    frame[_SEPARATE] = True
+                    items_of = iter(item.items()) if t is dict else iter(item)
+                    frames.append([items_of, t is dict, item, len(out), nodes_left, True, 0, False, _NO_REFERENCE, depth])
+                    on_path[ident] = depth
                     emit("{" if t is dict else "[")
-                    size += 1
-                    frames.append((iter(item.items()) if t is dict else iter(item), t is dict))
+                    chars_left -= 1
                     break  # descend; this frame's iterator resumes after the child closes
             elif item is None:
                 piece = "null"
@@ -156,23 +279,30 @@ def write(value: Any, max_depth: int, limit: int, root_depth: int = 1) -> str:
             else:
                 piece = _kind(t)
             emit(piece)
-            emit(",")
-            size += len(piece) + 1
-            if size > limit:
+            chars_left -= len(piece)
+            if chars_left < 0 or nodes_left < 0:
                 return LARGE
         else:
             frames.pop()
-            if frames:
-                # Close the container: its last element left a separator to overwrite.
-                closer = "}" if is_dict else "]"
-                if out[-1] == ",":
-                    out[-1] = closer
-                else:
-                    emit(closer)
-                emit(",")
-                size += 2
-    if out and out[-1] == ",":
-        out.pop()
+            if not frames:
+                break
+            emit("}" if is_dict else "]")
+            chars_left -= 1
+            if chars_left < 0:
+                return LARGE
+            container, depth = frame[_CONTAINER], frame[_DEPTH]
+            del on_path[id(container)]
+            parent = frames[-1]
+            if frame[_HEIGHT] + 1 > parent[_HEIGHT]:
+                parent[_HEIGHT] = frame[_HEIGHT] + 1
+            if not frame[_CLEAN]:
+                parent[_CLEAN] = False
+            if frame[_REFERS] < parent[_REFERS]:
+                parent[_REFERS] = frame[_REFERS]
+            nodes = frame[_NODES] - nodes_left
+            if nodes >= _REUSED_FROM_NODES and frame[_REFERS] >= depth:
+                height = frame[_HEIGHT] if frame[_CLEAN] else None
+                written[id(container)] = _Written(container, frame[_START], len(out), depth, height, nodes)
     text = "".join(out)
     if has_surrogates(text):
         text = _SURROGATE.sub(_escape_surrogate, text)

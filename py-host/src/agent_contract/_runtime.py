@@ -87,6 +87,15 @@ def compiled() -> tuple[wasmtime.Engine, wc.Component]:
     return _compiled
 
 
+# Wasm memory never shrinks, so an instance that grew past this on one call (a raised limit, a
+# huge input) is replaced after it (docs/decisions.md, "Hostile input: Python host").
+MEMORY_BOUND = 64 << 20
+# The size check costs a crossing (a few us), so it runs after calls whose arguments are this
+# long (the ones that can grow the memory much) and every `_CHECK_EVERY` calls.
+_CHECK_FROM_CHARS = 64 << 10
+_CHECK_EVERY = 256
+
+
 class _Instance:
     def __init__(self) -> None:
         engine, component = compiled()
@@ -114,6 +123,22 @@ class _Instance:
         # Resources of assemblers garbage-collected unclosed, dropped by this thread's next
         # assembler call (a finalizer may run on any thread; the store is single-threaded).
         self.pending_drops: collections.deque[Any] = collections.deque()
+        self.calls = 0
+
+    def memory_bytes(self) -> int:
+        size: int = self.funcs["memory-bytes"](self.store)
+        return size
+
+    def checked(self, chars: int) -> None:
+        """After a call whose arguments held `chars` characters: an instance whose memory grew
+        past MEMORY_BOUND stops being this thread's instance, and the next call gets a fresh
+        one. Assemblers keep the instance they were created in (their resources live there), so
+        a live one goes on working; the memory is freed when the last of them is gone."""
+        self.calls += 1
+        if chars < _CHECK_FROM_CHARS and self.calls % _CHECK_EVERY:
+            return
+        if self.memory_bytes() > MEMORY_BOUND and getattr(_local, "instance", None) is self:
+            _local.instance = None
 
     def drain(self) -> None:
         while self.pending_drops:
@@ -122,13 +147,16 @@ class _Instance:
     def drop_resource(self, resource: Any) -> None:
         resource.drop(self.store)
 
-    def resource_new(self, resource: str, *args: Any) -> Any:
+    def resource_new(self, resource: str, *args: str) -> Any:
         self.drain()
-        return self.resource_funcs[resource]["new"](self.store, *args)
+        handle = self.resource_funcs[resource]["new"](self.store, *args)
+        self.checked(sum(map(len, args)))
+        return handle
 
-    def resource_call(self, resource: str, method: str, handle: Any, *args: Any) -> str:
+    def resource_call(self, resource: str, method: str, handle: Any, *args: str) -> str:
         self.drain()
         reply: str = self.resource_funcs[resource][method](self.store, handle, *args)
+        self.checked(sum(map(len, args)))
         return reply
 
 
@@ -144,8 +172,14 @@ def assembler_instance() -> _Instance:
     return _instance()
 
 
+def call(export: str, argument: Any, options: str = "") -> str:
+    """`call_args` with one argument."""
+    return call_args(export, (argument,), options)
+
+
 def call_args(export: str, arguments: tuple[Any, ...], options: str = "") -> str:
-    """Like `call`, for exports taking several arguments."""
+    """Calls an export of this thread's instance with `arguments` (strings) and returns its
+    JSON reply. Options (host text, "" for none) go to the `-with-options` twin."""
     instance = _instance()
     try:
         if options:
@@ -153,34 +187,14 @@ def call_args(export: str, arguments: tuple[Any, ...], options: str = "") -> str
         else:
             reply = instance.funcs[export](instance.store, *arguments)
     except UnicodeEncodeError:
-        # A str argument that is not valid Unicode, refused while wasmtime encodes the
-        # arguments, before the core runs: the instance is untouched (see `call`).
-        raise
-    except Exception:
-        _local.instance = None
-        raise
-    return reply
-
-
-def call(export: str, argument: Any, options: str = "") -> str:
-    """Calls an export of this thread's instance and returns its JSON reply. Options (host
-    text, "" for none) go to the `-with-options` twin."""
-    instance: _Instance | None = getattr(_local, "instance", None)
-    if instance is None:
-        instance = _local.instance = _Instance()
-    try:
-        if options:
-            reply: str = instance.funcs[export + "-with-options"](instance.store, argument, options)
-        else:
-            reply = instance.funcs[export](instance.store, argument)
-    except UnicodeEncodeError:
         # wasmtime encodes a str argument as UTF-8 before entering the core and raises this for
         # one holding lone surrogates (not a WIT string); the instance is untouched, and the
-        # caller may send the text as bytes instead (`_call_text`).
+        # caller may send the text by the `-bytes` twin instead.
         raise
     except Exception:
         # A trap is a bug in the core and surfaces as is; the instance may be left in any
         # state, so this thread's next call starts from a fresh one.
         _local.instance = None
         raise
+    instance.checked(sum(len(a) for a in arguments if type(a) is str) + len(options))
     return reply

@@ -17,14 +17,15 @@ from typing import Any, AsyncIterable, Iterable, Optional, Union
 
 from . import _runtime
 from ._host_text import (
+    CONFIG_MAX_BYTES,
     DEFAULT_MAX_BYTES,
     DEFAULT_MAX_DEPTH,
     MAX_BYTES_CEILING,
     MAX_DEPTH_CEILING,
     has_surrogates,
-    max_chars,
     write,
 )
+from ._text import carried, snapshot, wtf8
 from ._types import AssembledResponse, AssemblerOptions, AssemblerPreview, Outcome, ProviderResponse
 
 SseChunk = Union[str, bytes, bytearray, memoryview]
@@ -95,7 +96,7 @@ class Assembler(_Resource):
     def push(self, event: Any) -> None:
         """Applies one event; raises the ContractError that ends the stream (every later call
         raises it again)."""
-        self._unwrap(self._call("push", write(event, DEFAULT_MAX_DEPTH, max_chars(MAX_BYTES_CEILING))))
+        self._unwrap(self._call("push", write(event, DEFAULT_MAX_DEPTH, CONFIG_MAX_BYTES)))
 
     def preview(self) -> AssemblerPreview:
         """Arguments so far, for display only: `{"executable": False, "finishReason", "calls":
@@ -123,37 +124,45 @@ class ProviderAssembler(_Resource):
         # Bytes of a character cut at the end of the last bytes chunk, sent with the next one so
         # that every crossing is a string (wasmtime converts bytes one element at a time).
         self._pending = b""
-        super().__init__(write(provider, 0, max_chars(DEFAULT_MAX_BYTES)), _options_text(options))
+        super().__init__(write(provider, 0, DEFAULT_MAX_BYTES), _options_text(options))
 
     def push(self, event: Any) -> None:
         """Applies one provider event; raises the ContractError that ends the stream (every
         later call raises it again)."""
         # Written up to the ceilings: the core judges the event by the stream's own limits, as
         # it judges a JS event read in place.
-        self._unwrap(self._call("push", write(event, MAX_DEPTH_CEILING, max_chars(MAX_BYTES_CEILING))))
+        self._unwrap(self._call("push", write(event, MAX_DEPTH_CEILING, CONFIG_MAX_BYTES)))
 
     def push_sse(self, chunk: SseChunk) -> None:
         """Applies raw SSE; an event is applied when its blank line arrives."""
-        if type(chunk) is not str and isinstance(chunk, str):
-            chunk = str.__str__(chunk)  # an exact str, whatever a subclass overrides
-        if isinstance(chunk, str):
-            if has_surrogates(chunk):
-                # Not valid Unicode, so not a WIT string: the core gets the WTF-8 bytes, as from JS.
-                self._unwrap(self._call("push-sse-bytes", chunk.encode("utf-8", "surrogatepass")))
-            else:
-                self._unwrap(self._call("push-sse", chunk))
-            return
-        if not isinstance(chunk, (bytes, bytearray, memoryview)):
+        snap = snapshot(chunk)
+        if snap is None:
             # Neither text nor bytes: the verdict is the core's (it reads only the kind).
-            self._unwrap(self._call("push-sse-value", write(chunk, 0, max_chars(DEFAULT_MAX_BYTES))))
-            return
-        data = self._pending + bytes(chunk)
+            self._not_text(chunk)
+        elif type(snap) is str:
+            if has_surrogates(snap):
+                # Not valid Unicode, so not a WIT string: the core gets the WTF-8 bytes, as from JS.
+                self._push_bytes(wtf8(snap))
+            else:
+                self._unwrap(self._call("push-sse", snap))
+        else:
+            self._push_utf8(snap)
+
+    def _not_text(self, chunk: Any) -> None:
+        self._unwrap(self._call("push-sse-value", write(chunk, 0, DEFAULT_MAX_BYTES)))
+
+    def _push_bytes(self, data: bytes) -> None:
+        # Invalid UTF-8: the core's SSE decoder decides; carried one byte per code point.
+        self._unwrap(self._call("push-sse-bytes", carried(data)))
+
+    def _push_utf8(self, chunk: bytes) -> None:
+        data = self._pending + chunk
         self._pending = b""
         try:
             text = data.decode("utf-8")
         except UnicodeDecodeError as e:
             if e.reason != "unexpected end of data" or e.end != len(data):
-                self._unwrap(self._call("push-sse-bytes", data))  # invalid UTF-8: the core decides
+                self._push_bytes(data)
                 return
             self._pending = data[e.start :]
             text = data[: e.start].decode("utf-8")
@@ -167,7 +176,7 @@ class ProviderAssembler(_Resource):
         """The normalized response, or raises ContractError (`INCOMPLETE_RESPONSE`, ...)."""
         if self._pending:
             pending, self._pending = self._pending, b""
-            self._unwrap(self._call("push-sse-bytes", pending))
+            self._push_bytes(pending)
         result: ProviderResponse = self._unwrap(self._call("finish"))
         return result
 
@@ -180,13 +189,14 @@ def assemble_provider_stream(
     ContractError. The JS `assembleProviderStream` twin."""
     from . import _options_text, _reply, _unwrap
 
-    if isinstance(input, (str, bytes, bytearray, memoryview)):
+    snap = snapshot(input)
+    if snap is not None:
         with ProviderAssembler(provider, options) as assembler:
-            assembler.push_sse(input)
+            assembler.push_sse(snap)
             return assembler.finish()
     # A list of events crosses once; each event gets its own depth count, as from JS.
-    text = write(input, MAX_DEPTH_CEILING, max_chars(MAX_BYTES_CEILING), 0)
-    provider_text = write(provider, 0, max_chars(DEFAULT_MAX_BYTES))
+    text = write(input, MAX_DEPTH_CEILING, CONFIG_MAX_BYTES, 0)
+    provider_text = write(provider, 0, DEFAULT_MAX_BYTES)
     reply = _runtime.call_args("assemble-provider-stream", (provider_text, text), _options_text(options))
     result: ProviderResponse = _unwrap(_reply(reply))
     return result
@@ -212,8 +222,25 @@ def assemble_sse_lines(
     is raised."""
     with ProviderAssembler(provider, options) as assembler:
         lines_in = _Lines(assembler)
-        for line in lines:
-            lines_in.add(line)
+        try:
+            iterator = iter(lines)
+        except Exception:
+            # Not iterable (None, 5) or its __iter__ raised: the core's verdict on a chunk
+            # that is not text ends the stream.
+            lines_in.not_text(lines)
+            return lines_in.finish()
+        while True:
+            try:
+                line = next(iterator)
+            except StopIteration:
+                break
+            except Exception as error:
+                # The caller's iterator raised: the stream ends where it failed, with the
+                # core's verdict on the exception as a chunk (its class as the kind).
+                lines_in.not_text(error)
+                break
+            if not lines_in.add(line):
+                break
         return lines_in.finish()
 
 
@@ -225,8 +252,21 @@ async def assemble_sse_lines_async(
     the assembler lives; it is linear in the bytes and batched like the sync form."""
     with ProviderAssembler(provider, options) as assembler:
         lines_in = _Lines(assembler)
-        async for line in lines:
-            lines_in.add(line)
+        try:
+            iterator = aiter(lines)
+        except Exception:
+            lines_in.not_text(lines)
+            return lines_in.finish()
+        while True:
+            try:
+                line = await anext(iterator)
+            except StopAsyncIteration:
+                break
+            except Exception as error:
+                lines_in.not_text(error)
+                break
+            if not lines_in.add(line):
+                break
         return lines_in.finish()
 
 
@@ -240,23 +280,33 @@ class _Lines:
         self.size = 0
         self.kind: Optional[type] = None
 
-    def add(self, line: Any) -> None:
-        is_text = isinstance(line, str)
-        if not is_text and not isinstance(line, (bytes, bytearray, memoryview)):
-            self.flush()
-            self.assembler.push_sse(line)  # the core's verdict on a line that is not text
-        line_kind = str if is_text else bytes
+    def add(self, line: Any) -> bool:
+        """Gathers one line; False when it is not text (the stream has then ended)."""
+        snap = snapshot(line)
+        if snap is None:
+            self.not_text(line)
+            return False
+        line_kind = type(snap)
         if self.kind is not line_kind:
             self.flush()
             self.kind = line_kind
-        if is_text:
-            self.batch.append(line if line.endswith(("\n", "\r")) else line + "\n")
+        if line_kind is str:
+            self.batch.append(snap if snap.endswith(("\n", "\r")) else snap + "\n")  # type: ignore[operator]
         else:
-            data = bytes(line)
-            self.batch.append(data if data.endswith((b"\n", b"\r")) else data + b"\n")
-        self.size += len(line)
+            self.batch.append(snap if snap.endswith((b"\n", b"\r")) else snap + b"\n")  # type: ignore[operator]
+        self.size += len(snap)
         if self.size >= _LINES_BATCH:
             self.flush()
+        return True
+
+    def not_text(self, chunk: Any) -> None:
+        """Ends the stream with the core's verdict on `chunk`, which is not text (the lines
+        before it are applied first); `finish` raises it."""
+        self.flush()
+        try:
+            self.assembler._not_text(chunk)
+        except Exception:
+            pass  # the stream's error, raised again by finish()
 
     def flush(self) -> None:
         if self.batch:

@@ -1,0 +1,34 @@
+"""The short run of the hostile-input fuzzer (py-host/fuzz/hostile_fuzz.py): ~60 s of inputs over
+every public function, with zero escapes, no call over 1 s on an input of at most 1 MB, and no
+instance left over the memory bound. AGENT_CONTRACT_FUZZ_SECONDS changes the duration."""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "fuzz"))
+
+import hostile_fuzz  # noqa: E402
+
+from conftest import SUMMARY  # noqa: E402
+
+
+def test_every_public_function_is_fuzzed() -> None:
+    assert hostile_fuzz.public_functions() - hostile_fuzz.covered() == set()
+
+
+def test_short_fuzz_run() -> None:
+    seconds = float(os.environ.get("AGENT_CONTRACT_FUZZ_SECONDS", "60"))
+    seed = int(os.environ.get("AGENT_CONTRACT_FUZZ_SEED", "20260801"))
+    result = hostile_fuzz.run(10**9, seed, seconds)
+    SUMMARY.append(
+        f"fuzz (python): {result['inputs']} inputs in {result['seconds']:.0f} s, {len(result['escapes'])} escapes, "
+        f"{len(result['slow'])} slow, max wasm memory {result['max_wasm_memory'] >> 20} MB"
+    )
+    assert result["inputs"] >= 1000
+    assert result["escapes"] == []
+    assert result["slow"] == []
+    assert result["over_bound"] == []
+    assert all(s["calls"] > 0 for s in result["stats"].values())

@@ -1,0 +1,397 @@
+"""Hostile host values and texts (issue 8, P1-P4): whatever the caller's value does, every public
+function returns its result or raises ContractError, in time bounded by the limits, and the
+instance stays small. Each test asserts the exact code and path and a time bound."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from typing import Any, Callable
+
+import pytest
+
+import agent_contract as ac
+from agent_contract import _runtime
+from agent_contract._host_text import write
+
+# Every case here is small or stopped by a budget; one second is the issue's bound.
+SECOND = 1.0
+
+
+def tool_call(input_value: object) -> dict[str, object]:
+    return {"type": "tool_call", "callId": "c1", "tool": "t", "input": input_value}
+
+
+TOOL = {"name": "t", "description": "d", "inputSchema": {}, "permissions": ["read"]}
+
+
+def timed_error(fn: Callable[..., Any], *args: Any) -> ac.ContractError:
+    """The ContractError `fn(*args)` raises, checked to come within SECOND."""
+    start = time.perf_counter()
+    with pytest.raises(ac.ContractError) as info:
+        fn(*args)
+    elapsed = time.perf_counter() - start
+    assert elapsed < SECOND, f"{fn.__name__} took {elapsed:.2f} s"
+    return info.value
+
+
+def timed(fn: Callable[..., Any], *args: Any) -> Any:
+    start = time.perf_counter()
+    result = fn(*args)
+    elapsed = time.perf_counter() - start
+    assert elapsed < SECOND, f"{fn.__name__} took {elapsed:.2f} s"
+    return result
+
+
+@pytest.fixture(autouse=True)
+def compiled_instance() -> None:
+    """Compiling the component and starting this thread's instance is not part of any timing."""
+    ac.parse_json("1")
+
+
+def memory_bytes() -> int:
+    return _runtime._instance().memory_bytes()
+
+
+# --- P1: the caller's value never raises through --------------------------------------------
+
+
+def released() -> memoryview:
+    view = memoryview(b'{"type": "finish", "summary": "s"}')
+    view.release()
+    return view
+
+
+class ClaimsStr:
+    @property  # type: ignore[misc]
+    def __class__(self) -> type:
+        return str
+
+
+class ClaimsBytes:
+    @property  # type: ignore[misc]
+    def __class__(self) -> type:
+        return bytes
+
+
+class Boom(Exception):
+    pass
+
+
+class HostileStr(str):
+    def __str__(self) -> str:
+        raise Boom
+
+    def __len__(self) -> int:
+        raise Boom
+
+    def endswith(self, *args: Any) -> bool:  # type: ignore[override]
+        raise Boom
+
+    def encode(self, *args: Any) -> bytes:  # type: ignore[override]
+        raise Boom
+
+    def __getitem__(self, key: Any) -> str:  # type: ignore[override]
+        raise Boom
+
+
+class HostileBytes(bytes):
+    def __bytes__(self) -> bytes:
+        raise Boom
+
+    def __len__(self) -> int:
+        raise Boom
+
+    def decode(self, *args: Any) -> str:  # type: ignore[override]
+        raise Boom
+
+
+class NamelessMeta(type):
+    @property
+    def __name__(cls) -> str:  # type: ignore[override]
+        raise Boom
+
+
+class Nameless(metaclass=NamelessMeta):
+    pass
+
+
+TEXT_FUNCTIONS = [
+    ac.parse_agent_action_json,
+    ac.define_tool_json,
+    ac.parse_json,
+    ac.parse_decision_json,
+    ac.parse_agent_actions_jsonl,
+    lambda text: ac.validate_tool_input_json(TOOL, text),
+]
+
+
+@pytest.mark.parametrize("make", [released, ClaimsStr, ClaimsBytes], ids=["released memoryview", "claims str", "claims bytes"])
+def test_unreadable_text_is_not_text(make: Callable[[], Any]) -> None:
+    # A text function given something that is not text: the core's JSON_INVALID at "", as for
+    # None or 42 (Node answers the same for a revoked Proxy).
+    for fn in TEXT_FUNCTIONS:
+        e = timed_error(fn, make())
+        assert (e.layer, e.code, e.path) == ("parse", "JSON_INVALID", "")
+    assert ac.safe_parse_json(make())["ok"] is False
+    e = timed_error(ac.assemble_provider_stream, "anthropic", make())
+    assert (e.layer, e.code, e.path) == ("stream", "STREAM_EVENT_INVALID", "")
+
+
+def test_subclasses_of_text_are_read_as_their_contents() -> None:
+    text = '{"type": "finish", "summary": "done"}'
+    for arg in [HostileStr(text), HostileBytes(text.encode())]:
+        assert ac.parse_agent_action_json(arg) == {"type": "finish", "summary": "done"}
+        assert ac.parse_json(arg) == {"type": "finish", "summary": "done"}
+        assert ac.validate_tool_input_json(TOOL, arg) == {"type": "finish", "summary": "done"}
+    sse = "event: ping\ndata: {\"type\": \"ping\"}\n\n"
+    with ac.create_provider_assembler("anthropic") as assembler:
+        assembler.push_sse(HostileStr(sse))
+        assembler.push_sse(HostileBytes(sse.encode()))
+    lines = [HostileStr("event: ping"), HostileBytes(b'data: {"type": "ping"}'), HostileStr("")]
+    e = timed_error(ac.assemble_sse_lines, "anthropic", lines)
+    assert e.code == "INCOMPLETE_RESPONSE"  # read whole: the stream just never ended
+
+
+def test_a_metaclass_whose_name_raises_is_not_json() -> None:
+    e = timed_error(ac.parse_agent_action, tool_call({"a": Nameless()}))
+    assert (e.code, e.path) == ("VALUE_NOT_JSON", "/input/a")
+    e = timed_error(ac.parse_agent_action, tool_call({"a": Nameless}))  # the class itself
+    assert (e.code, e.path) == ("VALUE_NOT_JSON", "/input/a")
+    assert write([Nameless()], 128, 1 << 20) == "[!Nameless]"
+
+
+def test_options_keys_that_compare_hostile() -> None:
+    class Collides:
+        armed = False
+
+        def __hash__(self) -> int:
+            return hash("maxBytes")
+
+        def __eq__(self, other: object) -> bool:
+            if Collides.armed:
+                raise Boom
+            return False
+
+    options = {Collides(): 1, "maxBytes": 10}
+    Collides.armed = True
+    e = timed_error(ac.parse_agent_action, {"type": "finish", "summary": "s"}, options)
+    assert (e.code, e.path) == ("OPTION_INVALID", "")
+    e = timed_error(ac.parse_json, "[1]", options)
+    assert (e.code, e.path) == ("OPTION_INVALID", "")
+
+
+@pytest.mark.parametrize("lines", [None, 5, Nameless()], ids=["None", "5", "nameless"])
+def test_sse_lines_that_are_not_iterable(lines: Any) -> None:
+    e = timed_error(ac.assemble_sse_lines, "anthropic", lines)
+    assert (e.layer, e.code, e.path) == ("stream", "STREAM_EVENT_INVALID", "")
+
+    async def run() -> Any:
+        return await ac.assemble_sse_lines_async("anthropic", lines)
+
+    with pytest.raises(ac.ContractError) as info:
+        asyncio.run(run())
+    assert (info.value.layer, info.value.code, info.value.path) == ("stream", "STREAM_EVENT_INVALID", "")
+
+
+def test_sse_lines_whose_iterator_raises() -> None:
+    def lines() -> Any:
+        yield "event: ping"
+        raise Boom
+
+    e = timed_error(ac.assemble_sse_lines, "anthropic", lines())
+    assert (e.layer, e.code, e.path) == ("stream", "STREAM_EVENT_INVALID", "")
+
+    async def alines() -> Any:
+        yield "event: ping"
+        raise Boom
+
+    async def run() -> Any:
+        return await ac.assemble_sse_lines_async("anthropic", alines())
+
+    with pytest.raises(ac.ContractError) as info:
+        asyncio.run(run())
+    assert (info.value.code, info.value.path) == ("STREAM_EVENT_INVALID", "")
+    e = timed_error(ac.assemble_sse_lines, "anthropic", ["event: ping", released()])
+    assert (e.code, e.path) == ("STREAM_EVENT_INVALID", "")
+
+
+# --- P2: cycles and shared references -------------------------------------------------------
+
+
+def test_a_cycle_is_value_cycle_where_it_is_read() -> None:
+    twice: list[Any] = []
+    twice.append(twice)
+    twice.append(twice)
+    e = timed_error(ac.parse_agent_action, tool_call(twice))
+    assert (e.code, e.path) == ("VALUE_CYCLE", "/input/0")
+    itself: dict[str, Any] = {}
+    itself["self"] = itself
+    e = timed_error(ac.parse_agent_action, tool_call(itself))
+    assert (e.code, e.path) == ("VALUE_CYCLE", "/input/self")
+    assert write(itself, 128, 1 << 20) == '{"self":!!cycle}'
+    assert write(twice, 128, 1 << 20) == "[!!cycle,!!cycle]"
+
+
+def test_a_cyclic_policy_is_fast() -> None:
+    rules: list[Any] = []
+    rules.append(rules)
+    rules.append(rules)
+    e = timed_error(ac.define_policy, {"rules": rules})
+    assert (e.code, e.path) == ("POLICY_INVALID", "/rules/0")
+
+
+def test_a_shared_value_is_not_a_cycle() -> None:
+    shared = {"k": [1, 2, 3]}
+    out = timed(ac.parse_agent_action, tool_call([shared, shared, {"again": shared}]))["input"]
+    assert out == [shared, shared, {"again": shared}]
+    assert out[0] is not out[1]  # the result is a fresh copy per place
+
+
+def test_shared_references_are_counted_each_time_and_stopped_by_the_budget() -> None:
+    square = [[0] * 65536] * 65536  # 2^32 values written, 64 KiB of Python objects
+    before = memory_bytes()
+    e = timed_error(ac.parse_agent_action, tool_call(square))
+    assert (e.code, e.path) == ("INPUT_TOO_LARGE", "")
+    assert memory_bytes() - before < 16 << 20
+    bomb: Any = {"leaf": "x" * 8}
+    for _ in range(64):
+        bomb = {"left": bomb, "right": bomb}  # 2^64 values written
+    for fn in (ac.define_policy, ac.strict_schema_issues, ac.create_registry):
+        e = timed_error(fn, bomb)
+        assert (e.code, e.path) == ("INPUT_TOO_LARGE", "")
+    e = timed_error(ac.parse_agent_actions, [tool_call(bomb)] * 1000)
+    assert (e.code, e.path) == ("INPUT_TOO_LARGE", "")
+
+
+def test_a_shared_value_within_the_budget_is_written_whole() -> None:
+    row = list(range(1000))
+    table = [row] * 100  # 10^5 values, one row of Python objects
+    out = timed(ac.parse_agent_action, tool_call(table))["input"]
+    assert out == table
+    # Reused text keeps the depth rule: the same container deeper than the limit is a marker.
+    nested = {"a": {"b": row}}
+    text = write([nested, [[nested]]], 4, 1 << 20)
+    assert text.count("!!{") == 1 and text.startswith('[{"a":{"b":[0,1,2')
+
+
+# --- P3: linear on the host side ------------------------------------------------------------
+
+
+def test_writing_a_large_object_is_linear() -> None:
+    def cost(n: int) -> float:
+        value = {f"key{i}": i for i in range(n)}
+        best = float("inf")
+        for _ in range(3):
+            start = time.perf_counter()
+            write(value, 128, 64 << 20)
+            best = min(best, time.perf_counter() - start)
+        return best
+
+    small, large = cost(16384), cost(65536)
+    assert large < 8 * small, (small, large)  # 4x the members: ~4x the time, not 16x
+
+
+# --- P4: text that is not valid Unicode crosses in one copy ----------------------------------
+
+
+def test_a_lone_surrogate_in_a_megabyte_of_text() -> None:
+    text = '["' + "a" * (1 << 20) + '\ud800"]'
+    e = timed_error(ac.parse_json, text)
+    assert (e.code, e.path) == ("STRING_LONE_SURROGATE", "/0")
+    assert e.position == {"offset": 2 + (1 << 20), "line": 1, "column": 3 + (1 << 20)}
+
+
+def test_one_invalid_byte_in_four_megabytes() -> None:
+    data = b'["' + b"a" * (4 << 20) + b'\xff"]'
+    options = {"maxBytes": 8 << 20}
+    e = timed_error(ac.parse_json, data, options)
+    assert (e.code, e.path) == ("JSON_INVALID", "/0")
+    assert e.position == {"offset": 2 + (4 << 20), "line": 1, "column": 3 + (4 << 20)}
+    e = timed_error(ac.validate_tool_input_json, TOOL, bytearray(data), options)
+    assert (e.code, e.path, e.position["offset"]) == ("JSON_INVALID", "/0", 2 + (4 << 20))  # type: ignore[index]
+    # Every byte value crosses exactly: the core sees invalid UTF-8 where it is.
+    e = timed_error(ac.parse_json, b'"\x00\x7f\x80\xc3"')
+    assert (e.code, e.position["offset"]) == ("JSON_INVALID", 1)  # type: ignore[index]
+    e = timed_error(ac.parse_json, b'"\xc3\xa9\xc3"')
+    assert (e.code, e.position["offset"]) == ("JSON_INVALID", 3)  # type: ignore[index]
+
+
+def test_invalid_sse_bytes_cross_in_one_copy() -> None:
+    chunk = b"data: " + b"a" * (4 << 20) + b"\xff\n\n"
+    start = time.perf_counter()
+    with ac.create_provider_assembler("anthropic", {"maxResponseBytes": 16 << 20}) as assembler:
+        try:
+            assembler.push_sse(chunk)
+        except ac.ContractError:
+            pass
+        with pytest.raises(ac.ContractError) as info:
+            assembler.finish()
+    assert time.perf_counter() - start < SECOND
+    assert info.value.layer == "transport"
+
+
+# --- sizes checked before copying -------------------------------------------------------------
+
+
+@pytest.mark.parametrize("kind", [str, bytes, bytearray, memoryview])
+def test_text_over_max_bytes_is_refused_from_a_stand_in(kind: type) -> None:
+    size = 48 << 20
+    text: Any = "[" + "1," * (size // 2) + "1]"
+    if kind is not str:
+        text = kind(text.encode())
+    before = memory_bytes()
+    for fn in (ac.parse_json, ac.parse_agent_action_json, ac.parse_decision_json, ac.define_tool_json):
+        e = timed_error(fn, text)
+        assert (e.code, e.path) == ("INPUT_TOO_LARGE", "")
+        assert e.position == {"offset": 4 << 20, "line": 1, "column": (4 << 20) + 1}
+    e = timed_error(ac.validate_tool_input_json, TOOL, text, {"maxBytes": 1000})
+    assert (e.code, e.path, e.position) == ("INPUT_TOO_LARGE", "", {"offset": 1000, "line": 1, "column": 1001})
+    assert memory_bytes() - before < 8 << 20
+
+
+def test_the_stand_in_keeps_the_position_of_the_whole_text() -> None:
+    # Lines before the limit, multi-byte characters cut at it: the position is the core's on
+    # the bytes before the limit, the same as for the whole text.
+    text = "[\n" + '"é€😀",\n' * 10 + '"' + "é" * 100 + '"]'
+    for arg in (text, text.encode()):
+        e = timed_error(ac.parse_json, arg, {"maxBytes": 150})
+        assert (e.code, e.path) == ("INPUT_TOO_LARGE", "")
+        assert e.position == {"offset": 150, "line": 12, "column": 150 - len(("[\n" + '"é€😀",\n' * 10).encode()) + 1}
+    # Under the limit in characters but over it in bytes: the core sees it all.
+    e = timed_error(ac.parse_json, '"' + "€" * 100 + '"', {"maxBytes": 150})
+    assert (e.code, e.position["offset"]) == ("INPUT_TOO_LARGE", 150)  # type: ignore[index]
+
+
+# --- memory -------------------------------------------------------------------------------------
+
+
+def test_an_instance_grown_past_the_bound_is_replaced() -> None:
+    ac.parse_json("[]")
+    first = _runtime._local.instance
+    assembler = ac.create_provider_assembler("anthropic")
+    assembler.push_sse("event: ping\n")
+    big = '{"type": "message", "content": "' + "a" * (30 << 20) + '"}'  # the core's memory grows past 64 MiB
+    options = {"maxBytes": 64 << 20, "maxStringBytes": 64 << 20}
+    assert len(ac.parse_agent_action_json(big, options)["content"]) == 30 << 20
+    assert _runtime._local.instance is not first  # replaced after the call
+    assert memory_bytes() <= _runtime.MEMORY_BOUND
+    # The live assembler keeps the instance its resource lives in, and goes on working.
+    assembler.push_sse('data: {"type": "ping"}\n\n')
+    with pytest.raises(ac.ContractError) as info:
+        assembler.finish()
+    assert info.value.code == "INCOMPLETE_RESPONSE"
+    assembler.close()
+
+
+def test_memory_stays_small_within_the_default_limits() -> None:
+    for call in [
+        lambda: ac.parse_json("[" + "0," * (1 << 20) + "0]"),
+        lambda: ac.parse_agent_action(tool_call([[0] * 65536] * 65536)),
+        lambda: ac.parse_agent_action(tool_call(["x" * 1000] * 1000)),
+    ]:
+        try:
+            call()
+        except ac.ContractError:
+            pass
+        assert memory_bytes() <= _runtime.MEMORY_BOUND

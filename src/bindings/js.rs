@@ -9,9 +9,9 @@ use wasm_bindgen::JsCast;
 
 use crate::api;
 use crate::error::ContractError;
+use crate::input::limits::MAX_BYTES_CEILING;
+use crate::input::options::{OptionSet, Options};
 use crate::input::{HostFault, HostResult, HostValue, KeysError, Kind, StringField};
-use crate::limits::MAX_BYTES_CEILING;
-use crate::options::{OptionSet, Options};
 use crate::value::Value;
 use crate::wire::{outcome_value, to_text, verdict_text};
 
@@ -523,7 +523,7 @@ pub fn to_openai_tools(registry: JsValue) -> String {
 
 #[wasm_bindgen(js_name = toOpenAIResponsesTools)]
 pub fn to_openai_responses_tools(registry: JsValue) -> String {
-    reply(api::project(&JsInput::new(registry), api::Provider::OpenAiResponses))
+    reply(api::project(&program_data(registry), api::Provider::OpenAiResponses))
 }
 
 #[wasm_bindgen(js_name = toAnthropicTools)]
@@ -559,7 +559,7 @@ pub fn strict_schema_issues(schema: JsValue) -> String {
 
 #[wasm_bindgen(js_name = jsonSchemaForTarget)]
 pub fn json_schema_for_target(schema: JsValue, target: JsValue) -> String {
-    reply(api::json_schema_for_target(&JsInput::new(schema), &JsInput::new(target)))
+    reply(api::json_schema_for_target(&program_data(schema), &program_data(target)))
 }
 
 /// The stream assembler (`createAssembler` in the package): its state lives in this wasm

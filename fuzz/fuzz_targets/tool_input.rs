@@ -33,7 +33,7 @@ fuzz_target!(|data: &[u8]| {
         let v = &value;
         let from_value = api::validate_tool_input(&d, &v, Some(&o));
         match (&from_text, &from_value) {
-            (Ok(a), Ok(b)) => assert_eq!(a, b, "the same input"),
+            (Ok(a), Ok(b)) => assert_eq!(canon(a), canon(b), "the same input (key order: ECMAScript's, as every host reads it)"),
             (Err(a), Err(b)) => {
                 assert_eq!((a.code, &a.path, &a.issues, a.truncated), (b.code, &b.path, &b.issues, b.truncated))
             }
@@ -41,3 +41,23 @@ fuzz_target!(|data: &[u8]| {
         }
     }
 });
+
+/// `v` with every object's members in ECMAScript key order (array-index keys first, ascending):
+/// the order a value's copy has, while a text's value keeps the text's order.
+fn canon(v: &agent_contract::Value) -> agent_contract::Value {
+    use agent_contract::Value;
+    match v {
+        Value::Array(items) => Value::Array(items.iter().map(canon).collect()),
+        Value::Object(entries) => {
+            let mut keys: Vec<String> = entries.iter().map(|(k, _)| k.clone()).collect();
+            agent_contract::input::ecmascript_order(&mut keys);
+            Value::Object(
+                keys.into_iter()
+                    .filter_map(|k| entries.iter().find(|(n, _)| *n == k).map(|(n, x)| (n.clone(), canon(x))))
+                    .collect(),
+            )
+        }
+        other => other.clone(),
+    }
+}
+

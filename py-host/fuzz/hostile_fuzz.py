@@ -686,11 +686,12 @@ def _targets() -> dict[str, Callable[[Gen], tuple[tuple[Any, ...], Callable[...,
     for name in ["create_registry", "safe_create_registry"]:
         fn = getattr(ac, name)
         t[name] = (lambda fn: lambda g: (lambda ts, o: ((ts,), lambda: fn(ts, o)))(tools_list(g), g.options()))(fn)
-    for name in ["catalog", "to_openai_tools", "to_anthropic_tools", "to_mcp_tools"]:
+    for name in ["catalog", "to_openai_tools", "to_openai_responses_tools", "to_anthropic_tools", "to_mcp_tools"]:
         t[name] = config_op(getattr(ac, name), registry)
     for name in ["define_policy", "safe_define_policy"]:
         t[name] = config_op(getattr(ac, name), policy)
     t["strict_schema_issues"] = config_op(ac.strict_schema_issues, lambda g: g.schema())
+    t["json_schema_for_target"] = config_op(lambda s, target="draft-07": ac.json_schema_for_target(s, target), lambda g: g.schema())
     t["compare_contracts"] = config_op(ac.compare_contracts, lambda g: g.tool(), 2)
     t["diff_catalogs"] = config_op(ac.diff_catalogs, registry, 2)
 

@@ -127,6 +127,10 @@ function checkError(error, expect, api) {
       }
     });
   }
+  // `truncated` is absent unless true: `false` expects it absent.
+  if (hasOwn.call(expect, 'truncated') && (error.truncated === true) !== expect.truncated) {
+    throw new Error(`expected truncated ${expect.truncated}, got ${show(error.truncated)}`);
+  }
   for (const key of ['availableTools', 'proposal']) {
     if (hasOwn.call(expect, key) && !deepEqual(error[key], expect[key])) {
       throw new Error(`expected ${key} ${show(expect[key])}, got ${show(error[key])}`);

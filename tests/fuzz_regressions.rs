@@ -13,3 +13,29 @@ fn a_pattern_the_regex_engine_refuses_is_an_error_not_a_panic() {
     let err = api::define_tool(&&v, None).unwrap_err();
     assert_eq!((err.code.as_str(), err.path.as_str()), ("TOOL_SCHEMA_UNSUPPORTED", "/inputSchema/pattern"));
 }
+
+/// tool_input: the target compared the value read from the text with the value read from a
+/// copy of the same JSON and found `{"b":1,"1":2}` in two orders. Both are right: a value's copy
+/// has ECMAScript key order (array-index keys first, ascending), as every host reads an
+/// object, while the text's value keeps the text's order (hosts parse the text themselves).
+/// The target now compares in ECMAScript order; this pins both orders.
+#[test]
+fn a_texts_input_keeps_its_key_order_and_a_values_copy_has_ecmascripts() {
+    let tool = json::parse(
+        br#"{"name":"t","description":"d","permission":"read","inputSchema":{"type":"object"}}"#,
+        Mode::Strict,
+        &Limits::default(),
+    )
+    .unwrap();
+    let def = api::define_tool(&&tool, None).unwrap().into_value();
+    let text = br#"{"b":1,"1":2}"#;
+    let from_text = api::validate_tool_input_json(&&def, text, None).unwrap();
+    let value = json::parse(text, Mode::Strict, &Limits::default()).unwrap();
+    let from_value = api::validate_tool_input(&&def, &&value, None).unwrap();
+    let keys = |v: &agent_contract::Value| match v {
+        agent_contract::Value::Object(m) => m.iter().map(|(k, _)| k.clone()).collect::<Vec<_>>(),
+        _ => panic!("an object"),
+    };
+    assert_eq!(keys(&from_text), ["b", "1"]);
+    assert_eq!(keys(&from_value), ["1", "b"]);
+}

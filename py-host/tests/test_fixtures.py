@@ -267,6 +267,8 @@ def check(got: dict[str, Any], expect: dict[str, Any], host: dict[str, Any] | No
         for i, w in enumerate(expect["issues"]):
             if "messageIncludes" in w:
                 assert w["messageIncludes"] in error.issues[i]["message"], f"issue {i}: {error.issues[i]!r}"
+    if "truncated" in expect:  # False when the list was not cut
+        assert error.truncated is expect["truncated"], f"expected truncated {expect['truncated']}, got {error!r}"
     if "availableTools" in expect:
         assert error.available_tools == expect["availableTools"], f"availableTools {error.available_tools!r}"
     if "proposal" in expect:

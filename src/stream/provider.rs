@@ -29,7 +29,7 @@ impl Common {
         Common {
             assembler: Assembler::new(options),
             limits,
-            sse: SseParser::new(),
+            sse: SseParser::new(options.max_response_bytes),
             sequence: 0,
             response_id: None,
             failed: None,
@@ -86,10 +86,24 @@ pub trait Adapter {
     /// Raw SSE bytes, in any chunking.
     fn push_sse(&mut self, chunk: &[u8]) -> Result<()> {
         self.common_ref().check()?;
-        for event in self.common().sse.push(chunk) {
+        let (events, overflow) = self.common().sse.push(chunk);
+        for event in events {
             self.push_payload(&event.data)?;
         }
-        Ok(())
+        match overflow {
+            None => Ok(()),
+            // The verdict the payload would get once parsed, before it is held whole.
+            Some(_) => {
+                let max = self.common_ref().limits.max_bytes;
+                let error = ContractError::new(
+                    Code::InputTooLarge,
+                    "",
+                    format!("an SSE event's data is over maxResponseBytes ({max} bytes)"),
+                )
+                .in_layer(Layer::Transport);
+                self.common().remember(Err(error))
+            }
+        }
     }
 
     /// One `data` payload; the first error is final.

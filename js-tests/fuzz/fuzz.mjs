@@ -68,7 +68,15 @@ function makers(r) {
       case 10: { const o = copyInto({ [Symbol.toStringTag]: 'Object' }, inner); Object.setPrototypeOf(o, Map.prototype); return o; }
       case 11: { class Sub extends Array {} const a = new Sub(); a.push(inner); return a; }
       case 12: { const a = [inner]; Object.defineProperty(a, 0, { get: throwing }); return a; }
-      case 13: { const a = []; a.length = r.pick([2 ** 32 - 1, 70000, 1 << 20]); return a; }
+      case 13: {
+        // A sparse array of a huge length. Writing past the end first makes V8 keep it as a
+        // dictionary (setting `length` on a packed array allocates the whole backing store:
+        // that alone was most of the fuzzer's own time).
+        const a = [], length = r.pick([2 ** 32 - 1, 70000, 1 << 20]);
+        a[length - 1] = 0;
+        delete a[length - 1];
+        return a;
+      }
       case 14: { const o = copyInto({}, inner); o[r.pick(['€', 'x', '\ud800']).repeat(big ? 1 << 21 : 100)] = 1; return o; }
       default: return copyInto(Object.create(null), inner);
     }

@@ -333,6 +333,17 @@ impl<'v> Validator<'v, '_, '_, '_> {
                 }
             };
         }
+        // PATCH(agent-contract): in yes/no mode (`bool_result`) the first failing item decides
+        // the verdict, as the object loop above already does; without it every item of a large
+        // array is evaluated and its failure kept (a self-referencing array schema over 1 MB of
+        // nested arrays built ~10^6 failures, 365 MB, to answer "no").
+        macro_rules! stop_if_decided {
+            () => {
+                if self.bool_result && !self.errors.is_empty() {
+                    return;
+                }
+            };
+        }
 
         // minItems --
         if let Some(min) = s.min_items {
@@ -364,6 +375,7 @@ impl<'v> Validator<'v, '_, '_, '_> {
                     Items::SchemaRef(sch) => {
                         for (i, item) in arr.iter().enumerate() {
                             add_err!(self.validate_val(*sch, item, item!(i)));
+                            stop_if_decided!();
                         }
                         evaluated = len;
                         debug_assert!(self.uneval.items.is_empty());
@@ -371,6 +383,7 @@ impl<'v> Validator<'v, '_, '_, '_> {
                     Items::SchemaRefs(list) => {
                         for (i, (item, sch)) in arr.iter().zip(list).enumerate() {
                             add_err!(self.validate_val(*sch, item, item!(i)));
+                            stop_if_decided!();
                         }
                         evaluated = min(list.len(), len);
                     }
@@ -388,6 +401,7 @@ impl<'v> Validator<'v, '_, '_, '_> {
                     Additional::SchemaRef(sch) => {
                         for (i, item) in arr[evaluated..].iter().enumerate() {
                             add_err!(self.validate_val(*sch, item, item!(i)));
+                            stop_if_decided!();
                         }
                     }
                 }
@@ -397,6 +411,7 @@ impl<'v> Validator<'v, '_, '_, '_> {
             // prefixItems --
             for (i, (sch, item)) in s.prefix_items.iter().zip(arr).enumerate() {
                 add_err!(self.validate_val(*sch, item, item!(i)));
+                stop_if_decided!();
             }
 
             // items2020 --
@@ -404,6 +419,7 @@ impl<'v> Validator<'v, '_, '_, '_> {
                 let evaluated = min(s.prefix_items.len(), len);
                 for (i, item) in arr[evaluated..].iter().enumerate() {
                     add_err!(self.validate_val(*sch, item, item!(i)));
+                    stop_if_decided!();
                 }
                 debug_assert!(self.uneval.items.is_empty());
             }
@@ -416,7 +432,10 @@ impl<'v> Validator<'v, '_, '_, '_> {
 
             for (i, item) in arr.iter().enumerate() {
                 if let Err(e) = self.validate_val(*sch, item, item!(i)) {
-                    errors.push(e);
+                    // PATCH(agent-contract): a yes/no evaluation never reads the causes.
+                    if !self.bool_result {
+                        errors.push(e);
+                    }
                 } else {
                     matched.push(i);
                     if s.draft_version >= 2020 {

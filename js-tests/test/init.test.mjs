@@ -72,3 +72,21 @@ test('a failed init is reported and can be retried; the first load wins; concurr
     return [errors, notYet, verdict(), first === api.memoryReport().bytes];`);
   assert.deepEqual(out, [['Error', 'TypeError', 'CompileError', 'TypeError'], 'NotInitializedError', 'ACTION_INPUT_MISSING', true]);
 });
+
+test('Node renewals instantiate the compiled module again and leave the old instances to the collector', () => {
+  const index = new URL('../../pkg/index.cjs', import.meta.url);
+  const program = `
+    const api = require(${JSON.stringify(index.pathname)});
+    const MiB = 1024 * 1024, s = 'x'.repeat(40 * MiB), options = { maxStringBytes: 64 * MiB, maxBytes: 64 * MiB };
+    for (let i = 0; i < 5; i++) { api.parseAgentAction({ type: 'message', content: s }, options); global.gc(); }
+    setTimeout(() => {
+      global.gc();
+      const r = api.memoryReport();
+      console.log(JSON.stringify([r.renewals, r.bytes < 64 * MiB, process.memoryUsage().rss / MiB]));
+    }, 100);`;
+  const [renewals, small, rssMiB] = JSON.parse(execFileSync(process.execPath, ['--expose-gc', '-e', program], { encoding: 'utf8' }));
+  assert.equal(renewals, 5);
+  assert.ok(small);
+  // Each instance grew past 128 MiB: one of them kept alive would be over 150 MiB (~60 without).
+  assert.ok(rssMiB < 150, `rss ${rssMiB} MiB after 5 renewals`);
+});

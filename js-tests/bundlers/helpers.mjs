@@ -28,21 +28,56 @@ export function installProject(dir, tarball) {
 const TYPES = { '.html': 'text/html', '.mjs': 'text/javascript', '.js': 'text/javascript', '.wasm': 'application/wasm' };
 const chromium = process.env.CHROMIUM || ['/usr/bin/chromium', '/usr/bin/chromium-browser'].find(existsSync);
 
-/** Serves `root` statically, opens `page` in headless Chromium and resolves with the JSON it POSTs to /report. */
-export async function runInChromium(root, page, timeoutMs = 30_000) {
+/** Opens `url` in headless Chromium until `reported` settles (or `timeoutMs`); resolves with its value. */
+export async function openInChromium(url, reported, timeoutMs = 30_000, describe = () => '') {
   if (!chromium) throw new Error('Chromium not found: install Debian chromium or set CHROMIUM');
-  let deliver;
-  const reported = new Promise((resolve) => { deliver = resolve; });
-  const requests = [];
-  const server = createServer(async (req, res) => {
-    const url = new URL(req.url, 'http://localhost');
-    if (req.method === 'POST' && url.pathname === '/report') {
-      let body = '';
-      for await (const chunk of req) body += chunk;
+  const profile = await mkdtemp(join(tmpdir(), 'agent-contract-chromium-'));
+  const browser = spawn(chromium, ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run',
+    '--disable-background-networking', '--disable-component-update', '--disable-sync', '--disable-quic',
+    `--user-data-dir=${profile}`, url],
+  // Its own process group, so that the renderer and helper processes are killed with it.
+  { stdio: 'ignore', detached: true });
+  const exited = new Promise((resolve) => browser.once('exit', resolve));
+  let timer;
+  try {
+    return await Promise.race([reported, new Promise((_, reject) => {
+      timer = setTimeout(() => reject(new Error(`no report from ${url} in ${timeoutMs} ms ${describe()}`)), timeoutMs);
+    })]);
+  } finally {
+    clearTimeout(timer);
+    try {
+      process.kill(-browser.pid, 'SIGKILL');
+    } catch {
+      browser.kill('SIGKILL');
+    }
+    await exited;
+    await rm(profile, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 }).catch(() => {});
+  }
+}
+
+/** A connect-style handler for the page's POST /report: calls `deliver` with the JSON body; false for other requests. */
+export function reportHandler(deliver) {
+  return (req, res) => {
+    if (req.method !== 'POST' || req.url !== '/report') return false;
+    let body = '';
+    req.on('data', (chunk) => { body += chunk; });
+    req.on('end', () => {
       res.end('ok');
       deliver(JSON.parse(body));
-      return;
-    }
+    });
+    return true;
+  };
+}
+
+/** Serves `root` statically, opens `page` in headless Chromium and resolves with the JSON it POSTs to /report, and the requests served. */
+export async function runInChromium(root, page, timeoutMs = 30_000) {
+  let deliver;
+  const reported = new Promise((resolve) => { deliver = resolve; });
+  const report = reportHandler(deliver);
+  const requests = [];
+  const server = createServer(async (req, res) => {
+    if (report(req, res)) return;
+    const url = new URL(req.url, 'http://localhost');
     const path = normalize(join(root, decodeURIComponent(url.pathname)));
     if (!path.startsWith(root)) { res.statusCode = 403; res.end(); return; }
     try {
@@ -57,28 +92,12 @@ export async function runInChromium(root, page, timeoutMs = 30_000) {
     }
   });
   await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const profile = await mkdtemp(join(tmpdir(), 'agent-contract-chromium-'));
-  const browser = spawn(chromium, ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run',
-    '--disable-background-networking', '--disable-component-update', '--disable-sync', '--disable-quic',
-    `--user-data-dir=${profile}`, `http://127.0.0.1:${server.address().port}/${page}`],
-  { stdio: 'ignore', detached: true });
-  const exited = new Promise((resolve) => browser.once('exit', resolve));
-  let timer;
   try {
-    const result = await Promise.race([reported, new Promise((_, reject) => {
-      timer = setTimeout(() => reject(new Error(`no report from ${page} in ${timeoutMs} ms; requests: ${JSON.stringify(requests)}`)), timeoutMs);
-    })]);
+    const result = await openInChromium(`http://127.0.0.1:${server.address().port}/${page}`, reported, timeoutMs,
+      () => `requests: ${JSON.stringify(requests)}`);
     return { result, requests };
   } finally {
-    clearTimeout(timer);
-    try {
-      process.kill(-browser.pid, 'SIGKILL');
-    } catch {
-      browser.kill('SIGKILL');
-    }
-    await exited;
     server.close();
-    await rm(profile, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 }).catch(() => {});
   }
 }
 

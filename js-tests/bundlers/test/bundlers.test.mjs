@@ -1,7 +1,7 @@
 // The packed package in real bundlers (pinned in this folder's package-lock.json): a small app
-// (apps/) built with Vite, webpack 5 and esbuild (a browser bundle and a Node bundle), each
-// bundle run (the browser ones in headless Chromium, the Node one in Node) and checked for one
-// verdict of each kind. The page without a bundler is js-tests/test/browser.test.mjs.
+// (apps/) built with Vite (build and dev server), webpack 5 and esbuild (a browser bundle and a
+// Node bundle), each bundle run (the browser ones in headless Chromium, the Node one in Node)
+// and checked for one verdict of each kind. The page without a bundler is js-tests/test/browser.test.mjs.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
@@ -9,8 +9,8 @@ import { cpSync, copyFileSync, mkdirSync, readdirSync, writeFileSync, rmSync } f
 import { join } from 'node:path';
 import * as esbuild from 'esbuild';
 import webpack from 'webpack';
-import { build as viteBuild } from 'vite';
-import { pack, installProject, appSources, runInChromium, page } from '../helpers.mjs';
+import { build as viteBuild, createServer as viteServer } from 'vite';
+import { pack, installProject, appSources, runInChromium, openInChromium, reportHandler, page } from '../helpers.mjs';
 
 const EXPECTED = {
   accepted: ['tool_call', 'call_1', 'read_file', 'a.txt'],
@@ -39,6 +39,35 @@ test('Vite: the automatic path, the wasm emitted as an asset', { timeout: 90_000
   assert.equal(wasmFiles(out).length, 1, 'Vite emitted the wasm once');
   const { result } = await runInChromium(out, 'index.html');
   assert.deepEqual(result, { before: null, verdicts: EXPECTED });
+});
+
+test('Vite dev server: the automatic path through its dependency optimizer', { timeout: 90_000 }, async () => {
+  writeFileSync(join(project, 'index.html'), page('/browser-auto.mjs'));
+  let deliver;
+  const reported = new Promise((resolve) => { deliver = resolve; });
+  const report = reportHandler(deliver);
+  const wasmRequests = [];
+  const server = await viteServer({
+    root: project, configFile: false, logLevel: 'warn', cacheDir: join(work, 'vite-cache'),
+    server: { host: '127.0.0.1', port: 0, strictPort: false, hmr: false },
+    plugins: [{
+      name: 'report',
+      configureServer(s) {
+        s.middlewares.use((req, res, next) => {
+          if (req.url.includes('.wasm')) wasmRequests.push(req.url);
+          if (!report(req, res)) next();
+        });
+      },
+    }],
+  });
+  try {
+    await server.listen();
+    const result = await openInChromium(server.resolvedUrls.local[0], reported, 60_000);
+    assert.deepEqual(result, { before: null, verdicts: EXPECTED });
+    assert.deepEqual(wasmRequests, ['/node_modules/agent-contract/dist/agent_contract_bg.wasm']);
+  } finally {
+    await server.close();
+  }
 });
 
 test('webpack 5: the automatic path, the wasm emitted as an asset', { timeout: 90_000 }, async () => {

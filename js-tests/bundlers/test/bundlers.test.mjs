@@ -105,12 +105,12 @@ test('esbuild, browser: explicit init from agent-contract/init; the automatic en
   assert.match(message, /not loaded.*init\(.*automatic loading failed: fetching the wasm failed: 404/s);
 });
 
-test('esbuild, Node: ESM and CommonJS bundles find the wasm next to them, or take initSync', { timeout: 90_000 }, async () => {
+test('esbuild, Node: ESM and CommonJS bundles (import and require) find the wasm next to them, or take initSync', { timeout: 90_000 }, async () => {
   const out = join(work, 'esbuild-node-out');
-  for (const format of ['esm', 'cjs']) {
+  for (const [source, outfile, format] of [['node-app.mjs', 'app.mjs', 'esm'], ['node-app.mjs', 'app.cjs', 'cjs'],
+    ['node-app-require.cjs', 'require.cjs', 'cjs']]) {
     await esbuild.build({
-      entryPoints: [join(project, 'node-app.mjs')], bundle: true, platform: 'node', format,
-      outfile: join(out, `app.${format === 'esm' ? 'mjs' : 'cjs'}`), logLevel: 'error',
+      entryPoints: [join(project, source)], bundle: true, platform: 'node', format, outfile: join(out, outfile), logLevel: 'error',
     });
   }
   // Deployed with the wasm at dist/ next to the bundle: the automatic loading.
@@ -119,7 +119,7 @@ test('esbuild, Node: ESM and CommonJS bundles find the wasm next to them, or tak
   // Deployed alone: the first call says the wasm is missing; initSync takes the bytes.
   const alone = join(work, 'esbuild-node-alone');
   mkdirSync(alone);
-  for (const file of ['app.mjs', 'app.cjs']) {
+  for (const file of ['app.mjs', 'app.cjs', 'require.cjs']) {
     copyFileSync(join(out, file), join(alone, file));
     const run = (dir) => JSON.parse(execFileSync(process.execPath, [join(dir, file)], {
       encoding: 'utf8', cwd: work, env: { ...process.env, AGENT_CONTRACT_WASM: wasm },

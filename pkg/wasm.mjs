@@ -75,6 +75,9 @@ async function compile(input) {
   if (input instanceof WebAssembly.Module) return input;
   if (isBytes(input)) return WebAssembly.compile(input);
   if (typeof input === 'string' || input instanceof URL || (typeof Request === 'function' && input instanceof Request)) {
+    if (String(input.url ?? input).startsWith('file:')) {
+      throw new TypeError(`init cannot fetch ${input.url ?? input}: read the file and pass its bytes (initSync(readFileSync(path)))`);
+    }
     input = await fetch(input);
   }
   if (typeof Response === 'function' && input instanceof Response) {

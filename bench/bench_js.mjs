@@ -6,11 +6,12 @@ import { parseAgentAction, parseAgentActionJson, parseAgentActionsJsonl } from '
 import { measureGroup, table, consume } from './harness.mjs';
 import { parseAgentAction as seedParse } from './seed_parser.mjs';
 import { zodAction, ajvAction } from './schemas.mjs';
+import { core as rawCore } from './raw_core.mjs';
 
 // The raw wasm-bindgen exports under the package API (each returns the core's JSON reply), to
-// split our cost into its pieces. Same module instance as the package (symlinked file: dep).
+// split our cost into its pieces: an instance of the package's wasm of its own (raw_core.mjs).
 const require = createRequire(import.meta.url);
-const core = require('agent-contract/package.json') && require('../pkg/dist/node/agent_contract.js');
+const core = rawCore;
 
 const action = { type: 'tool_call', callId: 'call_1', tool: 'read_file', input: { path: 'src/index.ts', encoding: 'utf8' } };
 const text = JSON.stringify(action);

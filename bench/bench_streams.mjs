@@ -11,10 +11,11 @@ import * as api from 'agent-contract';
 import { parsePartialJson } from 'ai';
 import { measureGroup, table, fmtNs } from './harness.mjs';
 import { recordedSse, RECORDED, strictText, argumentsText, deltas, fnv1a } from './stream_cases.mjs';
+import { core as rawCore } from './raw_core.mjs';
 
 const require = createRequire(import.meta.url);
 // The raw wasm-bindgen exports (the core's JSON reply), to split our time.
-const core = require('../pkg/dist/node/agent_contract.js');
+const core = rawCore;
 const aiVersion = require('ai/package.json').version;
 const results = { node: process.version, ai: aiVersion };
 

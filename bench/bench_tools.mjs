@@ -6,11 +6,12 @@ import { createRequire } from 'node:module';
 import { defineTool, validateToolInput, validateToolInputJson, parseJson } from 'agent-contract';
 import { measureGroup, table, consume, fmtNs } from './harness.mjs';
 import { toolDef, inputSchema, small, big, EDITS } from './tool_schema.mjs';
+import { core as rawCore } from './raw_core.mjs';
 
 const require = createRequire(import.meta.url);
 const Ajv2020 = require('ajv/dist/2020').default;
 // The raw wasm-bindgen export (returns the core's JSON reply), to split our time.
-const core = require('../pkg/dist/node/agent_contract.js');
+const core = rawCore;
 
 const tool = defineTool(toolDef);
 const ajv = new Ajv2020({ allErrors: false });

@@ -7,8 +7,8 @@ import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const files = {
-  web: 'pkg/dist/web/agent_contract_bg.wasm',
-  node: 'pkg/dist/node/agent_contract_bg.wasm',
+  // One file for Node and browsers; `web` is its key in the results (summary.mjs).
+  web: 'pkg/dist/agent_contract_bg.wasm',
   component: 'py-host/src/agent_contract/core.wasm',
 };
 const LIMIT = 150 * 1024;

@@ -240,12 +240,13 @@ function standardSchema(api, tool) {
 
 // A wasm memory never shrinks: after a call that grew the instance past this (only a call with
 // raised limits can; within the default limits a call stays far below), the instance is
-// replaced by a fresh one when the entry point can make one (`renew`: Node). Assemblers made
-// before keep the instance they live in, which is freed once they all are.
+// replaced by a fresh one when the entry point can make one (`renew` returns one: Node).
+// Assemblers made before keep the instance they live in, which is freed once they all are.
 const RENEW_BYTES = 64 * 1024 * 1024;
 
-export function createApi(first, renew) {
-  let core = first;
+// `load()` returns the loaded instance (a glue of dist/agent_contract.js) or throws while there
+// is none (wasm.mjs: NotInitializedError); it is asked on the first use of `core`.
+export function createApi(load, renew) {
   let peakBytes = 0;
   let renewals = 0;
   // The schema engine's hash keys come from the host, once per instance (src/entropy.rs).
@@ -253,13 +254,20 @@ export function createApi(first, renew) {
     instance.seed(globalThis.crypto.getRandomValues(new Uint8Array(32)));
     return instance;
   };
-  seeded(core);
+  // A stand-in until the first call: reading any member loads the instance and puts it here.
+  let core = new Proxy({}, {
+    get(_, name) {
+      core = seeded(load());
+      return core[name];
+    },
+  });
   // Every reply of a call goes through here: the memory check, then the reply decoded.
   const done = (text) => {
     const bytes = core.memoryBytes();
     if (bytes > peakBytes) peakBytes = bytes;
-    if (renew && bytes > RENEW_BYTES) {
-      core = seeded(renew());
+    const fresh = renew && bytes > RENEW_BYTES && renew();
+    if (fresh) {
+      core = seeded(fresh);
       renewals++;
     }
     return decode(text);

@@ -1,57 +1,16 @@
-// Browsers, ES modules without a bundler: fetches the wasm next to this file, once.
-import init, * as core from './dist/web/agent_contract.js';
-import { createApi } from './api.mjs';
+// Browsers and browser bundles (the `browser` and `default` conditions of 'agent-contract'): the
+// wasm next to this file is fetched once, before the module resolves (top-level await), so a
+// page without a bundler, Vite and webpack 5 need no step. If that fails (a bundler that left
+// the URL pointing nowhere, as esbuild does), the module still loads: the first call throws
+// NotInitializedError with the reason, and `await init(url | response | bytes | module)` loads
+// the wasm from where the application serves it. 'agent-contract/init' skips the attempt.
+import { init, noteFailure } from './wasm.mjs';
 
-await init({ module_or_path: new URL('./dist/web/agent_contract_bg.wasm', import.meta.url) });
-const api = createApi(core);
+export * from './shared.mjs';
+export { default } from './shared.mjs';
 
-export const {
-  ContractError,
-  parseAgentAction,
-  safeParseAgentAction,
-  parseAgentActionJson,
-  safeParseAgentActionJson,
-  parseAgentActions,
-  parseAgentActionsJsonl,
-  previewAction,
-  defineTool,
-  safeDefineTool,
-  defineToolJson,
-  safeDefineToolJson,
-  parseJson,
-  safeParseJson,
-  parseDecision,
-  safeParseDecision,
-  parseDecisionJson,
-  safeParseDecisionJson,
-  validateToolInput,
-  safeValidateToolInput,
-  validateToolInputJson,
-  safeValidateToolInputJson,
-  schemaSuiteCheck,
-  createRegistry,
-  safeCreateRegistry,
-  catalog,
-  definePolicy,
-  safeDefinePolicy,
-  checkToolCall,
-  safeCheckToolCall,
-  toOpenAITools,
-  toOpenAIResponsesTools,
-  toAnthropicTools,
-  toMcpTools,
-  normalizeToolResult,
-  strictSchemaIssues,
-  jsonSchemaForTarget,
-  toStandardSchema,
-  compareContracts,
-  diffCatalogs,
-  createAssembler,
-  createProviderAssembler,
-  assembleProviderStream,
-  safeAssembleProviderStream,
-  providerResponseStream,
-  memoryBytes,
-  memoryReport,
-} = api;
-export default api;
+try {
+  await init();
+} catch (error) {
+  noteFailure(error);
+}

@@ -1,12 +1,4 @@
 'use strict';
-// Node, CommonJS. The wasm module is compiled synchronously at require time. `renew` loads the
-// generated module again (a fresh instance with its own memory), which api.mjs does after a
-// call left the instance large; objects of the previous module keep working on theirs.
-const generated = require.resolve('./dist/node/agent_contract.js');
-const load = () => {
-  delete require.cache[generated];
-  return require(generated);
-};
-const { createApi } = require('./api.mjs');
-
-module.exports = createApi(load(), load);
+// Node, CommonJS: the ES module entry, loaded by require() (Node >= 20.19 / 22.12), so both
+// module systems share one instance and one ContractError class. module.exports is the API object.
+module.exports = require('./index.mjs').default;

@@ -441,6 +441,18 @@ export function memoryBytes(): number;
  */
 export function memoryReport(): { bytes: number; peakBytes: number; renewals: number };
 
+// Loading the wasm (bundlers and explicit initialisation): see README "Bundlers and explicit init".
+/** What `init` loads the wasm from: its URL (fetched), a Request, a Response or a promise of one, its bytes, or a compiled module. */
+export type InitInput = string | URL | Request | Response | PromiseLike<Response> | ArrayBufferLike | ArrayBufferView | WebAssembly.Module;
+/** Loads agent_contract_bg.wasm (without `input`: the file next to the package's modules); resolves once the API can be called. Does nothing once loaded. */
+export function init(input?: InitInput | { module_or_path: InitInput }): Promise<void>;
+/** Loads the wasm synchronously from its bytes or a compiled module. Does nothing once loaded. */
+export function initSync(input: ArrayBufferLike | ArrayBufferView | WebAssembly.Module | { module: ArrayBufferLike | ArrayBufferView | WebAssembly.Module }): void;
+/** Thrown by every API function while no wasm is loaded (not a ContractError: no verdict was made). */
+export class NotInitializedError extends Error {
+  readonly name: 'NotInitializedError';
+}
+
 declare const api: {
   ContractError: typeof ContractError;
   parseAgentAction: typeof parseAgentAction;
@@ -489,5 +501,9 @@ declare const api: {
   providerResponseStream: typeof providerResponseStream;
   memoryBytes: typeof memoryBytes;
   memoryReport: typeof memoryReport;
+  // Loading the wasm.
+  init: typeof init;
+  initSync: typeof initSync;
+  NotInitializedError: typeof NotInitializedError;
 };
 export default api;

@@ -1,55 +1,32 @@
-// Node, ES modules: the same instance as require('agent-contract'), so ContractError is one class.
-import { createRequire } from 'node:module';
+// Node (the `node` condition of 'agent-contract' and 'agent-contract/init', and index.cjs):
+// the wasm is read next to this file and compiled when the module loads, synchronously, so
+// `import` and `require()` need no step. A bundle that moved this code away from
+// dist/agent_contract_bg.wasm (and did not rewrite the URL, as webpack does) loads anyway; its
+// first call throws NotInitializedError saying where the file was looked for, unless the
+// program first calls initSync(bytes) or `await init(...)`.
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
+import { initSync, noteFailure, allowRenewal, defaultWasmUrl } from './wasm.mjs';
 
-const api = createRequire(import.meta.url)('./index.cjs');
+export * from './shared.mjs';
+export { default } from './shared.mjs';
 
-export const {
-  ContractError,
-  parseAgentAction,
-  safeParseAgentAction,
-  parseAgentActionJson,
-  safeParseAgentActionJson,
-  parseAgentActions,
-  parseAgentActionsJsonl,
-  previewAction,
-  defineTool,
-  safeDefineTool,
-  defineToolJson,
-  safeDefineToolJson,
-  parseJson,
-  safeParseJson,
-  parseDecision,
-  safeParseDecision,
-  parseDecisionJson,
-  safeParseDecisionJson,
-  validateToolInput,
-  safeValidateToolInput,
-  validateToolInputJson,
-  safeValidateToolInputJson,
-  schemaSuiteCheck,
-  createRegistry,
-  safeCreateRegistry,
-  catalog,
-  definePolicy,
-  safeDefinePolicy,
-  checkToolCall,
-  safeCheckToolCall,
-  toOpenAITools,
-  toOpenAIResponsesTools,
-  toAnthropicTools,
-  toMcpTools,
-  normalizeToolResult,
-  strictSchemaIssues,
-  jsonSchemaForTarget,
-  toStandardSchema,
-  compareContracts,
-  diffCatalogs,
-  createAssembler,
-  createProviderAssembler,
-  assembleProviderStream,
-  safeAssembleProviderStream,
-  providerResponseStream,
-  memoryBytes,
-  memoryReport,
-} = api;
-export default api;
+function wasmPath() {
+  let url;
+  try {
+    url = defaultWasmUrl();
+  } catch (error) {
+    // A bundle in CommonJS format (esbuild) has no import.meta.url: next to the bundle, then.
+    if (typeof __dirname === 'string') return join(__dirname, 'dist', 'agent_contract_bg.wasm');
+    throw error;
+  }
+  return fileURLToPath(url);
+}
+
+allowRenewal();
+try {
+  initSync(readFileSync(wasmPath()));
+} catch (error) {
+  noteFailure(error);
+}

@@ -15,7 +15,7 @@ cd "$root"
 if [ ! -x .venv/bin/python ] || [ ! -d bench/node_modules ] || ! command -v wasm-bindgen >/dev/null; then
   ./scripts/setup.sh
 fi
-if [ "${BENCH_NO_BUILD:-}" != 1 ] || [ ! -f pkg/dist/node/agent_contract_bg.wasm ] \
+if [ "${BENCH_NO_BUILD:-}" != 1 ] || [ ! -f pkg/dist/agent_contract_bg.wasm ] \
   || [ ! -f py-host/src/agent_contract/core.wasm ]; then
   log="$(mktemp)"
   ./scripts/build.sh >"$log" 2>&1 || { cat "$log" >&2; rm -f "$log"; exit 1; }

@@ -1,10 +1,14 @@
 #!/usr/bin/env bash
 # Builds the npm package's generated part (pkg/dist/): the core compiled for wasm32 with the JS
-# binding, then wasm-bindgen for Node (CommonJS) and for browsers (ES module).
+# binding, then wasm-bindgen's `--target web` output once, for every entry (Node, browsers,
+# bundlers): one agent_contract_bg.wasm. scripts/package-js.mjs turns the glue into a factory
+# (a second instance for Node's renewal), writes the CommonJS declarations and copies the
+# license texts into pkg/.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 cargo build --quiet --target wasm32-unknown-unknown --features js --release --target-dir target/js
 wasm=target/js/wasm32-unknown-unknown/release/agent_contract.wasm
 rm -rf pkg/dist
-wasm-bindgen --remove-name-section --target nodejs --out-dir pkg/dist/node "$wasm"
-wasm-bindgen --remove-name-section --target web --out-dir pkg/dist/web "$wasm"
+wasm-bindgen --remove-name-section --target web --omit-default-module-path --no-typescript \
+  --out-dir pkg/dist "$wasm"
+node scripts/package-js.mjs

@@ -30,6 +30,8 @@ fi
 rustup toolchain list | grep -q '^nightly' || rustup toolchain install nightly --profile minimal
 
 (cd js-tests && npm ci --no-audit --no-fund --loglevel=error)
+# Real bundlers and package linters for the npm package (js-tests/bundlers/, its own lock file).
+(cd js-tests/bundlers && npm ci --no-audit --no-fund --loglevel=error)
 (cd bench && npm ci --no-audit --no-fund --loglevel=error)
 
 if [ ! -x .venv/bin/python ]; then

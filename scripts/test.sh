@@ -19,6 +19,9 @@ suite rust cargo test --workspace --quiet -- --nocapture
 suite rust-wasm cargo test --target wasm32-unknown-unknown --features js --test wasm \
   --config 'target.wasm32-unknown-unknown.runner="wasm-bindgen-test-runner"'
 suite node bash -c 'cd js-tests && node --test --test-reporter=spec test/'
+# The packed npm package in Vite, webpack 5 and esbuild (browser bundles in headless Chromium,
+# a Node bundle in Node), and publint / @arethetypeswrong/cli on the tarball.
+suite bundlers bash -c 'cd js-tests/bundlers && node --test --test-reporter=spec test/'
 suite python ./scripts/test-python.sh
 # The core's fuzzers, ~1 minute in all: any crash, failed assertion or input over 10 s fails.
 suite fuzz ./scripts/fuzz.sh

@@ -161,15 +161,19 @@ test('real huge and deep inputs at the default limits', () => {
   assert.equal(parseAgentActionJson(JSON.stringify(toolCall(wide))).input[59_999], 59_999);
 });
 
-test('the ES module entry exports exactly what the CommonJS entry does', async () => {
+test('every ES module entry exports exactly what the CommonJS entry does', async () => {
   const { createRequire } = await import('node:module');
   const cjs = createRequire(import.meta.url)('agent-contract');
+  const names = Object.keys(cjs).sort();
   const esm = await import('agent-contract');
-  assert.deepEqual(Object.keys(esm).filter((k) => k !== 'default').sort(), Object.keys(cjs).sort());
+  assert.deepEqual(Object.keys(esm).filter((k) => k !== 'default').sort(), names);
   assert.equal(esm.default, cjs);
-  // The browser entry lists the same names (it cannot load here: it fetches its wasm).
-  const { readFileSync } = await import('node:fs');
-  const browser = readFileSync(new URL('../../pkg/browser.mjs', import.meta.url), 'utf8');
-  const names = browser.slice(browser.indexOf('export const {') + 14, browser.indexOf('} = api;')).split(',').map((s) => s.trim()).filter(Boolean);
-  assert.deepEqual(names.sort(), Object.keys(cjs).sort());
+  // The other entries (and the list they share) give the same names and the same API object.
+  // The instance is loaded already, so browser.mjs's automatic init does nothing here.
+  for (const entry of ['shared.mjs', 'init.mjs', 'browser.mjs']) {
+    const ns = await import(new URL(`../../pkg/${entry}`, import.meta.url));
+    assert.deepEqual(Object.keys(ns).filter((k) => k !== 'default').sort(), names, entry);
+    assert.equal(ns.default, cjs, entry);
+    assert.equal(ns.ContractError, cjs.ContractError, entry);
+  }
 });

@@ -1,9 +1,12 @@
 // Packaging is part of the product: pack pkg/ with npm, install the tarball into a fresh project
-// outside the source tree and use it from CommonJS and from ES modules.
+// outside the source tree and use it from CommonJS and from ES modules. The tarball holds one
+// wasm file (no file twice), README and licenses, within a size bound. Bundlers, publint and
+// @arethetypeswrong/cli on the same tarball: js-tests/bundlers/.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, writeFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, writeFileSync, rmSync, readFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -15,10 +18,29 @@ test('the packed tarball installs and works from CJS and ESM', () => {
   try {
     const packed = JSON.parse(execFileSync('npm', ['pack', '--json', '--pack-destination', work, pkgDir], { encoding: 'utf8' }));
     const files = packed[0].files.map((f) => f.path);
-    for (const required of ['index.cjs', 'index.mjs', 'browser.mjs', 'api.mjs', 'index.d.ts',
-      'dist/node/agent_contract_bg.wasm', 'dist/web/agent_contract_bg.wasm']) {
+    for (const required of ['index.cjs', 'index.mjs', 'browser.mjs', 'init.mjs', 'shared.mjs', 'wasm.mjs', 'api.mjs',
+      'index.d.ts', 'dist/index.d.cts', 'dist/agent_contract.js', 'dist/agent_contract_bg.wasm',
+      'README.md', 'LICENSE-MIT', 'LICENSE-APACHE', 'package.json']) {
       assert.ok(files.includes(required), `tarball lacks ${required}`);
     }
+    assert.deepEqual(files.filter((f) => f.endsWith('.wasm')), ['dist/agent_contract_bg.wasm']);
+    // The wasm-bindgen snippet the glue imports travels with it (a bundler resolves it in dist/).
+    assert.ok(files.some((f) => /^dist\/snippets\/.+\/js_host\.js$/.test(f)), 'tarball lacks the js_host.js snippet');
+    assert.ok(files.every((f) => !f.startsWith('dist/') || /\.(js|wasm|d\.cts)$/.test(f)), files.join(' '));
+    // No content twice (a second wasm was 1.97 MB of the old tarball).
+    const extracted = join(work, 'extracted');
+    execFileSync('mkdir', [extracted]);
+    execFileSync('tar', ['-xzf', join(work, packed[0].filename), '-C', extracted]);
+    const byHash = new Map();
+    for (const f of files) {
+      const hash = createHash('sha256').update(readFileSync(join(extracted, 'package', f))).digest('hex');
+      assert.ok(!byHash.has(hash), `${f} has the content of ${byHash.get(hash)}`);
+      byHash.set(hash, f);
+    }
+    // Size bounds: the wasm is ~1.8 MB raw, ~0.65 MB gzipped; 1.5x leaves room for growth, not for a second copy.
+    const wasmBytes = readFileSync(join(extracted, 'package/dist/agent_contract_bg.wasm')).length;
+    assert.ok(packed[0].unpackedSize < wasmBytes + 400_000, `unpacked ${packed[0].unpackedSize} bytes for a ${wasmBytes}-byte wasm`);
+    assert.ok(packed[0].size < 1_000_000, `tarball ${packed[0].size} bytes`);
     const project = join(work, 'app');
     execFileSync('mkdir', [project]);
     writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'app', private: true }));
@@ -38,6 +60,19 @@ test('the packed tarball installs and works from CJS and ESM', () => {
     assert.equal(cjs, JSON.stringify(['tool_call', true, 'ACTION_NOT_OBJECT']));
     const esm = execFileSync('node', ['use.mjs'], { cwd: project, encoding: 'utf8' }).trim();
     assert.equal(esm, JSON.stringify([['read'], true, true, 'function']));
+    // 'agent-contract/init' in Node is the same module: loaded already, init() resolves at once.
+    writeFileSync(join(project, 'init.mjs'), `
+      import { init, initSync, parseAgentAction, NotInitializedError } from 'agent-contract/init';
+      import * as main from 'agent-contract';
+      import { createRequire } from 'node:module';
+      const require = createRequire(import.meta.url);
+      await init();
+      initSync(new Uint8Array(0));
+      const wasm = require.resolve('agent-contract/dist/agent_contract_bg.wasm');
+      console.log(JSON.stringify([parseAgentAction({ type: 'message', content: 'x' }).type, main.init === init,
+        require('agent-contract/init') === require('agent-contract'), typeof NotInitializedError, wasm.endsWith('dist/agent_contract_bg.wasm')]));`);
+    const init = execFileSync('node', ['init.mjs'], { cwd: project, encoding: 'utf8' }).trim();
+    assert.equal(init, JSON.stringify(['message', true, true, 'function', true]));
   } finally {
     rmSync(work, { recursive: true, force: true });
   }

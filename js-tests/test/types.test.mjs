@@ -33,3 +33,9 @@ test('ErrorCode in pkg/index.d.ts lists exactly the codes of the core', async ()
   assert.ok(core.length > 40, 'codes not found in src/error.rs');
   assert.deepEqual([...declared].sort(), [...core].sort());
 });
+
+test('loading the wasm is typed for ES module callers (agent-contract and agent-contract/init)', () =>
+  strictCompile('types/init.ts'));
+
+test('require() is typed as CommonJS (dist/index.d.cts): named members, no default', () =>
+  strictCompile('types/require.cts'));

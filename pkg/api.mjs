@@ -95,6 +95,13 @@ function textArgument(text) {
   }
 }
 
+// A session text kept for later queries: a string, or a copy of a genuine Uint8Array's bytes
+// (the caller may reuse its buffer). Anything else is passed on for the core to refuse.
+function heldText(text) {
+  const view = textArgument(text);
+  return view instanceof Uint8Array && view !== text ? view.slice() : view;
+}
+
 // `text` is what the core accepted: a string, or a Uint8Array of UTF-8 without a BOM (so the
 // decoder, which would drop a BOM or replace invalid bytes, decodes it exactly).
 function withTextValue(outcome, text) {
@@ -340,6 +347,39 @@ export function createApi(first, renew) {
     memoryReport: () => ({ bytes: core.memoryBytes(), peakBytes, renewals }),
     /** Conformance hook: one JSON Schema Test Suite group as JSON text; one boolean per instance. */
     schemaSuiteCheck: (text) => unwrap(done(core.schemaSuiteCheck(text))),
+    // Messages and sessions (seed 004): every verdict and tree query is the core's.
+    parseAgentMessage: (value, options) => unwrap(done(core.parseAgentMessage(value, options))),
+    safeParseAgentMessage: (value, options) => safe(done(core.parseAgentMessage(value, options))),
+    parseAgentMessageJson: (text, options) => unwrap(done(core.parseAgentMessageJson(text, options))),
+    safeParseAgentMessageJson: (text, options) => safe(done(core.parseAgentMessageJson(text, options))),
+    parseToolResult: (value, options) => unwrap(done(core.parseToolResult(value, options))),
+    safeParseToolResult: (value, options) => safe(done(core.parseToolResult(value, options))),
+    parseSessionEntry: (value, options) => unwrap(done(core.parseSessionEntry(value, options))),
+    safeParseSessionEntry: (value, options) => safe(done(core.parseSessionEntry(value, options))),
+    checkSession: (text, options) => unwrap(done(core.checkSession(text, options))),
+    readSession: (text, options) => readSession(text, options, unwrap),
+    safeReadSession: (text, options) => readSession(text, options, safe),
+    querySession: (text, query, options) => unwrap(done(core.querySession(text, query, options))),
+    fromSeedTool: (def, extra, options) => unwrap(done(core.fromSeedTool(def, extra, options)), deepFreeze),
+    toSeedTool: (tool) => unwrap(done(core.toSeedTool(tool))),
   };
+  // A session holds its text (a string, or its own copy of the bytes) and the core's reading
+  // of it; each tree query reads the text again in the core (`querySession`), so no tree rule
+  // lives here.
+  function readSession(text, options, finish) {
+    const held = heldText(text);
+    return finish(done(core.readSession(held, options)), (value) => {
+      const query = (q) => unwrap(done(core.querySession(held, q, options)));
+      return Object.freeze({
+        header: value.header,
+        entries: value.entries,
+        roots: value.roots,
+        leaves: () => value.leaves.slice(),
+        branch: (id) => query({ branch: id }),
+        children: (id) => query({ children: id }),
+        context: (leafId) => query({ context: leafId }),
+      });
+    });
+  }
   return api;
 }

@@ -53,5 +53,20 @@ export const {
   providerResponseStream,
   memoryBytes,
   memoryReport,
+  // Messages and sessions (seed 004)
+  parseAgentMessage,
+  safeParseAgentMessage,
+  parseAgentMessageJson,
+  safeParseAgentMessageJson,
+  parseToolResult,
+  safeParseToolResult,
+  parseSessionEntry,
+  safeParseSessionEntry,
+  checkSession,
+  readSession,
+  safeReadSession,
+  querySession,
+  fromSeedTool,
+  toSeedTool,
 } = api;
 export default api;

@@ -458,6 +458,102 @@ export function memoryBytes(): number;
  */
 export function memoryReport(): { bytes: number; peakBytes: number; renewals: number };
 
+// Messages and sessions (seed 004; docs/semantics.md "Messages and sessions")
+
+/** Options of the message and session operations. */
+export interface SessionOptions extends LimitOptions {
+  /** Unknown fields are FIELD_UNKNOWN instead of being dropped. */
+  strict?: boolean;
+  /** `"seed"` (default) or `"pi"`: pi-mono's older session format (docs/semantics.md). */
+  dialect?: 'seed' | 'pi';
+  /** checkSession: most problems listed (`truncated: true` when more were found). Default 100. */
+  maxIssues?: number;
+}
+export interface TextContent { type: 'text'; text: string }
+export interface ToolCallContent { type: 'toolCall'; id: string; name: string; arguments: { [key: string]: JsonValue } }
+/** `dialect: "pi"` only. */
+export interface ThinkingContent { type: 'thinking'; thinking: string; thinkingSignature?: string }
+export interface Usage { input: number; output: number; totalTokens: number }
+export interface UserMessage { role: 'user'; content: TextContent[]; timestamp: number }
+export interface AssistantMessage {
+  role: 'assistant';
+  content: (TextContent | ToolCallContent)[];
+  stopReason: 'stop' | 'toolUse' | 'error' | 'aborted';
+  usage: Usage;
+  timestamp: number;
+  errorMessage?: string;
+}
+export interface ToolResultMessage {
+  role: 'toolResult';
+  toolCallId: string;
+  toolName: string;
+  content: TextContent[];
+  details?: JsonValue;
+  isError: boolean;
+  timestamp: number;
+}
+export type AgentMessage = UserMessage | AssistantMessage | ToolResultMessage;
+/** `parseToolResult`: the seed's ToolResult (the tool's local output before it becomes a toolResult message). */
+export interface SeedToolResult { content: TextContent[]; details?: JsonValue; terminate?: boolean }
+/** The seed's tool definition: `parameters` is the contract's `inputSchema`. */
+export interface SeedToolDefinition { name: string; description: string; parameters: { [key: string]: JsonValue } }
+export interface SessionHeader { type: 'session'; version: 1; id: string; timestamp: string; cwd: string }
+export interface MessageEntry { type: 'message'; id: string; parentId: string | null; timestamp: string; message: AgentMessage }
+export interface CompactionEntry {
+  type: 'compaction';
+  id: string;
+  parentId: string | null;
+  timestamp: string;
+  summary: string;
+  firstKeptEntryId: string;
+  tokensBefore: number;
+}
+export type SessionEntry = SessionHeader | MessageEntry | CompactionEntry;
+export interface SessionProblem { line: number; code: ErrorCode; path: string; message: string }
+export interface SessionReport {
+  ok: boolean;
+  /** Lines holding a valid entry, the header included. */
+  entries: number;
+  problems: SessionProblem[];
+  /** Ids of the entries without a parent, in file order. */
+  roots: string[];
+  /** Ids of the entries without children, in file order. */
+  leaves: string[];
+  truncated?: true;
+}
+export interface SessionContext { compaction: CompactionEntry | null; messages: AgentMessage[] }
+/** A session read whole; each query reads the text again in the core. */
+export interface Session {
+  readonly header: SessionHeader;
+  readonly entries: (MessageEntry | CompactionEntry)[];
+  readonly roots: string[];
+  leaves(): string[];
+  /** The entries from the root to `id`. */
+  branch(id: string): (MessageEntry | CompactionEntry)[];
+  /** The ids of the entries whose parent is `id`. */
+  children(id: string): string[];
+  /** What the next model request sees on the branch ending at `leafId`. */
+  context(leafId: string): SessionContext;
+}
+export type SessionQuery = { branch: string } | { children: string } | { context: string };
+export function parseAgentMessage(value: unknown, options?: SessionOptions): AgentMessage;
+export function safeParseAgentMessage(value: unknown, options?: SessionOptions): SafeResult<AgentMessage>;
+export function parseAgentMessageJson(text: JsonText, options?: SessionOptions): AgentMessage;
+export function safeParseAgentMessageJson(text: JsonText, options?: SessionOptions): SafeResult<AgentMessage>;
+export function parseToolResult(value: unknown, options?: SessionOptions): SeedToolResult;
+export function safeParseToolResult(value: unknown, options?: SessionOptions): SafeResult<SeedToolResult>;
+export function parseSessionEntry(value: unknown, options?: SessionOptions): SessionEntry;
+export function safeParseSessionEntry(value: unknown, options?: SessionOptions): SafeResult<SessionEntry>;
+/** Every problem of a JSON Lines session text; throws only for invalid options. */
+export function checkSession(text: JsonText, options?: SessionOptions): SessionReport;
+/** The session, or its first problem thrown as a ContractError. */
+export function readSession(text: JsonText, options?: SessionOptions): Session;
+export function safeReadSession(text: JsonText, options?: SessionOptions): SafeResult<Session>;
+export function querySession(text: JsonText, query: SessionQuery, options?: SessionOptions): JsonValue;
+/** A seed ToolDefinition as a tool contract; the seed has no permissions, so they are required here. */
+export function fromSeedTool(definition: SeedToolDefinition, extra: { permissions: readonly Permission[] }, options?: Options): ToolDefinition;
+export function toSeedTool(tool: ToolDefinition | ToolDefinitionInput): SeedToolDefinition;
+
 declare const api: {
   ContractError: typeof ContractError;
   parseAgentAction: typeof parseAgentAction;
@@ -506,5 +602,20 @@ declare const api: {
   providerResponseStream: typeof providerResponseStream;
   memoryBytes: typeof memoryBytes;
   memoryReport: typeof memoryReport;
+  // Messages and sessions (seed 004)
+  parseAgentMessage: typeof parseAgentMessage;
+  safeParseAgentMessage: typeof safeParseAgentMessage;
+  parseAgentMessageJson: typeof parseAgentMessageJson;
+  safeParseAgentMessageJson: typeof safeParseAgentMessageJson;
+  parseToolResult: typeof parseToolResult;
+  safeParseToolResult: typeof safeParseToolResult;
+  parseSessionEntry: typeof parseSessionEntry;
+  safeParseSessionEntry: typeof safeParseSessionEntry;
+  checkSession: typeof checkSession;
+  readSession: typeof readSession;
+  safeReadSession: typeof safeReadSession;
+  querySession: typeof querySession;
+  fromSeedTool: typeof fromSeedTool;
+  toSeedTool: typeof toSeedTool;
 };
 export default api;

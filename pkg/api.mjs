@@ -180,6 +180,62 @@ function wrapAssembler(inner, unwrap, withSse) {
   return assembler;
 }
 
+// The incremental session reader: chunks in (strings or bytes, cut anywhere), the problems of
+// the lines they completed out, the report at finish(). As for pushSse, a string chunk ending
+// in the lead half of a surrogate pair keeps that half for the next chunk, so the pair reaches
+// the core whole. Invalid options are thrown at creation.
+function sessionChecker(inner, unwrap) {
+  const opened = decode(inner.push(new Uint8Array(0)));
+  if (!opened.ok) {
+    inner.free();
+    unwrap(opened);
+  }
+  let freed = false;
+  let held = '';
+  const live = () => {
+    if (freed) throw new Error('this session checker was freed');
+    return inner;
+  };
+  const checker = {
+    /** Feeds a chunk; returns the problems of the lines it completed. */
+    push: (chunk) => {
+      const found = [];
+      if (typeof chunk === 'string') {
+        if (held) {
+          chunk = held + chunk;
+          held = '';
+        }
+        const last = chunk.charCodeAt(chunk.length - 1);
+        if (last >= 0xd800 && last <= 0xdbff) {
+          held = chunk.slice(-1);
+          chunk = chunk.slice(0, -1);
+        }
+      } else if (held) {
+        found.push(...unwrap(decode(live().push(held))));
+        held = '';
+      }
+      found.push(...unwrap(decode(live().push(chunk))));
+      return found;
+    },
+    /** The report of the whole text, as checkSession gives it. */
+    finish: () => {
+      if (held) {
+        unwrap(decode(live().push(held)));
+        held = '';
+      }
+      return unwrap(decode(live().finish()));
+    },
+    free: () => {
+      if (!freed) {
+        freed = true;
+        inner.free();
+      }
+    },
+  };
+  if (Symbol.dispose) checker[Symbol.dispose] = checker.free;
+  return checker;
+}
+
 // A WHATWG TransformStream from a provider's response body (bytes or text chunks) to one chunk:
 // the normalized response. The first ContractError errors the stream; the wasm state is freed
 // when the stream ends either way.
@@ -362,6 +418,7 @@ export function createApi(first, renew) {
     querySession: (text, query, options) => unwrap(done(core.querySession(text, query, options))),
     fromSeedTool: (def, extra, options) => unwrap(done(core.fromSeedTool(def, extra, options)), deepFreeze),
     toSeedTool: (tool) => unwrap(done(core.toSeedTool(tool))),
+    createSessionChecker: (options) => sessionChecker(new core.SessionChecker(options), unwrap),
   };
   // A session holds its text (a string, or its own copy of the bytes) and the core's reading
   // of it; each tree query reads the text again in the core (`querySession`), so no tree rule

@@ -68,5 +68,6 @@ export const {
   querySession,
   fromSeedTool,
   toSeedTool,
+  createSessionChecker,
 } = api;
 export default api;

@@ -553,6 +553,17 @@ export function querySession(text: JsonText, query: SessionQuery, options?: Sess
 /** A seed ToolDefinition as a tool contract; the seed has no permissions, so they are required here. */
 export function fromSeedTool(definition: SeedToolDefinition, extra: { permissions: readonly Permission[] }, options?: Options): ToolDefinition;
 export function toSeedTool(tool: ToolDefinition | ToolDefinitionInput): SeedToolDefinition;
+/** The incremental session reader: chunks of a session text in, problems out, the report at the end. */
+export interface SessionChecker {
+  /** Feeds a chunk (cut anywhere); returns the problems of the lines it completed. */
+  push(chunk: JsonText): SessionProblem[];
+  /** The report of the whole text, equal to checkSession's. */
+  finish(): SessionReport;
+  /** Frees the wasm memory now (optional: garbage collection frees it too). */
+  free(): void;
+}
+/** Throws OPTION_INVALID at once. */
+export function createSessionChecker(options?: SessionOptions): SessionChecker;
 
 declare const api: {
   ContractError: typeof ContractError;
@@ -617,5 +628,6 @@ declare const api: {
   querySession: typeof querySession;
   fromSeedTool: typeof fromSeedTool;
   toSeedTool: typeof toSeedTool;
+  createSessionChecker: typeof createSessionChecker;
 };
 export default api;

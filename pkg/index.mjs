@@ -66,5 +66,6 @@ export const {
   querySession,
   fromSeedTool,
   toSeedTool,
+  createSessionChecker,
 } = api;
 export default api;

@@ -302,3 +302,8 @@ pub fn from_seed_tool<V: HostValue>(def: &V, extra: &V, options: Option<&V>) -> 
 pub fn to_seed_tool<V: HostValue>(tool: &V) -> Result<Value> {
     crate::session::seed_tool::to_seed_tool(tool)
 }
+
+/// `createSessionChecker(options?)`: the incremental session reader (`session::check::SessionReader`).
+pub fn create_session_reader<V: HostValue>(options: Option<&V>) -> Result<crate::session::check::SessionReader> {
+    Ok(crate::session::check::SessionReader::new(&Options::read_for(options, OptionSet::Session)?))
+}

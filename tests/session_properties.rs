@@ -260,3 +260,58 @@ proptest! {
         prop_assert_eq!(report.get("ok"), Some(&Value::Bool(problems(&report).is_empty())));
     }
 }
+
+/// Feeds `text` to the incremental reader cut at `cuts`; returns the problems `push` returned
+/// and the final report.
+fn incremental(text: &[u8], cuts: &[usize], options: &Options) -> (Vec<Value>, Value) {
+    let mut reader = agent_contract::session::check::SessionReader::new(options);
+    let mut points: Vec<usize> = cuts.iter().map(|c| c % (text.len() + 1)).collect();
+    points.sort_unstable();
+    let mut pushed = Vec::new();
+    let mut at = 0;
+    for p in points.into_iter().chain([text.len()]) {
+        if let Value::Array(found) = reader.push(&text[at..p]) {
+            pushed.extend(found);
+        }
+        at = p;
+    }
+    (pushed, reader.finish())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 300, ..ProptestConfig::default() })]
+
+    /// The incremental reader, fed any chunking, reports what checkSession reports on the whole
+    /// text, and `push` returns every problem once, in order.
+    #[test]
+    fn incremental_reader_agrees(
+        seed in any::<u64>(),
+        n in 1usize..20,
+        noise in prop::collection::vec(any::<u8>(), 0..64),
+        at in any::<usize>(),
+        cuts in prop::collection::vec(any::<usize>(), 0..12),
+        max_bytes in prop_oneof![Just(4usize << 20), 40usize..200],
+        crlf in any::<bool>(),
+        pi in any::<bool>(),
+    ) {
+        let entries = session(seed, n);
+        let lines: Vec<String> = entries.iter().map(|e| line(&entries, e)).collect();
+        let mut bytes = text(&entries, &lines);
+        if crlf {
+            bytes = String::from_utf8(bytes).unwrap().replace('\n', "\r\n").into_bytes();
+        }
+        let at = at % (bytes.len() + 1);
+        bytes.splice(at..at, noise);
+        let mut options = options();
+        options.limits.max_bytes = max_bytes;
+        options.pi_dialect = pi;
+        let whole = check_session(&bytes, &options);
+        let (pushed, report) = incremental(&bytes, &cuts, &options);
+        prop_assert_eq!(&report, &whole);
+        let Some(Value::Array(all)) = whole.get("problems") else { panic!("no problems") };
+        // `push` returns the problems of completed lines: all but those of a last line without
+        // a line end (and the empty text's), which `finish` finds.
+        prop_assert!(all.len() - pushed.len() <= 1);
+        prop_assert_eq!(&pushed[..], &all[..pushed.len()]);
+    }
+}

@@ -148,3 +148,40 @@ test('random bytes and strings give a report, never a throw', () => {
     if (!out.ok) assert.ok(out.error instanceof api.ContractError);
   }), { numRuns: RUNS });
 });
+
+test('the incremental reader, fed any chunking of strings or bytes, reports what checkSession does', () => {
+  fc.assert(fc.property(
+    fc.integer({ min: 1 }), fc.integer({ min: 1, max: 19 }), fc.string({ maxLength: 40 }), fc.nat(),
+    fc.array(fc.nat(), { maxLength: 10 }), fc.boolean(), fc.constantFrom(undefined, 60, 150),
+    (seed, n, noise, at, cuts, bytes, maxBytes) => {
+      const entries = session(seed, n);
+      const whole = text(entries.map((e) => line(entries, e)) .map((l) => l.replace('"hi"', '"h\u{1F600}i"')));
+      const i = at % (whole.length + 1);
+      const input = whole.slice(0, i) + noise + whole.slice(i);
+      const options = { ...OPTIONS, maxBytes };
+      const expected = api.checkSession(input, options);
+      const data = bytes ? new TextEncoder().encode(input) : input;
+      const points = [...new Set(cuts.map((c) => c % (data.length + 1)))].sort((a, b) => a - b);
+      const checker = api.createSessionChecker(options);
+      const pushed = [];
+      let from = 0;
+      for (const p of [...points, data.length]) {
+        pushed.push(...checker.push(data.slice(from, p)));
+        from = p;
+      }
+      const report = checker.finish();
+      checker.free();
+      assert.deepEqual(report, expected);
+      // push returns the problems of completed lines: all of them but those of a last line
+      // without a line end (and the empty text's), which finish() finds.
+      assert.deepEqual(pushed, expected.problems.slice(0, pushed.length));
+      assert.ok(expected.problems.length - pushed.length <= 1);
+    }), { numRuns: RUNS });
+});
+
+test('createSessionChecker throws invalid options at once', () => {
+  assert.throws(() => api.createSessionChecker({ dialect: 'v3' }), (e) => e instanceof api.ContractError && e.code === 'OPTION_INVALID');
+  const checker = api.createSessionChecker();
+  assert.throws(() => checker.push(5), (e) => e instanceof api.ContractError && e.code === 'JSON_INVALID');
+  checker.free();
+});

@@ -153,3 +153,47 @@ def test_random_bytes_give_a_report(data: Any, pi: bool) -> None:
     assert report["ok"] == (report["problems"] == [])
     out = ac.safe_read_session(data, options)
     assert out["ok"] == report["ok"]
+
+
+@settings(**SETTINGS)  # type: ignore[arg-type]
+@given(st.integers(min_value=1, max_value=2**63), st.integers(min_value=1, max_value=19), st.text(max_size=40),
+       st.integers(min_value=0), st.lists(st.integers(min_value=0), max_size=10), st.booleans(),
+       st.sampled_from([None, 60, 150]))
+def test_incremental_reader_agrees(seed: int, n: int, noise: str, at: int, cuts: list[int], as_bytes: bool,
+                                   max_bytes: Optional[int]) -> None:
+    entries = session(seed, n)
+    whole = text([line(entries, e).replace('"hi"', '"h\\ud83d\\ude00i"') for e in entries])
+    i = at % (len(whole) + 1)
+    data: Any = whole[:i] + noise + whole[i:]
+    options: Any = {**OPTIONS, **({} if max_bytes is None else {"maxBytes": max_bytes})}
+    expected = ac.check_session(data, options)
+    if as_bytes:
+        data = data.encode("utf-8")
+    points = sorted({c % (len(data) + 1) for c in cuts})
+    pushed: list[Any] = []
+    with ac.create_session_checker(options) as checker:
+        start = 0
+        for p in [*points, len(data)]:
+            pushed.extend(checker.push(data[start:p]))
+            start = p
+        report = checker.finish()
+    assert report == expected
+    # push returns the problems of completed lines: all but a last line's without a line end.
+    assert pushed == expected["problems"][: len(pushed)]
+    assert len(expected["problems"]) - len(pushed) <= 1
+
+
+def test_session_checker_refuses_bad_options_and_chunks() -> None:
+    try:
+        ac.SessionChecker({"dialect": "v3"})  # type: ignore[typeddict-item]
+    except ac.ContractError as e:
+        assert e.code == "OPTION_INVALID"
+    else:
+        raise AssertionError("options accepted")
+    with ac.SessionChecker() as checker:
+        try:
+            checker.push(5)
+        except ac.ContractError as e:
+            assert e.code == "JSON_INVALID"
+        else:
+            raise AssertionError("a number accepted as a chunk")

@@ -506,6 +506,7 @@ struct ComponentAssembler {
 impl exports::agent_contract::core::assembly::Guest for Core {
     type Assembler = ComponentAssembler;
     type ProviderAssembler = ComponentProviderAssembler;
+    type SessionChecker = ComponentSessionChecker;
 }
 
 /// One provider stream per resource.
@@ -587,6 +588,46 @@ impl exports::agent_contract::core::assembly::GuestAssembler for ComponentAssemb
 
     fn finish(&self) -> String {
         reply(self.inner.borrow().as_ref().map_err(|e| e.clone()).and_then(|a| a.finish()))
+    }
+}
+
+/// The incremental session reader, one per resource.
+struct ComponentSessionChecker {
+    inner: std::cell::RefCell<Result<crate::session::check::SessionReader, ContractError>>,
+}
+
+impl exports::agent_contract::core::assembly::GuestSessionChecker for ComponentSessionChecker {
+    fn new(options: String) -> Self {
+        let inner = host_options(&options).and_then(|o| api::create_session_reader(o.as_ref().as_ref()));
+        ComponentSessionChecker { inner: std::cell::RefCell::new(inner) }
+    }
+
+    fn push(&self, chunk: String) -> String {
+        self.push_bytes_of(chunk.as_bytes())
+    }
+
+    fn push_bytes(&self, chunk: String) -> String {
+        self.push_bytes_of(&carried_bytes(&chunk))
+    }
+
+    fn preview(&self) -> String {
+        reply(self.inner.borrow().as_ref().map(|r| r.problems_so_far()).map_err(|e| e.clone()))
+    }
+
+    fn finish(&self) -> String {
+        reply(match &mut *self.inner.borrow_mut() {
+            Ok(r) => Ok(r.finish()),
+            Err(e) => Err(e.clone()),
+        })
+    }
+}
+
+impl ComponentSessionChecker {
+    fn push_bytes_of(&self, chunk: &[u8]) -> String {
+        reply(match &mut *self.inner.borrow_mut() {
+            Ok(r) => Ok(r.push(chunk)),
+            Err(e) => Err(e.clone()),
+        })
     }
 }
 

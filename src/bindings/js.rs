@@ -758,3 +758,51 @@ pub fn from_seed_tool(def: JsValue, extra: JsValue, options: JsValue) -> String 
 pub fn to_seed_tool(tool: JsValue) -> String {
     reply(api::to_seed_tool(&program_data(tool)))
 }
+
+/// The incremental session reader (`createSessionChecker` in the package): chunks of a session
+/// text in (strings or `Uint8Array`, crossing in pieces), the problems of completed lines out,
+/// the report at `finish()`. Invalid options do not throw here: every method returns that error.
+#[wasm_bindgen]
+pub struct SessionChecker {
+    inner: Result<crate::session::check::SessionReader, ContractError>,
+}
+
+#[wasm_bindgen]
+impl SessionChecker {
+    #[wasm_bindgen(constructor)]
+    pub fn new(options: JsValue) -> SessionChecker {
+        let o = CallOptions::read(&options, OptionSet::Session);
+        SessionChecker { inner: api::create_session_reader(Some(&o.input)) }
+    }
+
+    pub fn push(&mut self, chunk: JsValue) -> String {
+        reply(match &mut self.inner {
+            Ok(reader) => {
+                let text = Text::of(&chunk);
+                match &text {
+                    Text::Other(v) => Err(api::not_text(&JsInput::root(v.clone(), Caps::FLOOR))),
+                    _ => {
+                        let mut found = Vec::new();
+                        let mut from = 0;
+                        while from < text.len() {
+                            let to = text.piece_end(from, SSE_PIECE);
+                            if let Value::Array(items) = reader.push(&text.bytes(from, to)) {
+                                found.extend(items);
+                            }
+                            from = to;
+                        }
+                        Ok(Value::Array(found))
+                    }
+                }
+            }
+            Err(e) => Err(e.clone()),
+        })
+    }
+
+    pub fn finish(&mut self) -> String {
+        reply(match &mut self.inner {
+            Ok(reader) => Ok(reader.finish()),
+            Err(e) => Err(e.clone()),
+        })
+    }
+}

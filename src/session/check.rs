@@ -98,8 +98,8 @@ impl Tree {
 /// Reads a session text line by line. `checkSession` and `readSession` feed it one whole text;
 /// it holds no text itself, only what the rules between lines need (the tree, the tool calls
 /// and results per branch), so it could be fed chunk by chunk.
-pub struct Checker<'o> {
-    options: &'o Options,
+pub struct Checker {
+    options: Options,
     dialect: Dialect,
     /// Keep each entry's checked value (`readSession`).
     keep: bool,
@@ -119,10 +119,10 @@ pub struct Checker<'o> {
     last_node: Option<u32>,
 }
 
-impl<'o> Checker<'o> {
-    pub fn new(options: &'o Options, keep: bool) -> Checker<'o> {
+impl Checker {
+    pub fn new(options: &Options, keep: bool) -> Checker {
         Checker {
-            options,
+            options: *options,
             dialect: dialect(options),
             keep,
             lines: 0,
@@ -165,6 +165,11 @@ impl<'o> Checker<'o> {
     pub fn line(&mut self, bytes: &[u8], offset: usize) {
         self.lines += 1;
         let n = self.lines;
+        if bytes.len() > self.options.limits.max_bytes {
+            let e = line_too_large(offset, n, self.options.limits.max_bytes);
+            self.problem(n, e);
+            return;
+        }
         if bytes.iter().all(|b| matches!(b, b' ' | b'\t' | b'\r')) {
             let e = ContractError::new(Code::SessionLineBlank, "", "a blank line: every line of a session file holds one entry")
                 .at(Position { offset, line: n, column: 1 });
@@ -445,6 +450,114 @@ impl<'o> Checker<'o> {
 
     pub fn first_problem(&self) -> Option<&Problem> {
         self.problems.first()
+    }
+}
+
+/// A line over `maxBytes`: judged by its length alone (so a reader that has seen only its first
+/// `maxBytes + 1` bytes reaches the same verdict).
+fn line_too_large(offset: usize, line: usize, max: usize) -> ContractError {
+    ContractError::new(Code::InputTooLarge, "", format!("the line is longer than the limit of {max} bytes (maxBytes)"))
+        .at(Position { offset: offset + max, line, column: max + 1 })
+}
+
+/// The incremental reader: a session text in chunks of any size (cut anywhere, even inside a
+/// character), problems out as their lines complete, the report at the end. It holds at most
+/// one line (up to `maxBytes` + 1 bytes: a longer line is reported when it passes the limit and
+/// skipped to its end) plus what the rules between lines need, so a 100 MB file needs neither a
+/// 100 MB string in the host nor in the core. Its report equals `checkSession`'s on the whole.
+pub struct SessionReader {
+    checker: Checker,
+    /// The start of the current line (without its line end), and its offset in the text.
+    pending: Vec<u8>,
+    pending_offset: usize,
+    /// The current line passed `maxBytes`: its problem is recorded, its bytes are dropped.
+    skipping: bool,
+    /// Problems already returned by `push`.
+    returned: usize,
+    /// Bytes of the chunks before this one.
+    consumed: usize,
+    /// The first error is final (options); `finish` has run.
+    finished: bool,
+}
+
+impl SessionReader {
+    pub fn new(options: &Options) -> SessionReader {
+        SessionReader {
+            checker: Checker::new(options, false),
+            pending: Vec::new(),
+            pending_offset: 0,
+            skipping: false,
+            returned: 0,
+            consumed: 0,
+            finished: false,
+        }
+    }
+
+    /// Feeds a chunk; returns the problems of the lines it completed.
+    pub fn push(&mut self, chunk: &[u8]) -> Value {
+        if self.finished {
+            return Value::Array(Vec::new());
+        }
+        let max = self.checker.options.limits.max_bytes;
+        let mut start = 0;
+        while let Some(i) = memchr_lf(&chunk[start..]) {
+            let end = start + i;
+            if self.skipping {
+                self.skipping = false;
+            } else {
+                self.pending.extend_from_slice(&chunk[start..end]);
+                let mut line = std::mem::take(&mut self.pending);
+                if line.last() == Some(&b'\r') {
+                    line.pop();
+                }
+                self.checker.line(&line, self.pending_offset);
+                line.clear();
+                self.pending = line;
+            }
+            start = end + 1;
+            self.pending_offset = self.consumed + start;
+        }
+        if !self.skipping {
+            self.pending.extend_from_slice(&chunk[start..]);
+            // One byte more than the limit may be the CR of a CRLF line end still to come.
+            if self.pending.len() > max + 1 {
+                self.checker.lines += 1;
+                let n = self.checker.lines;
+                let e = line_too_large(self.pending_offset, n, max);
+                self.checker.problem(n, e);
+                self.pending = Vec::new();
+                self.skipping = true;
+            }
+        }
+        self.consumed += chunk.len();
+        self.new_problems()
+    }
+
+    /// Every problem found so far.
+    pub fn problems_so_far(&self) -> Value {
+        Value::Array(self.checker.problems.iter().map(problem_value).collect())
+    }
+
+    fn new_problems(&mut self) -> Value {
+        let fresh = self.checker.problems[self.returned..].iter().map(problem_value).collect();
+        self.returned = self.checker.problems.len();
+        Value::Array(fresh)
+    }
+
+    /// The end of the text: the last line (if it has no line end) and the report.
+    pub fn finish(&mut self) -> Value {
+        if !self.finished {
+            self.finished = true;
+            if !self.skipping && !self.pending.is_empty() {
+                let mut line = std::mem::take(&mut self.pending);
+                if line.last() == Some(&b'\r') {
+                    line.pop();
+                }
+                self.checker.line(&line, self.pending_offset);
+            }
+            self.checker.finish();
+        }
+        self.checker.report()
     }
 }
 

@@ -155,6 +155,8 @@ __all__ = [
     "from_seed_tool",
     "to_seed_tool",
     "Session",
+    "SessionChecker",
+    "create_session_checker",
     "AgentMessage",
     "UserMessage",
     "AssistantMessage",
@@ -354,6 +356,8 @@ def _outcomes(reply: dict[str, Any]) -> list[Outcome[AgentAction]]:
 
 from ._session import (  # noqa: E402  (needs the helpers above)
     Session,
+    SessionChecker,
+    create_session_checker,
     check_session,
     from_seed_tool,
     parse_agent_message,

@@ -81,6 +81,8 @@ ASSEMBLY = "agent-contract:core/assembly@0.1.0"
 RESOURCES = {
     "assembler": ("push", "preview", "finish"),
     "provider-assembler": ("push", "push-sse", "push-sse-bytes", "push-sse-value", "preview", "finish"),
+    # Messages and sessions (seed 004)
+    "session-checker": ("push", "push-bytes", "preview", "finish"),
 }
 
 _lock = threading.Lock()

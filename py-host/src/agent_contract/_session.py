@@ -10,7 +10,8 @@ from typing import Any, Optional
 
 from . import _runtime
 from ._host_text import DEFAULT_MAX_BYTES, DEFAULT_MAX_DEPTH, limits_of, write
-from ._text import snapshot
+from ._stream import _Resource
+from ._text import carried, snapshot, wtf8
 from ._types import (
     AgentMessage,
     CompactionEntry,
@@ -141,6 +142,69 @@ def safe_read_session(text: Any, options: Optional[SessionOptions] = None) -> Ou
     return _core()._safe(lambda: read_session(text, options))
 
 
+class _Checker(_Resource):
+    """The `session-checker` resource (interface `assembly`, beside the assemblers)."""
+
+    _kind = "session-checker"
+
+
+class SessionChecker:
+    """The incremental session reader: `push(chunk)` (str or bytes, cut anywhere) returns the
+    problems of the lines the chunk completed; `finish()` the report check_session gives for the
+    whole text. A component resource, used from the thread that created it; `close()` (or a
+    `with` block) frees it, garbage collection too. Raises ContractError for invalid options."""
+
+    def __init__(self, options: Optional[SessionOptions] = None) -> None:
+        self._resource = _Checker(_core()._options_text(options))
+
+    def push(self, chunk: Any) -> list[Any]:
+        snap = snapshot(chunk)
+        r = self._resource
+        if snap is None:
+            ac = _core()
+            ac._unwrap(ac._not_text(chunk))
+        if type(snap) is str:
+            try:
+                found: list[Any] = r._unwrap(r._call("push", snap))
+                return found
+            except UnicodeEncodeError:
+                data = wtf8(snap)
+        else:
+            data = snap  # type: ignore[assignment]
+            try:
+                decoded = data.decode("utf-8")
+            except UnicodeDecodeError:
+                pass
+            else:
+                found = r._unwrap(r._call("push", decoded))
+                return found
+        found = r._unwrap(r._call("push-bytes", carried(data)))
+        return found
+
+    def problems(self) -> list[Any]:
+        """Every problem found so far."""
+        found: list[Any] = self._resource._unwrap(self._resource._call("preview"))
+        return found
+
+    def finish(self) -> SessionReport:
+        result: SessionReport = self._resource._unwrap(self._resource._call("finish"))
+        return result
+
+    def close(self) -> None:
+        self._resource.close()
+
+    def __enter__(self) -> "SessionChecker":
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+def create_session_checker(options: Optional[SessionOptions] = None) -> SessionChecker:
+    """The JS `createSessionChecker` twin."""
+    return SessionChecker(options)
+
+
 def from_seed_tool(definition: Any, extra: Any, options: Optional[Options] = None) -> ToolDefinition:
     """A seed ToolDefinition {"name", "description", "parameters"} as a tool contract; the seed
     has no permissions, so `extra` must give them: {"permissions": [...]}."""
@@ -176,6 +240,8 @@ __all__ = [
     "from_seed_tool",
     "to_seed_tool",
     "Session",
+    "SessionChecker",
+    "create_session_checker",
     "MessageEntry",
     "CompactionEntry",
 ]

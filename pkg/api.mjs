@@ -99,7 +99,8 @@ function textArgument(text) {
 // (the caller may reuse its buffer). Anything else is passed on for the core to refuse.
 function heldText(text) {
   const view = textArgument(text);
-  return view instanceof Uint8Array && view !== text ? view.slice() : view;
+  // A view textArgument made (never the caller's object, whose traps must not run) is copied.
+  return view !== text && typeof view === 'object' ? view.slice() : view;
 }
 
 // `text` is what the core accepted: a string, or a Uint8Array of UTF-8 without a BOM (so the

@@ -9,7 +9,7 @@
 use crate::error::{Code, Result};
 use crate::input::fields::Source;
 use crate::input::options::Options;
-use crate::input::{HostValue, Kind};
+use crate::input::{HostValue, Kind, Path};
 use crate::json::{self, Mode};
 use crate::session::field::{number, string, Ctx};
 use crate::session::message::{dialect, read_message};
@@ -78,7 +78,7 @@ pub fn read_entry<V: HostValue>(c: &mut Ctx<'_>, value: &V) -> Result<Entry> {
             c.closed(value, "", known, "a session header")?;
             let version = if c.pi() { c.optional(value, "", "version")? } else { Some(c.required(value, "", "version")?) };
             if let Some(v) = version {
-                let n = c.number_of(&v, "/version", "version")?;
+                let n = c.number_of(&v, &Path::Root("/version"), "version")?;
                 if n != SESSION_VERSION {
                     return Err(c.error(
                         Code::SessionVersionUnsupported,
@@ -123,7 +123,7 @@ pub fn read_entry<V: HostValue>(c: &mut Ctx<'_>, value: &V) -> Result<Entry> {
                 put(&mut out, "message", read_message(c, &m, "/message", 2)?);
             } else {
                 entry.kind = EntryKind::Compaction;
-                put(&mut out, "summary", string(c.string(value, "", "summary")?));
+                put(&mut out, "summary", c.payload(value, "", "summary")?);
                 if c.pi() {
                     let i = c.count(value, "", "firstKeptEntryIndex")?;
                     put(&mut out, "firstKeptEntryIndex", number(i));
@@ -176,7 +176,7 @@ fn parent_id<V: HostValue>(c: &mut Ctx<'_>, value: &V) -> Result<Option<String>>
     if v.kind() != Kind::String {
         return Err(c.type_error(&v, "/parentId", "parentId must be a string or null"));
     }
-    let s = c.string_of(&v, "/parentId", "parentId")?;
+    let s = c.string_of(&v, &Path::Root("/parentId"), "parentId")?;
     c.non_blank(&s, "/parentId", "parentId")?;
     Ok(Some(s))
 }

@@ -25,11 +25,14 @@ pub struct Ctx<'l> {
     pub r: Reader<'l>,
     pub strict: bool,
     pub dialect: Dialect,
+    /// A check whose result is not kept (`checkSession` on text the strict parser read): payload
+    /// strings, which no rule reads, are checked for their type but not copied.
+    pub check_only: bool,
 }
 
 impl<'l> Ctx<'l> {
     pub fn new(limits: &'l Limits, source: Source, strict: bool, dialect: Dialect) -> Ctx<'l> {
-        Ctx { r: Reader::new(Layer::Protocol, limits, source), strict, dialect }
+        Ctx { r: Reader::new(Layer::Protocol, limits, source), strict, dialect, check_only: source == Source::StrictText }
     }
 
     pub fn pi(&self) -> bool {
@@ -117,23 +120,47 @@ impl<'l> Ctx<'l> {
         }
     }
 
-    pub fn string_of<V: HostValue>(&mut self, value: &V, path: &str, name: &str) -> Result<String> {
+    /// `path` is rendered only for an error: the valid case allocates no pointer.
+    pub fn string_of<V: HostValue>(&mut self, value: &V, path: &Path<'_>, name: &str) -> Result<String> {
         if value.kind() == Kind::NotJson {
-            return Err(not_json(path, &value.not_json_name()));
+            return Err(not_json(&path.render(), &value.not_json_name()));
         }
-        self.r.string_value(value, &Path::Root(path), name)
+        self.r.string_value(value, path, name)
     }
 
     /// A required string (may be empty).
     pub fn string<V: HostValue>(&mut self, object: &V, parent: &str, key: &str) -> Result<String> {
         let v = self.required(object, parent, key)?;
-        self.string_of(&v, &pointer_child(parent, key), key)
+        self.string_of(&v, &Path::Key(&Path::Root(parent), key), key)
+    }
+
+    /// A required string no rule reads (a text, a summary): its value, or `Null` in a check
+    /// whose result is not kept (the parser already applied the string limits).
+    pub fn payload<V: HostValue>(&mut self, object: &V, parent: &str, key: &str) -> Result<Value> {
+        let v = self.required(object, parent, key)?;
+        self.payload_of(&v, &Path::Key(&Path::Root(parent), key), key)
+    }
+
+    pub fn payload_of<V: HostValue>(&mut self, v: &V, path: &Path<'_>, key: &str) -> Result<Value> {
+        if self.check_only && v.kind() == Kind::String {
+            return Ok(Value::Null);
+        }
+        self.string_of(v, path, key).map(Value::String)
+    }
+
+    pub fn optional_payload<V: HostValue>(&mut self, object: &V, parent: &str, key: &str) -> Result<Option<Value>> {
+        match self.optional(object, parent, key)? {
+            None => Ok(None),
+            Some(v) => self.payload_of(&v, &Path::Key(&Path::Root(parent), key), key).map(Some),
+        }
     }
 
     /// A required string with a non-whitespace character (`FIELD_EMPTY` otherwise).
     pub fn text<V: HostValue>(&mut self, object: &V, parent: &str, key: &str) -> Result<String> {
         let s = self.string(object, parent, key)?;
-        self.non_blank(&s, &pointer_child(parent, key), key)?;
+        if is_blank(&s) {
+            return Err(self.error(Code::FieldEmpty, &pointer_child(parent, key), format!("{key} must not be empty or blank")));
+        }
         Ok(s)
     }
 
@@ -147,13 +174,13 @@ impl<'l> Ctx<'l> {
     pub fn optional_string<V: HostValue>(&mut self, object: &V, parent: &str, key: &str) -> Result<Option<String>> {
         match self.optional(object, parent, key)? {
             None => Ok(None),
-            Some(v) => self.string_of(&v, &pointer_child(parent, key), key).map(Some),
+            Some(v) => self.string_of(&v, &Path::Key(&Path::Root(parent), key), key).map(Some),
         }
     }
 
-    pub fn boolean_of<V: HostValue>(&mut self, v: &V, path: &str, key: &str) -> Result<bool> {
+    pub fn boolean_of<V: HostValue>(&mut self, v: &V, path: &Path<'_>, key: &str) -> Result<bool> {
         if v.kind() != Kind::Bool {
-            return Err(self.type_error(v, path, &format!("{key} must be a boolean")));
+            return Err(self.type_error(v, &path.render(), &format!("{key} must be a boolean")));
         }
         self.r.budget.charge(1)?;
         Ok(v.boolean())
@@ -161,18 +188,18 @@ impl<'l> Ctx<'l> {
 
     pub fn boolean<V: HostValue>(&mut self, object: &V, parent: &str, key: &str) -> Result<bool> {
         let v = self.required(object, parent, key)?;
-        self.boolean_of(&v, &pointer_child(parent, key), key)
+        self.boolean_of(&v, &Path::Key(&Path::Root(parent), key), key)
     }
 
     /// A finite number (`NaN` and the infinities are no JSON values).
-    pub fn number_of<V: HostValue>(&mut self, v: &V, path: &str, key: &str) -> Result<f64> {
+    pub fn number_of<V: HostValue>(&mut self, v: &V, path: &Path<'_>, key: &str) -> Result<f64> {
         if v.kind() != Kind::Number {
-            return Err(self.type_error(v, path, &format!("{key} must be a number")));
+            return Err(self.type_error(v, &path.render(), &format!("{key} must be a number")));
         }
         let n = v.number();
         if !n.is_finite() {
             let name = if n.is_nan() { "NaN" } else if n > 0.0 { "Infinity" } else { "-Infinity" };
-            return Err(not_json(path, name));
+            return Err(not_json(&path.render(), name));
         }
         self.r.budget.charge(1)?;
         Ok(n)
@@ -181,13 +208,13 @@ impl<'l> Ctx<'l> {
     /// A finite number `>= 0` (`FIELD_VALUE_INVALID` below zero).
     pub fn non_negative<V: HostValue>(&mut self, object: &V, parent: &str, key: &str) -> Result<f64> {
         let v = self.required(object, parent, key)?;
-        self.non_negative_of(&v, &pointer_child(parent, key), key)
+        self.non_negative_of(&v, &Path::Key(&Path::Root(parent), key), key)
     }
 
-    pub fn non_negative_of<V: HostValue>(&mut self, v: &V, path: &str, key: &str) -> Result<f64> {
+    pub fn non_negative_of<V: HostValue>(&mut self, v: &V, path: &Path<'_>, key: &str) -> Result<f64> {
         let n = self.number_of(v, path, key)?;
         if n < 0.0 {
-            return Err(self.error(Code::FieldValueInvalid, path, format!("{key} must not be negative, got {n}")));
+            return Err(self.error(Code::FieldValueInvalid, &path.render(), format!("{key} must not be negative, got {n}")));
         }
         Ok(n)
     }
@@ -195,15 +222,15 @@ impl<'l> Ctx<'l> {
     /// An integer from 0 to 2^53 - 1 (`FIELD_VALUE_INVALID` otherwise).
     pub fn count<V: HostValue>(&mut self, object: &V, parent: &str, key: &str) -> Result<f64> {
         let v = self.required(object, parent, key)?;
-        self.count_of(&v, &pointer_child(parent, key), key)
+        self.count_of(&v, &Path::Key(&Path::Root(parent), key), key)
     }
 
-    pub fn count_of<V: HostValue>(&mut self, v: &V, path: &str, key: &str) -> Result<f64> {
+    pub fn count_of<V: HostValue>(&mut self, v: &V, path: &Path<'_>, key: &str) -> Result<f64> {
         let n = self.number_of(v, path, key)?;
         if n < 0.0 || n.fract() != 0.0 || n > MAX_SAFE_INTEGER {
             return Err(self.error(
                 Code::FieldValueInvalid,
-                path,
+                &path.render(),
                 format!("{key} must be a non-negative integer, got {n}"),
             ));
         }
@@ -211,8 +238,11 @@ impl<'l> Ctx<'l> {
     }
 
     /// Any JSON value, copied (no `undefined` inside); `depth` containers are around it.
-    pub fn json_of<V: HostValue>(&mut self, v: &V, path: &str, depth: usize) -> Result<Value> {
-        self.r.copy_at(v, path, Undefined::Reject, depth)
+    pub fn json_of<V: HostValue>(&mut self, v: &V, path: &Path<'_>, depth: usize) -> Result<Value> {
+        if self.check_only {
+            return Ok(Value::Null);
+        }
+        self.r.copy_at(v, &path.render(), Undefined::Reject, depth)
     }
 }
 

@@ -7,7 +7,7 @@
 use crate::error::{Code, Result};
 use crate::input::fields::Source;
 use crate::input::options::Options;
-use crate::input::{HostValue, Kind};
+use crate::input::{HostValue, Kind, Path};
 use crate::json::{self, Mode};
 use crate::session::field::{number, object, string, Ctx, Dialect};
 use crate::session::pi;
@@ -64,20 +64,19 @@ pub fn read_message<V: HostValue>(c: &mut Ctx<'_>, value: &V, path: &str, level:
                     }
                 }
             }
-            let stop_path = pointer_child(path, "stopReason");
             let stop = c.string(value, path, "stopReason")?;
             if !STOP_REASONS.contains(&stop.as_str()) {
                 return Err(c.error(
                     Code::FieldValueInvalid,
-                    &stop_path,
+                    &pointer_child(path, "stopReason"),
                     format!("stopReason must be one of \"stop\", \"toolUse\", \"error\", \"aborted\", got {stop:?}"),
                 ));
             }
             out.push(("stopReason", string(stop)));
             out.push(("usage", usage(c, value, path, level)?));
             out.push(("timestamp", timestamp(c, value, path)?));
-            if let Some(e) = c.optional_string(value, path, "errorMessage")? {
-                out.push(("errorMessage", string(e)));
+            if let Some(e) = c.optional_payload(value, path, "errorMessage")? {
+                out.push(("errorMessage", e));
             }
         }
         "toolResult" => {
@@ -86,7 +85,7 @@ pub fn read_message<V: HostValue>(c: &mut Ctx<'_>, value: &V, path: &str, level:
             out.push(("toolName", string(c.text(value, path, "toolName")?)));
             out.push(("content", content(c, value, path, level, Holder::ToolResult)?));
             if let Some(d) = c.optional(value, path, "details")? {
-                out.push(("details", c.json_of(&d, &pointer_child(path, "details"), level)?));
+                out.push(("details", c.json_of(&d, &Path::Key(&Path::Root(path), "details"), level)?));
             }
             out.push(("isError", Value::Bool(c.boolean(value, path, "isError")?)));
             out.push(("timestamp", timestamp(c, value, path)?));
@@ -159,8 +158,8 @@ fn block<V: HostValue>(
     match kind.as_str() {
         "text" => {
             c.closed(item, path, &["type", "text"], "a text block")?;
-            let text = c.string(item, path, "text")?;
-            Ok(object(vec![("type", string(kind)), ("text", string(text))]))
+            let text = c.payload(item, path, "text")?;
+            Ok(object(vec![("type", string(kind)), ("text", text)]))
         }
         "toolCall" if holder == Holder::Assistant => {
             let known: &[&str] =
@@ -175,17 +174,16 @@ fn block<V: HostValue>(
                 ));
             }
             let name = c.text(item, path, "name")?;
-            let args_path = pointer_child(path, "arguments");
             let args = c.required(item, path, "arguments")?;
             if args.kind() != Kind::Object {
-                return Err(c.type_error(&args, &args_path, "arguments must be a JSON object"));
+                return Err(c.type_error(&args, &pointer_child(path, "arguments"), "arguments must be a JSON object"));
             }
-            let arguments = c.json_of(&args, &args_path, level)?;
+            let arguments = c.json_of(&args, &Path::Key(&Path::Root(path), "arguments"), level)?;
             call_ids.push(id.clone());
             let mut out = vec![("type", string(kind)), ("id", string(id)), ("name", string(name)), ("arguments", arguments)];
             if c.pi() {
-                if let Some(p) = c.optional_string(item, path, "partialJson")? {
-                    out.push(("partialJson", string(p)));
+                if let Some(p) = c.optional_payload(item, path, "partialJson")? {
+                    out.push(("partialJson", p));
                 }
             }
             Ok(object(out))

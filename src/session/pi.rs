@@ -14,7 +14,7 @@
 //!   fullOutputPath?, timestamp}`.
 
 use crate::error::Result;
-use crate::input::{HostValue, Kind};
+use crate::input::{HostValue, Kind, Path};
 use crate::session::field::{number, object, string, Ctx};
 use crate::value::{pointer_child, Value};
 
@@ -29,9 +29,9 @@ pub const HEADER_FIELDS: [&str; 9] =
 
 pub fn thinking<V: HostValue>(c: &mut Ctx<'_>, item: &V, path: &str, kind: String) -> Result<Value> {
     c.closed(item, path, &["type", "thinking", "thinkingSignature"], "a thinking block")?;
-    let mut out = vec![("type", string(kind)), ("thinking", string(c.string(item, path, "thinking")?))];
-    if let Some(s) = c.optional_string(item, path, "thinkingSignature")? {
-        out.push(("thinkingSignature", string(s)));
+    let mut out = vec![("type", string(kind)), ("thinking", c.payload(item, path, "thinking")?)];
+    if let Some(s) = c.optional_payload(item, path, "thinkingSignature")? {
+        out.push(("thinkingSignature", s));
     }
     Ok(object(out))
 }
@@ -43,7 +43,7 @@ pub fn usage<V: HostValue>(c: &mut Ctx<'_>, u: &V, path: &str, level: usize) -> 
         out.push((key, number(c.count(u, path, key)?)));
     }
     if let Some(t) = c.optional(u, path, "totalTokens")? {
-        out.push(("totalTokens", number(c.count_of(&t, &pointer_child(path, "totalTokens"), "totalTokens")?)));
+        out.push(("totalTokens", number(c.count_of(&t, &Path::Key(&Path::Root(path), "totalTokens"), "totalTokens")?)));
     }
     let cost = c.required(u, path, "cost")?;
     let cost_path = pointer_child(path, "cost");
@@ -64,8 +64,8 @@ pub fn bash_execution<V: HostValue>(
     mut out: Vec<(&'static str, Value)>,
 ) -> Result<Value> {
     c.closed(value, path, &BASH_FIELDS, "a bashExecution message")?;
-    out.push(("command", string(c.string(value, path, "command")?)));
-    out.push(("output", string(c.string(value, path, "output")?)));
+    out.push(("command", c.payload(value, path, "command")?));
+    out.push(("output", c.payload(value, path, "output")?));
     let exit = c.required(value, path, "exitCode")?;
     let exit_path = pointer_child(path, "exitCode");
     out.push((
@@ -83,7 +83,7 @@ pub fn bash_execution<V: HostValue>(
 
 /// An exit code: an integer (it may be negative), or `null` for a killed process.
 fn integer<V: HostValue>(c: &mut Ctx<'_>, v: &V, path: &str) -> Result<f64> {
-    let n = c.number_of(v, path, "exitCode")?;
+    let n = c.number_of(v, &Path::Root(path), "exitCode")?;
     if n.fract() != 0.0 {
         return Err(c.error(crate::error::Code::FieldValueInvalid, path, format!("exitCode must be an integer, got {n}")));
     }

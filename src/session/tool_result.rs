@@ -5,7 +5,7 @@
 use crate::error::Result;
 use crate::input::fields::Source;
 use crate::input::options::Options;
-use crate::input::HostValue;
+use crate::input::{HostValue, Path};
 use crate::session::field::{object, Ctx};
 use crate::session::message::{content, dialect, Holder};
 use crate::value::Value;
@@ -19,10 +19,10 @@ pub fn parse_tool_result<V: HostValue>(value: &V, options: &Options) -> Result<V
     c.closed(value, "", &FIELDS, "a tool result")?;
     let mut out = vec![("content", content(&mut c, value, "", 1, Holder::ToolResult)?)];
     if let Some(d) = c.optional(value, "", "details")? {
-        out.push(("details", c.json_of(&d, "/details", 1)?));
+        out.push(("details", c.json_of(&d, &Path::Root("/details"), 1)?));
     }
     if let Some(t) = c.optional(value, "", "terminate")? {
-        out.push(("terminate", Value::Bool(c.boolean_of(&t, "/terminate", "terminate")?)));
+        out.push(("terminate", Value::Bool(c.boolean_of(&t, &Path::Root("/terminate"), "terminate")?)));
     }
     Ok(object(out))
 }

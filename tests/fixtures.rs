@@ -437,7 +437,10 @@ fn fixtures() {
         println!("fixtures (rust): SKIPPED {skipped} recorded-stream cases: {} is absent", recordings().display());
     }
     if skipped_sessions > 0 {
-        println!("fixtures (rust): SKIPPED {skipped_sessions} recorded-session cases: {} is absent", session_files().display());
+        println!(
+            "fixtures (rust): SKIPPED {skipped_sessions} recorded-session cases: {} is absent",
+            session_files().display()
+        );
     }
     println!("fixtures (rust): {passed} passed, {failed} failed");
     assert!(passed > 0, "no fixture ran");

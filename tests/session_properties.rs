@@ -59,7 +59,9 @@ fn session(seed: u64, n: usize) -> Vec<Entry> {
         let up = ancestors(&entries, parent);
         let mut kind = match rng.below(4) {
             1 => Kind::Assistant(
-                (0..rng.below(3)).map(|k| (format!("call-{i}-{k}"), ["read", "write", "bash"][rng.below(3)].to_owned())).collect(),
+                (0..rng.below(3))
+                    .map(|k| (format!("call-{i}-{k}"), ["read", "write", "bash"][rng.below(3)].to_owned()))
+                    .collect(),
             ),
             2 => {
                 let answered: Vec<&str> = up

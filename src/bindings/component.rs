@@ -88,7 +88,11 @@ fn input_json(tool: &str, text: &[u8], options: &str) -> String {
 }
 
 /// A session or message text function: options read from host text, then the core.
-fn session_call(text: &[u8], options: &str, run: impl FnOnce(&[u8], Option<&&Value>) -> Result<Value, ContractError>) -> String {
+fn session_call(
+    text: &[u8],
+    options: &str,
+    run: impl FnOnce(&[u8], Option<&&Value>) -> Result<Value, ContractError>,
+) -> String {
     reply((|| {
         let o = host_options(options)?;
         run(text, o.as_ref().as_ref())

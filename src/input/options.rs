@@ -91,7 +91,9 @@ impl Options {
                 ("dialect", Kind::String) if set == OptionSet::Session => match item.string().as_str() {
                     "seed" => options.pi_dialect = false,
                     "pi" => options.pi_dialect = true,
-                    other => return Err(invalid(&path, format!("unknown dialect {other:?}; expected \"seed\" or \"pi\""))),
+                    other => {
+                        return Err(invalid(&path, format!("unknown dialect {other:?}; expected \"seed\" or \"pi\"")))
+                    }
                 },
                 ("dialect", _) if set == OptionSet::Session => {
                     return Err(invalid(&path, "dialect must be \"seed\" or \"pi\""))

@@ -171,8 +171,12 @@ impl Checker {
             return;
         }
         if bytes.iter().all(|b| matches!(b, b' ' | b'\t' | b'\r')) {
-            let e = ContractError::new(Code::SessionLineBlank, "", "a blank line: every line of a session file holds one entry")
-                .at(Position { offset, line: n, column: 1 });
+            let e = ContractError::new(
+                Code::SessionLineBlank,
+                "",
+                "a blank line: every line of a session file holds one entry",
+            )
+            .at(Position { offset, line: n, column: 1 });
             self.problem(n, e);
             return;
         }
@@ -187,7 +191,8 @@ impl Checker {
                 return;
             }
         };
-        let at = |e: ContractError| if e.position.is_some() { e } else { e.at(Position { offset, line: n, column: 1 }) };
+        let at =
+            |e: ContractError| if e.position.is_some() { e } else { e.at(Position { offset, line: n, column: 1 }) };
         let is_header = matches!(doc.get("type"), Some(Value::String(t)) if t == "session");
         let mut reported = false;
         if n == 1 && !is_header {
@@ -288,8 +293,16 @@ impl Checker {
         } else {
             let id = id.unwrap_or_default();
             if self.tree.by_id.contains_key(&id) || self.header_id.as_deref() == Some(id.as_str()) {
-                let what = if self.header_id.as_deref() == Some(id.as_str()) { "the session header" } else { "an earlier entry" };
-                return Err(ContractError::new(Code::EntryIdDuplicate, "/id", format!("id {id:?} is already the id of {what}")));
+                let what = if self.header_id.as_deref() == Some(id.as_str()) {
+                    "the session header"
+                } else {
+                    "an earlier entry"
+                };
+                return Err(ContractError::new(
+                    Code::EntryIdDuplicate,
+                    "/id",
+                    format!("id {id:?} is already the id of {what}"),
+                ));
             }
             let mut problem = None;
             let parent = match &parent_id {
@@ -416,8 +429,12 @@ impl Checker {
     /// The end of the text.
     pub fn finish(&mut self) {
         if self.lines == 0 {
-            let e = ContractError::new(Code::SessionHeaderMissing, "", "the session is empty: it must start with a session header")
-                .at(Position { offset: 0, line: 1, column: 1 });
+            let e = ContractError::new(
+                Code::SessionHeaderMissing,
+                "",
+                "the session is empty: it must start with a session header",
+            )
+            .at(Position { offset: 0, line: 1, column: 1 });
             self.problem(1, e);
         }
     }
@@ -610,7 +627,12 @@ impl Session {
         let roots = Value::Array(roots.map(|i| string(self.tree.ids[i].clone())).collect());
         let leaves = (0..self.tree.ids.len()).filter(|&i| !self.tree.has_child[i]);
         let leaves = Value::Array(leaves.map(|i| string(self.tree.ids[i].clone())).collect());
-        object(vec![("header", self.header), ("entries", Value::Array(self.tree.values)), ("roots", roots), ("leaves", leaves)])
+        object(vec![
+            ("header", self.header),
+            ("entries", Value::Array(self.tree.values)),
+            ("roots", roots),
+            ("leaves", leaves),
+        ])
     }
 
     fn node(&self, id: &str, path: &str) -> Result<u32> {

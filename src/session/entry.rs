@@ -76,7 +76,8 @@ pub fn read_entry<V: HostValue>(c: &mut Ctx<'_>, value: &V) -> Result<Entry> {
             entry.kind = EntryKind::Header;
             let known: &[&str] = if c.pi() { &pi::HEADER_FIELDS } else { &HEADER_FIELDS };
             c.closed(value, "", known, "a session header")?;
-            let version = if c.pi() { c.optional(value, "", "version")? } else { Some(c.required(value, "", "version")?) };
+            let version =
+                if c.pi() { c.optional(value, "", "version")? } else { Some(c.required(value, "", "version")?) };
             if let Some(v) = version {
                 let n = c.number_of(&v, &Path::Root("/version"), "version")?;
                 if n != SESSION_VERSION {
@@ -194,4 +195,3 @@ pub fn lenient_link(value: &Value) -> Option<(String, Option<String>)> {
     };
     Some((id, parent))
 }
-

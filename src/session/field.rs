@@ -32,7 +32,12 @@ pub struct Ctx<'l> {
 
 impl<'l> Ctx<'l> {
     pub fn new(limits: &'l Limits, source: Source, strict: bool, dialect: Dialect) -> Ctx<'l> {
-        Ctx { r: Reader::new(Layer::Protocol, limits, source), strict, dialect, check_only: source == Source::StrictText }
+        Ctx {
+            r: Reader::new(Layer::Protocol, limits, source),
+            strict,
+            dialect,
+            check_only: source == Source::StrictText,
+        }
     }
 
     pub fn pi(&self) -> bool {
@@ -104,9 +109,11 @@ impl<'l> Ctx<'l> {
 
     pub fn required<V: HostValue>(&mut self, object: &V, parent: &str, key: &str) -> Result<V> {
         match self.field(object, parent, key)? {
-            Field::Missing => {
-                Err(self.error(Code::FieldMissing, &pointer_child(parent, key), format!("missing required field {key}")))
-            }
+            Field::Missing => Err(self.error(
+                Code::FieldMissing,
+                &pointer_child(parent, key),
+                format!("missing required field {key}"),
+            )),
             Field::Undefined => Err(self.r.undefined(&pointer_child(parent, key), key)),
             Field::Present(v) => Ok(v),
         }
@@ -159,7 +166,11 @@ impl<'l> Ctx<'l> {
     pub fn text<V: HostValue>(&mut self, object: &V, parent: &str, key: &str) -> Result<String> {
         let s = self.string(object, parent, key)?;
         if is_blank(&s) {
-            return Err(self.error(Code::FieldEmpty, &pointer_child(parent, key), format!("{key} must not be empty or blank")));
+            return Err(self.error(
+                Code::FieldEmpty,
+                &pointer_child(parent, key),
+                format!("{key} must not be empty or blank"),
+            ));
         }
         Ok(s)
     }
@@ -198,7 +209,13 @@ impl<'l> Ctx<'l> {
         }
         let n = v.number();
         if !n.is_finite() {
-            let name = if n.is_nan() { "NaN" } else if n > 0.0 { "Infinity" } else { "-Infinity" };
+            let name = if n.is_nan() {
+                "NaN"
+            } else if n > 0.0 {
+                "Infinity"
+            } else {
+                "-Infinity"
+            };
             return Err(not_json(&path.render(), name));
         }
         self.r.budget.charge(1)?;
@@ -214,7 +231,11 @@ impl<'l> Ctx<'l> {
     pub fn non_negative_of<V: HostValue>(&mut self, v: &V, path: &Path<'_>, key: &str) -> Result<f64> {
         let n = self.number_of(v, path, key)?;
         if n < 0.0 {
-            return Err(self.error(Code::FieldValueInvalid, &path.render(), format!("{key} must not be negative, got {n}")));
+            return Err(self.error(
+                Code::FieldValueInvalid,
+                &path.render(),
+                format!("{key} must not be negative, got {n}"),
+            ));
         }
         Ok(n)
     }

@@ -17,8 +17,7 @@ pub const ROLES: [&str; 3] = ["user", "assistant", "toolResult"];
 pub const STOP_REASONS: [&str; 4] = ["stop", "toolUse", "error", "aborted"];
 const USER_FIELDS: [&str; 3] = ["role", "content", "timestamp"];
 const ASSISTANT_FIELDS: [&str; 6] = ["role", "content", "stopReason", "usage", "timestamp", "errorMessage"];
-const TOOL_RESULT_FIELDS: [&str; 7] =
-    ["role", "toolCallId", "toolName", "content", "details", "isError", "timestamp"];
+const TOOL_RESULT_FIELDS: [&str; 7] = ["role", "toolCallId", "toolName", "content", "details", "isError", "timestamp"];
 const USAGE_FIELDS: [&str; 3] = ["input", "output", "totalTokens"];
 
 /// `parseAgentMessage(value, options?)`. Options: `strict`, the limits, `dialect`.
@@ -162,8 +161,11 @@ fn block<V: HostValue>(
             Ok(object(vec![("type", string(kind)), ("text", text)]))
         }
         "toolCall" if holder == Holder::Assistant => {
-            let known: &[&str] =
-                if c.pi() { &["type", "id", "name", "arguments", "partialJson"] } else { &["type", "id", "name", "arguments"] };
+            let known: &[&str] = if c.pi() {
+                &["type", "id", "name", "arguments", "partialJson"]
+            } else {
+                &["type", "id", "name", "arguments"]
+            };
             c.closed(item, path, known, "a toolCall block")?;
             let id = c.text(item, path, "id")?;
             if call_ids.contains(&id) {
@@ -180,7 +182,8 @@ fn block<V: HostValue>(
             }
             let arguments = c.json_of(&args, &Path::Key(&Path::Root(path), "arguments"), level)?;
             call_ids.push(id.clone());
-            let mut out = vec![("type", string(kind)), ("id", string(id)), ("name", string(name)), ("arguments", arguments)];
+            let mut out =
+                vec![("type", string(kind)), ("id", string(id)), ("name", string(name)), ("arguments", arguments)];
             if c.pi() {
                 if let Some(p) = c.optional_payload(item, path, "partialJson")? {
                     out.push(("partialJson", p));

@@ -85,7 +85,11 @@ pub fn bash_execution<V: HostValue>(
 fn integer<V: HostValue>(c: &mut Ctx<'_>, v: &V, path: &str) -> Result<f64> {
     let n = c.number_of(v, &Path::Root(path), "exitCode")?;
     if n.fract() != 0.0 {
-        return Err(c.error(crate::error::Code::FieldValueInvalid, path, format!("exitCode must be an integer, got {n}")));
+        return Err(c.error(
+            crate::error::Code::FieldValueInvalid,
+            path,
+            format!("exitCode must be an integer, got {n}"),
+        ));
     }
     Ok(n)
 }

@@ -496,10 +496,7 @@ pub fn cases() -> Vec<Case> {
             },
         },
         // Messages and sessions (seed 004)
-        Case {
-            name: "checkSession n blank lines",
-            build: |n| session_text("\n".repeat(n)),
-        },
+        Case { name: "checkSession n blank lines", build: |n| session_text("\n".repeat(n)) },
         Case {
             name: "checkSession n/16 chained entries",
             build: |n| {

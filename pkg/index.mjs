@@ -51,5 +51,12 @@ export const {
   providerResponseStream,
   memoryBytes,
   memoryReport,
+  // ACP prompt admission and lifecycle (issue 10 §3-§4):
+  admitPrompt,
+  safeAdmitPrompt,
+  isCanonicalBase64,
+  sniffMediaType,
+  advertisePromptCapabilities,
+  createPromptLifecycle,
 } = api;
 export default api;

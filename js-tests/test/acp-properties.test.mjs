@@ -178,3 +178,20 @@ test('any request, capabilities and options: a plan or a ContractError, never an
     },
   ), { numRuns: 1500 });
 });
+
+test('long strings (64 Ki units and more) cross exactly, by TextEncoder.encodeInto', () => {
+  for (const unit of ['a', 'é', '😀', 'aé😀\u2028']) {
+    const text = unit.repeat(Math.ceil(70_000 / unit.length));
+    assert.equal(api.admitPrompt({ sessionId: 's', prompt: [{ type: 'text', text }] }, null).text, text);
+    assert.equal(api.parseJson(JSON.stringify({ text })).text, text);
+  }
+  const bytes = new Uint8Array(3 * 1024 * 1024);
+  bytes.set([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+  for (let i = 8; i < bytes.length; i++) bytes[i] = (i * 7919) & 255;
+  const data = Buffer.from(bytes).toString('base64');
+  const plan = api.admitPrompt({ sessionId: 's', prompt: [{ type: 'image', mimeType: 'image/png', data }] }, { image: true });
+  assert.equal(Buffer.compare(Buffer.from(plan.images[0].bytes), Buffer.from(bytes)), 0);
+  assert.equal(plan.images[0].sha256, createHash('sha256').update(bytes).digest('hex'));
+  assert.equal(api.isCanonicalBase64(data), true);
+  assert.equal(api.isCanonicalBase64(`${data.slice(0, -1)}\n`), false);
+});

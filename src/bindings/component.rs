@@ -385,6 +385,10 @@ impl Guest for Core {
         host_value(&value).is_ok_and(|v| crate::acp::admission::is_canonical_base64(&&v))
     }
 
+    fn is_canonical_base64_text(text: String) -> bool {
+        api::is_canonical_base64(text.as_bytes())
+    }
+
     fn sniff_media_type(bytes: String) -> String {
         reply(Ok(api::sniff_media_type(&carried_bytes(&bytes))))
     }

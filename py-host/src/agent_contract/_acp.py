@@ -63,6 +63,13 @@ def safe_admit_prompt(
 def is_canonical_base64(text: Any) -> bool:
     """Canonical RFC 4648 base64 (standard alphabet, padding, zero pad bits, nothing else);
     False for anything that is not a str."""
+    if type(text) is str:
+        try:
+            # The string itself, in one copy (no host text to write and parse).
+            verdict: bool = _runtime.call("is-canonical-base64-text", text)
+            return verdict
+        except UnicodeEncodeError:
+            pass  # lone surrogates: not a WIT string; the core reads its host text instead
     result: bool = _runtime.call("is-canonical-base64", write(text, 0, MAX_BYTES_CEILING))
     return result
 

@@ -63,6 +63,7 @@ EXPORTS = _WITH_OPTIONS + tuple(name + "-with-options" for name in _WITH_OPTIONS
     # ACP prompt admission and lifecycle (issue 10 §3-§4):
     "admit-prompt",
     "is-canonical-base64",
+    "is-canonical-base64-text",
     "sniff-media-type",
     "not-bytes",
     "advertise-prompt-capabilities",

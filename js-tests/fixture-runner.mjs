@@ -271,8 +271,68 @@ function providerInput(c, recording) {
   return build(c.input, c.host).value;
 }
 
+// ACP prompt admission and lifecycle (issue 10 §3-§4):
+
+/** An admission plan as the fixtures write it: each payload's `bytes` (a Uint8Array) as `bytesHex`. */
+function plansAsHex(outcome) {
+  if (!outcome.ok) return outcome;
+  const value = outcome.value;
+  for (const key of ['images', 'audio', 'resources']) {
+    for (const entry of value[key]) {
+      if (!hasOwn.call(entry, 'sha256')) continue;
+      if (!(entry.bytes instanceof Uint8Array)) throw new Error(`${key}[${entry.index}]: bytes is not a Uint8Array`);
+      entry.bytesHex = Array.from(entry.bytes, (b) => b.toString(16).padStart(2, '0')).join('');
+      delete entry.bytes;
+    }
+  }
+  return outcome;
+}
+
+function runAcpCase(api, c) {
+  let got;
+  if (c.op === 'isCanonicalBase64') {
+    const arg = hasOwn.call(c, 'text') ? c.text : build(c.input, c.host).value;
+    got = capture(() => api.isCanonicalBase64(arg));
+  } else if (c.op === 'sniffMediaType') {
+    got = capture(() => api.sniffMediaType(hexBytes(c.bytesHex)));
+  } else if (c.op === 'promptLifecycle') {
+    const lifecycle = api.createPromptLifecycle();
+    try {
+      const outcomes = c.input.map((call) => {
+        const name = typeof call === 'string' ? call : call.call;
+        const args = typeof call === 'string' ? [] : [call.reason];
+        const out = capture(() => lifecycle[name](...args));
+        if (!out.ok && !(out.error instanceof api.ContractError)) throw out.error;
+        return out.ok ? { ok: true, value: out.value === undefined ? null : out.value } : out;
+      });
+      got = { ok: true, value: outcomes };
+    } finally {
+      lifecycle.free();
+    }
+  } else {
+    const args = () => {
+      const a = build(c.args, c.host).value;
+      if (c.options !== undefined) a.push(JSON.parse(JSON.stringify(c.options)));
+      return a;
+    };
+    if (c.op === 'admitPrompt') {
+      got = plansAsHex(capture(() => api.admitPrompt(...args())));
+      if (!got.ok && !(got.error instanceof api.ContractError)) throw got.error;
+      checkOutcome(got, c.expect, api);
+      got = plansAsHex(api.safeAdmitPrompt(...args()));
+    } else {
+      got = capture(() => api.advertisePromptCapabilities(...args()));
+    }
+  }
+  if (!got.ok && !(got.error instanceof api.ContractError)) throw got.error;
+  checkOutcome(got, c.expect, api);
+}
+
+const ACP_OPS = new Set(['isCanonicalBase64', 'sniffMediaType', 'promptLifecycle', 'admitPrompt', 'advertisePromptCapabilities']);
+
 export function runCase(api, c, recording, sessionFile = () => null) {
   if (['checkSession', 'readSession', 'querySession'].includes(c.op)) return runSession(api, c, sessionFile);
+  if (ACP_OPS.has(c.op)) return runAcpCase(api, c);
   if (c.op === 'assembleProviderStream') {
     const input = providerInput(c, recording);
     const options = c.options === undefined ? undefined : JSON.parse(JSON.stringify(c.options));

@@ -237,6 +237,61 @@ function sessionChecker(inner, unwrap) {
   return checker;
 }
 
+// ACP prompt admission (issue 10 §3): the plan's entries with a `sha256` (images, audio, blob
+// resources, in that order) get their decoded payload as `bytes`, a Uint8Array the core hands
+// out once. The core's admission object is freed before this returns.
+function admissionOutcome(admission, done) {
+  try {
+    const outcome = done(admission.reply());
+    if (outcome.ok) {
+      let i = 0;
+      for (const key of ['images', 'audio', 'resources']) {
+        for (const entry of outcome.value[key]) if (entry.sha256 !== undefined) entry.bytes = admission.payload(i++);
+      }
+    }
+    return outcome;
+  } finally {
+    admission.free();
+  }
+}
+
+// One session's prompt lifecycle (issue 10 §4) over the core's state machine: each method is
+// one call into the core, which decides whether the order is right.
+function wrapLifecycle(inner, unwrap) {
+  let freed = false;
+  const call = (name, arg) => {
+    if (freed) throw new Error('this lifecycle was freed');
+    return unwrap(decode(inner.call(name, arg)));
+  };
+  const none = (name) => () => {
+    call(name);
+  };
+  const lifecycle = {
+    /** A prompt passed admitPrompt: it is in flight (PROMPT_IN_FLIGHT while another is). */
+    admitted: none('admitted'),
+    /** Its attachments are written (optional, before enqueue()). */
+    written: none('written'),
+    /** The final cancel check and the hand-over to the agent: throws PROMPT_CANCELLED after cancel(). */
+    enqueue: none('enqueue'),
+    /** session/cancel: whether the agent must be cancelled (only when the message was enqueued). */
+    cancel: () => call('cancel'),
+    agentIdle: none('agentIdle'),
+    outputDelivered: none('outputDelivered'),
+    /** The stop reason, once admission, the agent and the output are quiet: "cancelled" after cancel(). */
+    settle: (reason) => call('settle', reason),
+    /** Ends a prompt whose admission failed after admitted() (before enqueue()). */
+    abandon: none('abandon'),
+    free: () => {
+      if (!freed) {
+        freed = true;
+        inner.free();
+      }
+    },
+  };
+  if (Symbol.dispose) lifecycle[Symbol.dispose] = lifecycle.free;
+  return lifecycle;
+}
+
 // A WHATWG TransformStream from a provider's response body (bytes or text chunks) to one chunk:
 // the normalized response. The first ContractError errors the stream; the wasm state is freed
 // when the stream ends either way.
@@ -406,6 +461,15 @@ export function createApi(load, renew) {
       safe(done(core.assembleProviderStream(provider, input, options))),
     providerResponseStream: (provider, options) => providerTransform(createProviderAssembler, provider, options),
     toStandardSchema: (tool) => standardSchema(api, tool),
+    // ACP prompt admission and lifecycle (issue 10 §3-§4):
+    admitPrompt: (request, capabilities, options) =>
+      unwrap(admissionOutcome(core.admitPrompt(request, capabilities, options), done)),
+    safeAdmitPrompt: (request, capabilities, options) =>
+      safe(admissionOutcome(core.admitPrompt(request, capabilities, options), done)),
+    isCanonicalBase64: (text) => core.isCanonicalBase64(text),
+    sniffMediaType: (bytes) => unwrap(done(core.sniffMediaType(bytes))),
+    advertisePromptCapabilities: (facts) => unwrap(done(core.advertisePromptCapabilities(facts))),
+    createPromptLifecycle: () => wrapLifecycle(new core.PromptLifecycle(), unwrap),
     /** Bytes of the wasm instance's memory (for leak tests). */
     memoryBytes: () => core.memoryBytes(),
     /** The current instance's memory, the most any call left it at, and how often it was replaced. */

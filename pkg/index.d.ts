@@ -95,7 +95,16 @@ export interface FinalDecision {
 }
 export type Decision = ToolDecision | FinalDecision;
 
-export type Layer = 'parse' | 'protocol' | 'contract' | 'transport' | 'stream' | 'schema' | 'domain';
+export type Layer =
+  | 'parse'
+  | 'protocol'
+  | 'contract'
+  | 'transport'
+  | 'stream'
+  | 'schema'
+  | 'domain'
+  // ACP prompt admission and lifecycle (issue 10 §3-§4):
+  | 'admission';
 export type ErrorCode =
   | 'JSON_INVALID'
   | 'JSON_TRAILING_CONTENT'
@@ -170,7 +179,17 @@ export type ErrorCode =
   | 'TOOL_RESULT_UNMATCHED'
   | 'TOOL_RESULT_DUPLICATE'
   | 'TOOL_RESULT_NAME_MISMATCH'
-  | 'SESSION_ENTRY_UNKNOWN';
+  | 'SESSION_ENTRY_UNKNOWN'
+  // ACP prompt admission and lifecycle (issue 10 §3-§4):
+  | 'CAPABILITY_NOT_ADVERTISED'
+  | 'MEDIA_TYPE_NOT_ALLOWED'
+  | 'BASE64_NOT_CANONICAL'
+  | 'MEDIA_TYPE_MISMATCH'
+  | 'PROMPT_EMPTY'
+  | 'PROMPT_IN_FLIGHT'
+  | 'PROMPT_CANCELLED'
+  | 'PROMPT_STATE_INVALID'
+  | 'PROMPT_NOT_QUIESCENT';
 
 export interface Position {
   /** Byte offset in the UTF-8 text, from 0. */
@@ -576,6 +595,88 @@ export interface SessionChecker {
 /** Throws OPTION_INVALID at once. */
 export function createSessionChecker(options?: SessionOptions): SessionChecker;
 
+// ACP prompt admission and lifecycle (issue 10 §3-§4):
+/** The `promptCapabilities` an agent advertised at `initialize` (absent or null: false). */
+export interface PromptCapabilities {
+  image?: boolean | null;
+  audio?: boolean | null;
+  embeddedContext?: boolean | null;
+  [key: string]: unknown;
+}
+export type AdmissibleImageType = 'image/png' | 'image/jpeg' | 'image/webp' | 'image/gif';
+/** Limits of `admitPrompt` (decoded bytes; text in UTF-8 bytes); `mimeTypes` may only narrow the allowlist. */
+export interface AdmissionOptions {
+  /** Default 20 MiB. */
+  maxImageBytes?: number;
+  /** Default 20. */
+  maxImages?: number;
+  /** Default 32 MiB. */
+  maxTotalImageBytes?: number;
+  /** Audio blocks and blob resources together; default 32 MiB. */
+  maxAttachmentBytes?: number;
+  /** The prompt's text and any other string read; default 4 MiB. */
+  maxTextBytes?: number;
+  mimeTypes?: readonly AdmissibleImageType[];
+}
+/** A decoded payload of an admitted prompt, content-addressed by `sha256` (lowercase hex). */
+export interface AdmittedMedia {
+  /** The block's index in `prompt`. */
+  index: number;
+  mimeType: string;
+  byteLength: number;
+  sha256: string;
+  bytes: Uint8Array;
+}
+export interface AdmittedImage extends AdmittedMedia {
+  mimeType: AdmissibleImageType;
+}
+export type AdmittedResource =
+  | { index: number; uri: string; mimeType: string | null; text: string }
+  | { index: number; uri: string; mimeType: string | null; byteLength: number; sha256: string; bytes: Uint8Array };
+/** The admission plan: nothing is written yet; the host writes the payloads after this returned. */
+export interface AdmissionPlan {
+  sessionId: string;
+  /** Runs of consecutive text and resource-link blocks (a link as `[@name](uri)`), joined by a blank line. */
+  text: string;
+  images: AdmittedImage[];
+  audio: AdmittedMedia[];
+  resources: AdmittedResource[];
+}
+/** The pure first pass of an ACP `session/prompt` (its params `{sessionId, prompt}`). */
+export function admitPrompt(request: unknown, capabilities: PromptCapabilities | null | undefined, options?: AdmissionOptions): AdmissionPlan;
+export function safeAdmitPrompt(request: unknown, capabilities: PromptCapabilities | null | undefined, options?: AdmissionOptions): SafeResult<AdmissionPlan>;
+/** Canonical RFC 4648 base64 (standard alphabet, padding, zero pad bits, nothing else); false for a non-string. */
+export function isCanonicalBase64(text: unknown): boolean;
+/** The media type whose WHATWG MIME Sniffing signature the bytes start with, or null. */
+export function sniffMediaType(bytes: Uint8Array): string | null;
+/** Facts behind `promptCapabilities`; anything missing or not known true counts as false. */
+export interface PromptCapabilityFacts {
+  attachmentStore?: boolean | null;
+  providerResolved?: boolean | null;
+  modelResolved?: boolean | null;
+  inputModalities?: readonly string[] | null;
+  storeMimeTypes?: readonly string[] | null;
+  embeddedContext?: boolean | null;
+}
+export function advertisePromptCapabilities(facts: PromptCapabilityFacts | null | undefined): { image: boolean; audio: boolean; embeddedContext: boolean };
+export type AgentStopReason = 'end_turn' | 'max_tokens' | 'max_turn_requests' | 'refusal';
+export type StopReason = AgentStopReason | 'cancelled';
+/** One session's prompt lifecycle: the cancel fence and settlement after quiescence. */
+export interface PromptLifecycle {
+  admitted(): void;
+  written(): void;
+  /** Throws PROMPT_CANCELLED after cancel(): no late user message is ever queued. */
+  enqueue(): void;
+  /** Whether the agent must be cancelled. */
+  cancel(): boolean;
+  agentIdle(): void;
+  outputDelivered(): void;
+  settle(reason?: AgentStopReason): StopReason;
+  abandon(): void;
+  free(): void;
+}
+export function createPromptLifecycle(): PromptLifecycle;
+
 declare const api: {
   ContractError: typeof ContractError;
   parseAgentAction: typeof parseAgentAction;
@@ -623,6 +724,13 @@ declare const api: {
   safeAssembleProviderStream: typeof safeAssembleProviderStream;
   providerResponseStream: typeof providerResponseStream;
   memoryBytes: typeof memoryBytes;
+  // ACP prompt admission and lifecycle (issue 10 §3-§4):
+  admitPrompt: typeof admitPrompt;
+  safeAdmitPrompt: typeof safeAdmitPrompt;
+  isCanonicalBase64: typeof isCanonicalBase64;
+  sniffMediaType: typeof sniffMediaType;
+  advertisePromptCapabilities: typeof advertisePromptCapabilities;
+  createPromptLifecycle: typeof createPromptLifecycle;
   memoryReport: typeof memoryReport;
   // Loading the wasm.
   init: typeof init;

@@ -71,5 +71,12 @@ export const {
   fromSeedTool,
   toSeedTool,
   createSessionChecker,
+  // ACP prompt admission and lifecycle (issue 10 §3-§4)
+  admitPrompt,
+  safeAdmitPrompt,
+  isCanonicalBase64,
+  sniffMediaType,
+  advertisePromptCapabilities,
+  createPromptLifecycle,
 } = api;
 export default api;

@@ -35,6 +35,9 @@ PYTHONPATH="$root/py-host/src${PYTHONPATH:+:$PYTHONPATH}" .venv/bin/python bench
 (cd bench && node bench_streams.mjs --json out/streams_js.json)
 PYTHONPATH="$root/py-host/src${PYTHONPATH:+:$PYTHONPATH}" .venv/bin/python bench/bench_streams.py --json "$out/streams_py.json"
 PYTHONPATH="$root/py-host/src${PYTHONPATH:+:$PYTHONPATH}" .venv/bin/python bench/first_call.py --json "$out/first_call.json"
+# Issue 10 §3: ACP admission of a 5 MiB image vs decode + hash.
+(cd bench && node bench_acp.mjs --json out/acp_js.json)
+PYTHONPATH="$root/py-host/src${PYTHONPATH:+:$PYTHONPATH}" .venv/bin/python bench/bench_acp.py --json "$out/acp_py.json"
 (cd bench && node sizes.mjs --json out/sizes.json)
 (cd bench && node summary.mjs out/js.json out/python.json out/sizes.json out/tools_js.json out/tools_py.json out/registry.json \
   out/streams_js.json out/streams_py.json)

@@ -307,3 +307,79 @@ pub fn to_seed_tool<V: HostValue>(tool: &V) -> Result<Value> {
 pub fn create_session_reader<V: HostValue>(options: Option<&V>) -> Result<crate::session::check::SessionReader> {
     Ok(crate::session::check::SessionReader::new(&Options::read_for(options, OptionSet::Session)?))
 }
+
+// ACP prompt admission and lifecycle (issue 10 §3-§4):
+
+/// `admitPrompt(request, capabilities, options?)`: the admission plan (its value and the decoded
+/// payloads), or the first failure (`acp::admission`).
+pub fn admit_prompt<V: HostValue>(
+    request: &V,
+    capabilities: &V,
+    options: Option<&V>,
+) -> Result<crate::acp::admission::Plan> {
+    crate::acp::admission::admit_prompt(request, capabilities, options)
+}
+
+/// `isCanonicalBase64(text)`: the text's bytes (a host passes a string's UTF-8); never fails.
+pub fn is_canonical_base64(text: &[u8]) -> bool {
+    crate::acp::base64::is_canonical(text)
+}
+
+/// `sniffMediaType(bytes)`: the media type whose WHATWG signature the bytes start with, or null.
+pub fn sniff_media_type(bytes: &[u8]) -> Value {
+    crate::acp::sniff::sniff(bytes).map_or(Value::Null, |t| Value::String(t.to_owned()))
+}
+
+/// `advertisePromptCapabilities(facts)`: `{image, audio, embeddedContext}`.
+pub fn advertise_prompt_capabilities<V: HostValue>(facts: &V) -> Result<Value> {
+    crate::acp::capabilities::advertise(facts).map(|c| c.into_value())
+}
+
+/// `createPromptLifecycle()`.
+pub fn create_prompt_lifecycle() -> crate::acp::lifecycle::PromptLifecycle {
+    crate::acp::lifecycle::PromptLifecycle::new()
+}
+
+/// One call on a lifecycle by its JS name (`admitted`, `written`, `enqueue`, `cancel`,
+/// `agentIdle`, `outputDelivered`, `settle`, `abandon`); `arg` is `settle`'s reason (a string,
+/// or absent / undefined / null for `end_turn`). The value is `null`, `cancel`'s boolean or
+/// `settle`'s stop reason. The bindings' methods and the fixture runners call this.
+pub fn lifecycle_call<V: HostValue>(
+    lifecycle: &mut crate::acp::lifecycle::PromptLifecycle,
+    call: &str,
+    arg: Option<&V>,
+) -> Result<Value> {
+    Ok(match call {
+        "admitted" => lifecycle.admitted().map(|()| Value::Null)?,
+        "written" => lifecycle.written().map(|()| Value::Null)?,
+        "enqueue" => lifecycle.enqueue().map(|()| Value::Null)?,
+        "cancel" => Value::Bool(lifecycle.cancel()),
+        "agentIdle" => lifecycle.agent_idle().map(|()| Value::Null)?,
+        "outputDelivered" => lifecycle.output_delivered().map(|()| Value::Null)?,
+        "abandon" => lifecycle.abandon().map(|()| Value::Null)?,
+        "settle" => {
+            let reason = match arg {
+                None => None,
+                Some(v) => match v.kind() {
+                    Kind::Undefined | Kind::Null => None,
+                    Kind::String => Some(v.string()),
+                    _ => return Err(ContractError::new(Code::OptionInvalid, "", "the stop reason must be a string")),
+                },
+            };
+            Value::String(lifecycle.settle(reason.as_deref())?.to_owned())
+        }
+        other => return Err(ContractError::new(Code::OptionInvalid, "", format!("no lifecycle call {other:?}"))),
+    })
+}
+
+/// The verdict for `sniffMediaType` given something that is not bytes.
+pub fn not_bytes<V: HostValue>(value: &V) -> ContractError {
+    ContractError::new(
+        Code::FieldType,
+        "",
+        format!(
+            "expected bytes (JS Uint8Array, Python bytes), got {}",
+            crate::input::fields::kind_name(value, value.kind())
+        ),
+    )
+}

@@ -26,6 +26,11 @@ pub enum Layer {
     Schema,
     /// A well-formed tool call the application refuses (unknown tool, policy: `checkToolCall`).
     Domain,
+    // ACP prompt admission and lifecycle (issue 10 §3-§4):
+    /// A client's ACP `session/prompt` request the agent refuses at its boundary, or a prompt
+    /// lifecycle call out of order (`acp`). Never retryable: the client or the host program
+    /// must change what it sends.
+    Admission,
 }
 
 impl Layer {
@@ -38,6 +43,7 @@ impl Layer {
             Layer::Stream => "stream",
             Layer::Schema => "schema",
             Layer::Domain => "domain",
+            Layer::Admission => "admission",
         }
     }
 }
@@ -145,6 +151,18 @@ codes! {
     ToolResultDuplicate => "TOOL_RESULT_DUPLICATE", Protocol, false;
     ToolResultNameMismatch => "TOOL_RESULT_NAME_MISMATCH", Protocol, false;
     SessionEntryUnknown => "SESSION_ENTRY_UNKNOWN", Protocol, false;
+    // ACP prompt admission and lifecycle (issue 10 §3-§4):
+    // CONTENT_TYPE_UNKNOWN (above, with messages) is also admission's: its default layer is
+    // protocol, admission sets its own.
+    CapabilityNotAdvertised => "CAPABILITY_NOT_ADVERTISED", Admission, false;
+    MediaTypeNotAllowed => "MEDIA_TYPE_NOT_ALLOWED", Admission, false;
+    Base64NotCanonical => "BASE64_NOT_CANONICAL", Admission, false;
+    MediaTypeMismatch => "MEDIA_TYPE_MISMATCH", Admission, false;
+    PromptEmpty => "PROMPT_EMPTY", Admission, false;
+    PromptInFlight => "PROMPT_IN_FLIGHT", Admission, false;
+    PromptCancelled => "PROMPT_CANCELLED", Admission, false;
+    PromptStateInvalid => "PROMPT_STATE_INVALID", Admission, false;
+    PromptNotQuiescent => "PROMPT_NOT_QUIESCENT", Admission, false;
 }
 
 /// Where a text input stopped being acceptable: byte offset (0-based), line and column (1-based,
@@ -238,7 +256,7 @@ impl ContractError {
     }
 
     pub fn retryable(&self) -> bool {
-        self.layer != Layer::Contract && self.code.retryable_default()
+        self.layer != Layer::Contract && self.layer != Layer::Admission && self.code.retryable_default()
     }
 }
 

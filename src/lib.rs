@@ -5,6 +5,7 @@
 //! bindings translate host values in and results out; see `docs/architecture.md`.
 
 // Folders are the architecture (docs/architecture.md has the code map):
+pub mod acp; // the ACP edge without I/O: prompt admission, base64, sniffing, lifecycle
 pub mod api; // the operations every host exposes
 pub mod entropy;
 pub mod error; // the one error type: closed layers, stable codes

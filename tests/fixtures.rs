@@ -192,6 +192,34 @@ fn run(case: &Json) -> Value {
             let query = to_value(&case["query"]);
             outcome(api::query_session(&session_text(case), &&query, opts.as_ref()))
         }
+        // ACP prompt admission and lifecycle (issue 10 §3-§4):
+        "isCanonicalBase64" => {
+            let arg = match case.get("text") {
+                Some(t) => Value::String(t.as_str().unwrap().to_owned()),
+                None => input.cloned().expect("isCanonicalBase64 needs text or input"),
+            };
+            outcome(Ok(Value::Bool(agent_contract::acp::admission::is_canonical_base64(&&arg))))
+        }
+        "sniffMediaType" => outcome(Ok(api::sniff_media_type(&text_arg(case)))),
+        "promptLifecycle" => {
+            let Some(Value::Array(calls)) = input else { panic!("promptLifecycle needs input: [calls]") };
+            let mut lifecycle = api::create_prompt_lifecycle();
+            let outcomes = calls
+                .iter()
+                .map(|call| {
+                    let (name, reason) = match call {
+                        Value::String(name) => (name.clone(), None),
+                        Value::Object(_) => match call.get("call") {
+                            Some(Value::String(name)) => (name.clone(), call.get("reason")),
+                            _ => panic!("a lifecycle call object needs call"),
+                        },
+                        _ => panic!("a lifecycle call is a name or an object"),
+                    };
+                    outcome(api::lifecycle_call(&mut lifecycle, &name, reason.as_ref()))
+                })
+                .collect();
+            outcome(Ok(Value::Array(outcomes)))
+        }
         other => panic!("unknown op {other}"),
     }
 }
@@ -224,6 +252,34 @@ fn without_messages(mut report: Value) -> Value {
         }
     }
     report
+}
+
+/// An admission plan as the fixtures write it: every entry with a `sha256` (images, audio,
+/// resources, in that order) gets `bytesHex`, the decoded payload the hosts hand out.
+fn plan_value(plan: agent_contract::acp::admission::Plan) -> Value {
+    let mut payloads = plan.attachments.into_iter();
+    let mut value = plan.value;
+    if let Value::Object(members) = &mut value {
+        for (key, list) in members.iter_mut() {
+            if !["images", "audio", "resources"].contains(&key.as_str()) {
+                continue;
+            }
+            let Value::Array(entries) = list else { continue };
+            for entry in entries.iter_mut() {
+                if entry.get("sha256").is_none() {
+                    continue;
+                }
+                let payload = payloads.next().expect("one payload per entry with a sha256");
+                let hex: String = payload.bytes.iter().map(|b| format!("{b:02x}")).collect();
+                assert_eq!(payload.base64, agent_contract::acp::base64::encode(&payload.bytes));
+                if let Value::Object(fields) = entry {
+                    fields.push(("bytesHex".to_owned(), Value::String(hex)));
+                }
+            }
+        }
+    }
+    assert!(payloads.next().is_none(), "a payload without a plan entry");
+    value
 }
 
 /// Where the recorded provider streams are (external data: absent in a clone elsewhere).
@@ -281,6 +337,8 @@ fn run_args(op: &str, args: Value, options: Option<Value>) -> Value {
         "diffCatalogs" => outcome(api::diff_catalogs(&a(0), &a(1))),
         "fromSeedTool" => outcome(api::from_seed_tool(&a(0), &a(1), opts.as_ref())),
         "toSeedTool" => outcome(api::to_seed_tool(&a(0))),
+        "admitPrompt" => outcome(api::admit_prompt(&a(0), &a(1), opts.as_ref()).map(plan_value)),
+        "advertisePromptCapabilities" => outcome(api::advertise_prompt_capabilities(&a(0))),
         other => panic!("unknown op {other}"),
     }
 }

@@ -170,8 +170,24 @@ function makers(r) {
     return k === 1 ? { tools } : r.chance(0.5) ? safe.value : hostile({ tools });
   };
   const policy = () => (r.chance(0.5) ? { rules: [{ effect: r.pick(['allow', 'ask', 'deny', field([])]), tool: field([]) }] } : value(0, []));
+  // ACP prompt admission (issue 10 §3): params with blocks of every type, fields hostile at times.
+  const prompt = () => {
+    const pool = [];
+    const b64 = () => r.pick(['iVBORw0KGgo=', 'AQ==', 'AB==', '', '/9j/', 'R0lGODlh', field(pool)]);
+    const block = () => {
+      const type = r.pick(['text', 'image', 'audio', 'resource_link', 'resource', 'video', field(pool)]);
+      const o = { type, text: field(pool), data: b64(), mimeType: r.pick(['image/png', 'image/jpeg', 'image/bmp', field(pool)]) };
+      if (r.chance(0.3)) Object.assign(o, { uri: field(pool), name: field(pool) });
+      if (r.chance(0.3)) o.resource = r.pick([{ uri: field(pool), text: field(pool) }, { uri: 'file:///a', blob: b64() }, value(1, pool)]);
+      return r.chance(0.1) ? hostile(o) : o;
+    };
+    const o = { sessionId: r.pick(['s', field(pool)]), prompt: r.chance(0.9) ? Array.from({ length: r.int(6) }, block) : value(1, pool) };
+    if (r.chance(0.05)) o.prompt.push(o);
+    return r.chance(0.1) ? hostile(o) : o;
+  };
+  const capabilities = () => r.pick([{ image: true, audio: true, embeddedContext: true }, { image: true }, null, value(0, [])]);
   const fresh = () => { nodes = 0; big = r.chance(0.02); };
-  return { fresh, value: () => value(0, []), action, toolDef, decision, options, text, sse, providerEvent, provider, registry, policy, str };
+  return { fresh, value: () => value(0, []), action, toolDef, decision, options, text, sse, providerEvent, provider, registry, policy, str, prompt, capabilities };
 }
 
 // Every public function: how to call it with generated arguments. `kind` says how its outcome
@@ -206,6 +222,10 @@ export function targets(m) {
     t('checkSession', () => [m.text()]), t('readSession', () => [m.text()]), t('safeReadSession', () => [m.text()]),
     t('querySession', () => [m.text(), m.value()]), t('fromSeedTool', () => [m.toolDef(), m.value()]), t('toSeedTool', () => [m.toolDef()]),
     t('createSessionChecker', () => []),
+    // ACP prompt admission and lifecycle (issue 10 §3-§4):
+    t('admitPrompt', () => [m.prompt(), m.capabilities()]), t('safeAdmitPrompt', () => [m.prompt(), m.capabilities()]),
+    t('isCanonicalBase64', () => [m.text()]), t('sniffMediaType', () => [m.text()]),
+    t('advertisePromptCapabilities', () => [m.value()]), t('createPromptLifecycle', () => []),
   ];
 }
 
@@ -237,7 +257,10 @@ globalThis.Proxy = new RealProxy(RealProxy, {
   },
 });
 
-const PROGRAMMER_ERRORS = [/^this assembler was freed$/, /^this session checker was freed$/];
+const PROGRAMMER_ERRORS = [/^this assembler was freed$/, /^this session checker was freed$/, /^this lifecycle was freed$/];
+// Functions that take no options argument.
+const NO_OPTIONS = new Set(['isCanonicalBase64', 'sniffMediaType', 'advertisePromptCapabilities']);
+const LIFECYCLE_CALLS = ['admitted', 'written', 'enqueue', 'cancel', 'agentIdle', 'outputDelivered', 'settle', 'abandon'];
 
 export async function run({ inputs = 1000, seconds = Infinity, seed = 1, log = () => {} } = {}) {
   const r = rng(seed);
@@ -311,6 +334,16 @@ export async function run({ inputs = 1000, seconds = Infinity, seed = 1, log = (
       }
       if (r.chance(0.5)) assembler.free();
       if (r.chance(0.1)) check(target.name, i, () => assembler.push({}), defaults, size); // after free: a programmer error
+    } else if (target.name === 'createPromptLifecycle') {
+      const lifecycle = check(target.name, i, () => api.createPromptLifecycle(), defaults, size);
+      if (!lifecycle) continue;
+      for (let j = 0; j < 1 + r.int(12); j++) {
+        const call = r.pick(LIFECYCLE_CALLS);
+        const arg = call === 'settle' && r.chance(0.5) ? m.value() : undefined;
+        check(target.name, i, () => lifecycle[call](arg), defaults, size);
+      }
+      lifecycle.free();
+      if (r.chance(0.1)) check(target.name, i, () => lifecycle.cancel(), defaults, size); // after free: a programmer error
     } else if (target.name === 'providerResponseStream') {
       const stream = check(target.name, i, () => api.providerResponseStream(...args, options), defaults, size);
       if (!stream) continue;
@@ -330,7 +363,7 @@ export async function run({ inputs = 1000, seconds = Infinity, seed = 1, log = (
       s.calls++;
       if (ms > s.slowest) s.slowest = ms;
     } else {
-      check(target.name, i, () => api[target.name](...args, ...(target.name === 'catalog' || target.name.includes('Policy') || target.name.startsWith('to') || target.name === 'strictSchemaIssues' || target.name === 'compareContracts' || target.name === 'diffCatalogs' || target.name === 'schemaSuiteCheck' ? [] : [options])), defaults, size);
+      check(target.name, i, () => api[target.name](...args, ...(target.name === 'catalog' || target.name.includes('Policy') || target.name.startsWith('to') || target.name === 'strictSchemaIssues' || target.name === 'compareContracts' || target.name === 'diffCatalogs' || target.name === 'schemaSuiteCheck' || NO_OPTIONS.has(target.name) ? [] : [options])), defaults, size);
     }
     if (i % 1000 === 999) log(report);
   }

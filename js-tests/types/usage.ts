@@ -158,3 +158,41 @@ function sessions(text: string) {
   api.fromSeedTool({ name: 'read', description: 'r', parameters: {} }, {});
 }
 void sessions;
+
+// ACP prompt admission and lifecycle (issue 10 §3-§4).
+{
+  const caps = api.advertisePromptCapabilities({ attachmentStore: true, providerResolved: true, modelResolved: true,
+    inputModalities: ['text', 'image'], storeMimeTypes: ['image/png'] });
+  const image: boolean = caps.image;
+  const plan: api.AdmissionPlan = api.admitPrompt({ sessionId: 's', prompt: [] }, caps, { maxImages: 4, mimeTypes: ['image/png'] });
+  for (const img of plan.images) {
+    const bytes: Uint8Array = img.bytes;
+    const type: api.AdmissibleImageType = img.mimeType;
+    void [bytes, type, img.sha256.length, img.index];
+  }
+  for (const r of plan.resources) {
+    if ('text' in r) void r.text.length;
+    else void r.bytes.byteLength;
+  }
+  const safe = api.safeAdmitPrompt({}, null);
+  if (!safe.ok) {
+    const code: api.ErrorCode = safe.error.code;
+    const layer: api.Layer = safe.error.layer;
+    void [code, layer];
+  }
+  // @ts-expect-error options narrow the allowlist to the four image types
+  api.admitPrompt({}, null, { mimeTypes: ['image/bmp'] });
+  const canonical: boolean = api.isCanonicalBase64('AQ==');
+  const sniffed: string | null = api.sniffMediaType(new Uint8Array([0x89]));
+  const lifecycle = api.createPromptLifecycle();
+  lifecycle.admitted();
+  lifecycle.enqueue();
+  const cancelAgent: boolean = lifecycle.cancel();
+  lifecycle.agentIdle();
+  lifecycle.outputDelivered();
+  const stop: api.StopReason = lifecycle.settle('end_turn');
+  // @ts-expect-error cancelled comes from cancel(), not from the agent
+  lifecycle.settle('cancelled');
+  lifecycle.free();
+  void [image, canonical, sniffed, cancelAgent, stop];
+}

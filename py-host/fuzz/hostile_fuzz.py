@@ -582,6 +582,54 @@ def _session_checker(g: Gen) -> Any:
     return session
 
 
+# ACP prompt admission and lifecycle (issue 10 §3-§4):
+
+_LIFECYCLE_CALLS = ["admitted", "written", "enqueue", "cancel", "agent_idle", "output_delivered", "settle", "abandon"]
+
+
+def _prompt(g: Gen) -> Any:
+    def payload() -> Any:
+        return g.r.choice(["iVBORw0KGgo=", "AQ==", "AB==", "", "/9j/", "R0lGODlh", g.value()])
+
+    def block() -> Any:
+        b: dict[str, Any] = {
+            "type": g.r.choice(["text", "image", "audio", "resource_link", "resource", "video", g.value()]),
+            "text": g.r.choice(["hi", " ", g.value()]),
+            "data": payload(),
+            "mimeType": g.r.choice(["image/png", "image/jpeg", "image/bmp", g.value()]),
+        }
+        if g.chance(0.3):
+            b.update(uri=g.value(), name=g.value())
+        if g.chance(0.3):
+            b["resource"] = g.r.choice([{"uri": "file:///a", "text": g.value()}, {"uri": "file:///a", "blob": payload()}, g.value()])
+        return b
+
+    if g.chance(0.1):
+        return g.value()
+    return {"sessionId": g.r.choice(["s", g.value()]), "prompt": [block() for _ in range(g.r.randrange(6))] if g.chance(0.9) else g.value()}
+
+
+def _capabilities(g: Gen) -> Any:
+    return g.r.choice([{"image": True, "audio": True, "embeddedContext": True}, {"image": True}, None, g.value()])
+
+
+def _lifecycle_session(g: Gen) -> Any:
+    calls = [(g.r.choice(_LIFECYCLE_CALLS), g.value() if g.chance(0.3) else None) for _ in range(g.r.randrange(1, 12))]
+
+    def session() -> Any:
+        with ac.create_prompt_lifecycle() as lifecycle:
+            for name, arg in calls:
+                try:
+                    if name == "settle":
+                        lifecycle.settle(arg)
+                    else:
+                        getattr(lifecycle, name)()
+                except ac.ContractError:
+                    pass
+
+    return session
+
+
 def _provider_session(g: Gen) -> Any:
     provider = g.r.choice(PROVIDERS) if g.chance(0.9) else g.value()
     options = g.options() if g.chance(0.3) else None
@@ -771,6 +819,14 @@ def _targets() -> dict[str, Callable[[Gen], tuple[tuple[Any, ...], Callable[...,
     t["from_seed_tool"] = seed_tool
     t["to_seed_tool"] = config_op(ac.to_seed_tool, lambda g: g.tool())
     t["create_session_checker"] = lambda g: ((), _session_checker(g))
+    # ACP prompt admission and lifecycle (issue 10 §3-§4):
+    for name in ["admit_prompt", "safe_admit_prompt"]:
+        fn = getattr(ac, name)
+        t[name] = (lambda fn: lambda g: (lambda p, c: ((p, c), lambda: fn(p, c)))(_prompt(g), _capabilities(g)))(fn)
+    t["is_canonical_base64"] = config_op(ac.is_canonical_base64, lambda g: g.text() if g.chance(0.7) else g.value())
+    t["sniff_media_type"] = config_op(ac.sniff_media_type, lambda g: g.text() if g.chance(0.7) else g.value())
+    t["advertise_prompt_capabilities"] = config_op(ac.advertise_prompt_capabilities, lambda g: g.value())
+    t["create_prompt_lifecycle"] = lambda g: ((), _lifecycle_session(g))
     return t
 
 
@@ -779,12 +835,12 @@ NEVER_RAISE = {name for name in ac.__all__ if name.startswith("safe_")} | {"prev
 
 def covered() -> set[str]:
     """The public functions the fuzzer calls (the classes through create_*)."""
-    return set(_targets()) | {"Assembler", "ProviderAssembler", "Session", "SessionChecker"}
+    return set(_targets()) | {"Assembler", "ProviderAssembler", "Session", "SessionChecker", "PromptLifecycle"}
 
 
 def public_functions() -> set[str]:
     return {name for name in ac.__all__ if callable(getattr(ac, name)) and name[0].islower()} | {
-        "Assembler", "ProviderAssembler", "Session", "SessionChecker"}
+        "Assembler", "ProviderAssembler", "Session", "SessionChecker", "PromptLifecycle"}
 
 
 def _rss_mb() -> float:
@@ -820,7 +876,7 @@ def run(inputs: int, seed: int, seconds: float = math.inf, quiet: bool = True) -
             if name in NEVER_RAISE:
                 escapes.append(f"{name} raised ContractError [{','.join(g.tags)}] seed={seed} input={done}")
         except RuntimeError as e:
-            if "assembler" not in str(e):
+            if "assembler" not in str(e) and "lifecycle" not in str(e):
                 escapes.append(f"{name}: RuntimeError {e} [{','.join(g.tags)}] seed={seed} input={done}")
         except Exception as e:  # noqa: BLE001 - an escape is what this looks for
             tb = traceback.extract_tb(e.__traceback__)

@@ -97,7 +97,46 @@ def outcome(call: Any) -> dict[str, Any]:
         return {"ok": False, "error": error}
 
 
+# ACP prompt admission and lifecycle (issue 10 §3-§4):
+
+
+def plan_as_hex(plan: Any) -> Any:
+    """An admission plan as the fixtures write it: each payload's `bytes` as `bytesHex`."""
+    for key in ("images", "audio", "resources"):
+        for entry in plan[key]:
+            if "sha256" in entry:
+                assert type(entry["bytes"]) is bytes, f"{key}: bytes is {type(entry['bytes'])}"
+                entry["bytesHex"] = entry.pop("bytes").hex()
+    return plan
+
+
+def admit_prompt_hex(*args: Any) -> Any:
+    return plan_as_hex(ac.admit_prompt(*args))
+
+
+def safe_admit_prompt_hex(*args: Any) -> Any:
+    out = ac.safe_admit_prompt(*args)
+    if out["ok"]:
+        plan_as_hex(out["value"])
+    return out
+
+
+SNAKE_CALLS = {"agentIdle": "agent_idle", "outputDelivered": "output_delivered"}
+
+
+def prompt_lifecycle(calls: list[Any]) -> list[dict[str, Any]]:
+    outcomes = []
+    with ac.create_prompt_lifecycle() as lifecycle:
+        for call in calls:
+            name, args = (call, ()) if isinstance(call, str) else (call["call"], (call["reason"],))
+            method = getattr(lifecycle, SNAKE_CALLS.get(name, name))
+            outcomes.append(outcome(lambda: method(*args)))
+    return outcomes
+
+
 ARGS_OPS = {
+    "admitPrompt": admit_prompt_hex,
+    "advertisePromptCapabilities": ac.advertise_prompt_capabilities,
     "createRegistry": ac.create_registry,
     "catalog": ac.catalog,
     "definePolicy": ac.define_policy,
@@ -115,6 +154,7 @@ ARGS_OPS = {
     "toSeedTool": ac.to_seed_tool,
 }
 SAFE_ARGS_OPS = {
+    "admitPrompt": safe_admit_prompt_hex,
     "createRegistry": ac.safe_create_registry,
     "definePolicy": ac.safe_define_policy,
     "checkToolCall": ac.safe_check_tool_call,
@@ -177,6 +217,12 @@ def run(case: dict[str, Any]) -> dict[str, Any]:
         return outcome(lambda: ac.query_session(session_text(case), case["query"], options))
     if op == "assembleStream":
         return assemble_stream(value, options)
+    if op == "isCanonicalBase64":
+        return outcome(lambda: ac.is_canonical_base64(case["text"] if "text" in case else value))
+    if op == "sniffMediaType":
+        return outcome(lambda: ac.sniff_media_type(text_arg(case)))
+    if op == "promptLifecycle":
+        return {"ok": True, "value": prompt_lifecycle(value)}
     if op == "assembleProviderStream":
         return outcome(lambda: ac.assemble_provider_stream(case["provider"], provider_input(case, value), options))
     raise AssertionError(f"unknown op {op}")

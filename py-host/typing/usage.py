@@ -62,3 +62,23 @@ def messages(value: object, text: str) -> list[str]:
     seed: ac.SeedToolDefinition = ac.to_seed_tool(tool)
     names.append(seed["name"])
     return names
+
+
+# ACP prompt admission and lifecycle (issue 10 §3-§4).
+caps = ac.advertise_prompt_capabilities({"attachmentStore": True, "inputModalities": ["image"]})
+admitted = ac.safe_admit_prompt({"sessionId": "s", "prompt": []}, caps, {"maxImages": 4, "mimeTypes": ["image/png"]})
+if admitted["ok"] is False:
+    failure_code: str = admitted["error"].code
+else:
+    for picture in admitted["value"]["images"]:
+        raw: bytes = picture["bytes"]
+        digest: str = picture["sha256"]
+canonical: bool = ac.is_canonical_base64("AQ==")
+sniffed: str | None = ac.sniff_media_type(b"\x89PNG\r\n\x1a\n")
+with ac.create_prompt_lifecycle() as lifecycle:
+    lifecycle.admitted()
+    lifecycle.enqueue()
+    must_cancel: bool = lifecycle.cancel()
+    lifecycle.agent_idle()
+    lifecycle.output_delivered()
+    stop: ac.StopReason = lifecycle.settle("end_turn")

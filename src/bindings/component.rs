@@ -381,6 +381,45 @@ impl Guest for Core {
         text
     }
 
+    // ACP prompt admission and lifecycle (issue 10 §3-§4):
+    fn admit_prompt(request: String, capabilities: String, options: String) -> String {
+        let result = (|| {
+            let (r, c, o) = (host_value(&request)?, host_value(&capabilities)?, host_options(&options)?);
+            api::admit_prompt(&&r, &&c, o.as_ref().as_ref())
+        })();
+        match result {
+            Ok(plan) => {
+                let payloads = plan.attachments.into_iter().map(|a| Value::String(a.base64)).collect();
+                let mut reply = outcome_value(Ok(plan.value));
+                if let Value::Object(members) = &mut reply {
+                    members.push(("payloads".to_owned(), Value::Array(payloads)));
+                }
+                to_text(&reply)
+            }
+            Err(e) => reply(Err(e)),
+        }
+    }
+
+    fn is_canonical_base64(value: String) -> bool {
+        host_value(&value).is_ok_and(|v| crate::acp::admission::is_canonical_base64(&&v))
+    }
+
+    fn is_canonical_base64_text(text: String) -> bool {
+        api::is_canonical_base64(text.as_bytes())
+    }
+
+    fn sniff_media_type(bytes: String) -> String {
+        reply(Ok(api::sniff_media_type(&carried_bytes(&bytes))))
+    }
+
+    fn not_bytes(value: String) -> String {
+        reply(host_value(&value).and_then(|v| Err(api::not_bytes(&&v))))
+    }
+
+    fn advertise_prompt_capabilities(facts: String) -> String {
+        reply(host_value(&facts).and_then(|f| api::advertise_prompt_capabilities(&&f)))
+    }
+
     fn memory_bytes() -> u64 {
         #[cfg(target_arch = "wasm32")]
         return core::arch::wasm32::memory_size(0) as u64 * 65536;
@@ -632,6 +671,25 @@ impl ComponentSessionChecker {
             Ok(r) => Ok(r.push(chunk)),
             Err(e) => Err(e.clone()),
         })
+/// One session's prompt lifecycle per resource (issue 10 §4).
+struct ComponentPromptLifecycle {
+    inner: std::cell::RefCell<crate::acp::lifecycle::PromptLifecycle>,
+}
+
+impl exports::agent_contract::core::acp::Guest for Core {
+    type PromptLifecycle = ComponentPromptLifecycle;
+}
+
+impl exports::agent_contract::core::acp::GuestPromptLifecycle for ComponentPromptLifecycle {
+    fn new() -> Self {
+        ComponentPromptLifecycle { inner: std::cell::RefCell::new(api::create_prompt_lifecycle()) }
+    }
+
+    fn call(&self, name: String, arg: String) -> String {
+        reply((|| {
+            let arg = host_options(&arg)?;
+            api::lifecycle_call(&mut self.inner.borrow_mut(), &name, arg.as_ref().as_ref())
+        })())
     }
 }
 

@@ -227,6 +227,12 @@ export function utf8Length(s) {
   return n;
 }
 
+// A well-formed string's UTF-8 into `out` (a view of wasm memory sized to its UTF-8 length):
+// the bytes written.
+export function encodeInto(s, out) {
+  return encoder.encodeInto(s, out).written;
+}
+
 // Units [from, to) of a string, moved so that no surrogate pair is cut: `to` moves back one
 // unit when it would split a pair (callers then start the next piece there).
 export function pieceEnd(s, to) {

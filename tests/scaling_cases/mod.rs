@@ -530,5 +530,32 @@ pub fn cases() -> Vec<Case> {
                 provider("openai-chat", text)
             },
         },
+        // ACP prompt admission (issue 10 §3):
+        Case {
+            name: "admitPrompt n text blocks",
+            build: |n| {
+                let text = format!(
+                    r#"{{"sessionId":"s","prompt":{}}}"#,
+                    list(n, |i| format!(r#"{{"type":"text","text":"w{i} "}}"#))
+                );
+                let v = keep(value(&text));
+                let caps = keep(Value::Null);
+                built(text.len(), move || ok(api::admit_prompt(&v, &caps, none())))
+            },
+        },
+        Case {
+            name: "admitPrompt one PNG of 48n bytes",
+            build: |n| {
+                let mut png = b"\x89PNG\r\n\x1a\n".to_vec();
+                png.resize(48 * n, 7);
+                let data = agent_contract::acp::base64::encode(&png);
+                let text = format!(
+                    r#"{{"sessionId":"s","prompt":[{{"type":"image","mimeType":"image/png","data":"{data}"}}]}}"#
+                );
+                let v = keep(value(&text));
+                let caps = keep(value(r#"{"image":true}"#));
+                built(text.len(), move || ok(api::admit_prompt(&v, &caps, none())))
+            },
+        },
     ]
 }

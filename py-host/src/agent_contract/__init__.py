@@ -56,6 +56,15 @@ from ._types import (
     ToolCallAction,
     ToolDecision,
     ToolDefinition,
+    # ACP prompt admission and lifecycle (issue 10 §3-§4):
+    AdmissibleImageType,
+    AdmissionOptions,
+    AdmissionPlan,
+    AdmittedMedia,
+    AdmittedResource,
+    PromptCapabilities,
+    PromptCapabilityFacts,
+    StopReason,
 )
 
 __all__ = [
@@ -174,12 +183,28 @@ __all__ = [
     "SessionProblem",
     "SessionReport",
     "SessionContext",
+    # ACP prompt admission and lifecycle (issue 10 §3-§4):
+    "admit_prompt",
+    "safe_admit_prompt",
+    "is_canonical_base64",
+    "sniff_media_type",
+    "advertise_prompt_capabilities",
+    "create_prompt_lifecycle",
+    "PromptLifecycle",
+    "AdmissibleImageType",
+    "AdmissionOptions",
+    "AdmissionPlan",
+    "AdmittedMedia",
+    "AdmittedResource",
+    "PromptCapabilities",
+    "PromptCapabilityFacts",
+    "StopReason",
 ]
 
 Text = Union[str, bytes, bytearray, memoryview]
 
 
-Layer = Literal["parse", "protocol", "contract", "transport", "stream", "schema", "domain"]
+Layer = Literal["parse", "protocol", "contract", "transport", "stream", "schema", "domain", "admission"]
 
 
 class ContractError(ValueError):
@@ -691,3 +716,16 @@ def diff_catalogs(old: Any, new: Any) -> dict[str, Any]:
     """Registries (or catalogs) compared tool by tool: {"change", "tools", "addedPermissions"}."""
     result: dict[str, Any] = _unwrap(_reply(_runtime.call_args("diff-catalogs", (_config(old), _config(new)))))
     return result
+
+
+# --- ACP prompt admission and lifecycle (issue 10 §3-§4) ------------------------------------
+
+from ._acp import (  # noqa: E402  (needs the helpers above)
+    PromptLifecycle,
+    admit_prompt,
+    advertise_prompt_capabilities,
+    create_prompt_lifecycle,
+    is_canonical_base64,
+    safe_admit_prompt,
+    sniff_media_type,
+)

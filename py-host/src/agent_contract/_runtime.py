@@ -74,6 +74,13 @@ EXPORTS = _WITH_OPTIONS + tuple(name + "-with-options" for name in _WITH_OPTIONS
     "diff-catalogs",
     "memory-bytes",
     "to-seed-tool",
+    # ACP prompt admission and lifecycle (issue 10 §3-§4):
+    "admit-prompt",
+    "is-canonical-base64",
+    "is-canonical-base64-text",
+    "sniff-media-type",
+    "not-bytes",
+    "advertise-prompt-capabilities",
 )
 
 ASSEMBLY = "agent-contract:core/assembly@0.1.0"
@@ -84,6 +91,9 @@ RESOURCES = {
     # Messages and sessions (seed 004)
     "session-checker": ("push", "push-bytes", "preview", "finish"),
 }
+# ACP prompt admission and lifecycle (issue 10 §4): the interface `acp` and its resource.
+ACP = "agent-contract:core/acp@0.1.0"
+ACP_RESOURCES = {"prompt-lifecycle": ("call",)}
 
 _lock = threading.Lock()
 _compiled: tuple[wasmtime.Engine, wc.Component] | None = None
@@ -125,10 +135,13 @@ class _Instance:
             self.funcs[name] = func
         # The schema engine's hash keys come from the host, fresh for every instance.
         self.funcs["seed"](self.store, os.urandom(32))
-        # The stream assembler resources (interface `assembly`): their constructor and methods.
-        iface = instance.get_export_index(self.store, ASSEMBLY)
+        # The resources of the interfaces `assembly` (stream assemblers) and `acp` (prompt
+        # lifecycles): their constructor and methods.
         self.resource_funcs: dict[str, dict[str, wc.Func]] = {}
-        for resource, methods in RESOURCES.items():
+        for interface, resource, methods in [(ASSEMBLY, r, m) for r, m in RESOURCES.items()] + [
+            (ACP, r, m) for r, m in ACP_RESOURCES.items()
+        ]:
+            iface = instance.get_export_index(self.store, interface)
             funcs = self.resource_funcs[resource] = {}
             for name in (f"[constructor]{resource}",) + tuple(f"[method]{resource}.{m}" for m in methods):
                 index = instance.get_export_index(self.store, name, iface) if iface is not None else None

@@ -368,3 +368,72 @@ class SessionReport(TypedDict):
 class SessionContext(TypedDict):
     compaction: Optional[CompactionEntry]
     messages: list[AgentMessage]
+
+
+# --- ACP prompt admission and lifecycle (issue 10 §3-§4) ------------------------------------
+
+
+class PromptCapabilities(TypedDict, total=False):
+    """The `promptCapabilities` an agent advertised at `initialize` (absent or None: False)."""
+
+    image: Optional[bool]
+    audio: Optional[bool]
+    embeddedContext: Optional[bool]
+
+
+AdmissibleImageType = Literal["image/png", "image/jpeg", "image/webp", "image/gif"]
+
+
+class AdmissionOptions(TypedDict, total=False):
+    """Limits of `admit_prompt` (decoded bytes; text in UTF-8 bytes); `mimeTypes` may only narrow."""
+
+    maxImageBytes: int
+    maxImages: int
+    maxTotalImageBytes: int
+    maxAttachmentBytes: int
+    maxTextBytes: int
+    mimeTypes: list[AdmissibleImageType]
+
+
+class AdmittedMedia(TypedDict):
+    """A decoded payload, content-addressed by `sha256` (lowercase hex)."""
+
+    index: int
+    mimeType: str
+    byteLength: int
+    sha256: str
+    bytes: bytes
+
+
+class AdmittedResource(TypedDict, total=False):
+    """An embedded resource: `text`, or a blob's `byteLength`, `sha256` and `bytes`."""
+
+    index: int
+    uri: str
+    mimeType: Optional[str]
+    text: str
+    byteLength: int
+    sha256: str
+    bytes: bytes
+
+
+class AdmissionPlan(TypedDict):
+    """What admission decided, before any I/O."""
+
+    sessionId: str
+    text: str
+    images: list[AdmittedMedia]
+    audio: list[AdmittedMedia]
+    resources: list[AdmittedResource]
+
+
+class PromptCapabilityFacts(TypedDict, total=False):
+    attachmentStore: Optional[bool]
+    providerResolved: Optional[bool]
+    modelResolved: Optional[bool]
+    inputModalities: Optional[list[str]]
+    storeMimeTypes: Optional[list[str]]
+    embeddedContext: Optional[bool]
+
+
+StopReason = Literal["end_turn", "max_tokens", "max_turn_requests", "refusal", "cancelled"]

@@ -671,6 +671,9 @@ impl ComponentSessionChecker {
             Ok(r) => Ok(r.push(chunk)),
             Err(e) => Err(e.clone()),
         })
+    }
+}
+
 /// One session's prompt lifecycle per resource (issue 10 §4).
 struct ComponentPromptLifecycle {
     inner: std::cell::RefCell<crate::acp::lifecycle::PromptLifecycle>,

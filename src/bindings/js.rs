@@ -823,6 +823,9 @@ impl SessionChecker {
             Ok(reader) => Ok(reader.finish()),
             Err(e) => Err(e.clone()),
         })
+    }
+}
+
 // ACP prompt admission and lifecycle (issue 10 §3-§4):
 
 /// An admission's reply and its decoded payloads (`admitPrompt` in the package): the reply is

@@ -183,7 +183,38 @@ const SAFE_TWIN = {
   createRegistry: 'safeCreateRegistry',
   definePolicy: 'safeDefinePolicy',
   checkToolCall: 'safeCheckToolCall',
+  parseAgentMessage: 'safeParseAgentMessage',
+  parseAgentMessageJson: 'safeParseAgentMessageJson',
+  parseToolResult: 'safeParseToolResult',
+  parseSessionEntry: 'safeParseSessionEntry',
 };
+
+/** checkSession, readSession, querySession: a session text (`sessionFile`: a recorded pi-mono
+ *  session's bytes); checkSession's problems compared by line, code and path. */
+function runSession(api, c, sessionFile) {
+  const text = hasOwn.call(c, 'sessionFile') ? sessionFile(c.sessionFile) : textArgument(c);
+  const options = c.options === undefined ? undefined : JSON.parse(JSON.stringify(c.options));
+  const plain = (session) => ({ header: session.header, entries: session.entries, roots: session.roots, leaves: session.leaves() });
+  let got;
+  if (c.op === 'checkSession') {
+    got = capture(() => {
+      const report = api.checkSession(text, options);
+      for (const p of report.problems) {
+        if (typeof p.message !== 'string' || p.message === '') throw new Error(`problem without a message: ${show(p)}`);
+        delete p.message;
+      }
+      return report;
+    });
+  } else if (c.op === 'readSession') {
+    got = capture(() => plain(api.readSession(text, options)));
+    const twin = api.safeReadSession(text, options);
+    checkOutcome(twin.ok ? { ok: true, value: plain(twin.value) } : twin, c.expect, api);
+  } else {
+    got = capture(() => api.querySession(text, JSON.parse(JSON.stringify(c.query)), options));
+  }
+  if (!got.ok && !(got.error instanceof api.ContractError)) throw got.error;
+  checkOutcome(got, c.expect, api);
+}
 
 /** assembleStream: one assembler, every event pushed, then finish(); an error carries `at`. */
 function assembleStream(api, c) {
@@ -240,7 +271,8 @@ function providerInput(c, recording) {
   return build(c.input, c.host).value;
 }
 
-export function runCase(api, c, recording) {
+export function runCase(api, c, recording, sessionFile = () => null) {
+  if (['checkSession', 'readSession', 'querySession'].includes(c.op)) return runSession(api, c, sessionFile);
   if (c.op === 'assembleProviderStream') {
     const input = providerInput(c, recording);
     const options = c.options === undefined ? undefined : JSON.parse(JSON.stringify(c.options));
@@ -289,9 +321,10 @@ export function runCase(api, c, recording) {
 }
 
 /** files: [{name, doc}]; recording(name): the bytes of a recorded provider stream, or null when
- *  the recordings are absent (those cases are then skipped and counted).
+ *  the recordings are absent (those cases are then skipped and counted); sessionFile(name): the
+ *  same for the recorded pi-mono sessions.
  *  Returns {passed, failed, skipped, failures: [{id, file, message}]}. */
-export function runFixtures(api, files, recording = () => null) {
+export function runFixtures(api, files, recording = () => null, sessionFile = () => null) {
   let passed = 0;
   let skipped = 0;
   const failures = [];
@@ -304,8 +337,12 @@ export function runFixtures(api, files, recording = () => null) {
         skipped++;
         continue;
       }
+      if (hasOwn.call(c, 'sessionFile') && sessionFile(c.sessionFile) === null) {
+        skipped++;
+        continue;
+      }
       try {
-        runCase(api, c, recording);
+        runCase(api, c, recording, sessionFile);
         passed++;
       } catch (e) {
         failures.push({ id: c.id, file: name, message: e && e.stack ? e.stack : String(e) });

@@ -95,6 +95,14 @@ function textArgument(text) {
   }
 }
 
+// A session text kept for later queries: a string, or a copy of a genuine Uint8Array's bytes
+// (the caller may reuse its buffer). Anything else is passed on for the core to refuse.
+function heldText(text) {
+  const view = textArgument(text);
+  // A view textArgument made (never the caller's object, whose traps must not run) is copied.
+  return view !== text && typeof view === 'object' ? view.slice() : view;
+}
+
 // `text` is what the core accepted: a string, or a Uint8Array of UTF-8 without a BOM (so the
 // decoder, which would drop a BOM or replace invalid bytes, decodes it exactly).
 function withTextValue(outcome, text) {
@@ -171,6 +179,62 @@ function wrapAssembler(inner, unwrap, withSse) {
   }
   if (Symbol.dispose) assembler[Symbol.dispose] = assembler.free;
   return assembler;
+}
+
+// The incremental session reader: chunks in (strings or bytes, cut anywhere), the problems of
+// the lines they completed out, the report at finish(). As for pushSse, a string chunk ending
+// in the lead half of a surrogate pair keeps that half for the next chunk, so the pair reaches
+// the core whole. Invalid options are thrown at creation.
+function sessionChecker(inner, unwrap) {
+  const opened = decode(inner.push(new Uint8Array(0)));
+  if (!opened.ok) {
+    inner.free();
+    unwrap(opened);
+  }
+  let freed = false;
+  let held = '';
+  const live = () => {
+    if (freed) throw new Error('this session checker was freed');
+    return inner;
+  };
+  const checker = {
+    /** Feeds a chunk; returns the problems of the lines it completed. */
+    push: (chunk) => {
+      const found = [];
+      if (typeof chunk === 'string') {
+        if (held) {
+          chunk = held + chunk;
+          held = '';
+        }
+        const last = chunk.charCodeAt(chunk.length - 1);
+        if (last >= 0xd800 && last <= 0xdbff) {
+          held = chunk.slice(-1);
+          chunk = chunk.slice(0, -1);
+        }
+      } else if (held) {
+        found.push(...unwrap(decode(live().push(held))));
+        held = '';
+      }
+      found.push(...unwrap(decode(live().push(chunk))));
+      return found;
+    },
+    /** The report of the whole text, as checkSession gives it. */
+    finish: () => {
+      if (held) {
+        unwrap(decode(live().push(held)));
+        held = '';
+      }
+      return unwrap(decode(live().finish()));
+    },
+    free: () => {
+      if (!freed) {
+        freed = true;
+        inner.free();
+      }
+    },
+  };
+  if (Symbol.dispose) checker[Symbol.dispose] = checker.free;
+  return checker;
 }
 
 // A WHATWG TransformStream from a provider's response body (bytes or text chunks) to one chunk:
@@ -348,6 +412,40 @@ export function createApi(load, renew) {
     memoryReport: () => ({ bytes: core.memoryBytes(), peakBytes, renewals }),
     /** Conformance hook: one JSON Schema Test Suite group as JSON text; one boolean per instance. */
     schemaSuiteCheck: (text) => unwrap(done(core.schemaSuiteCheck(text))),
+    // Messages and sessions (seed 004): every verdict and tree query is the core's.
+    parseAgentMessage: (value, options) => unwrap(done(core.parseAgentMessage(value, options))),
+    safeParseAgentMessage: (value, options) => safe(done(core.parseAgentMessage(value, options))),
+    parseAgentMessageJson: (text, options) => unwrap(done(core.parseAgentMessageJson(text, options))),
+    safeParseAgentMessageJson: (text, options) => safe(done(core.parseAgentMessageJson(text, options))),
+    parseToolResult: (value, options) => unwrap(done(core.parseToolResult(value, options))),
+    safeParseToolResult: (value, options) => safe(done(core.parseToolResult(value, options))),
+    parseSessionEntry: (value, options) => unwrap(done(core.parseSessionEntry(value, options))),
+    safeParseSessionEntry: (value, options) => safe(done(core.parseSessionEntry(value, options))),
+    checkSession: (text, options) => unwrap(done(core.checkSession(text, options))),
+    readSession: (text, options) => readSession(text, options, unwrap),
+    safeReadSession: (text, options) => readSession(text, options, safe),
+    querySession: (text, query, options) => unwrap(done(core.querySession(text, query, options))),
+    fromSeedTool: (def, extra, options) => unwrap(done(core.fromSeedTool(def, extra, options)), deepFreeze),
+    toSeedTool: (tool) => unwrap(done(core.toSeedTool(tool))),
+    createSessionChecker: (options) => sessionChecker(new core.SessionChecker(options), unwrap),
   };
+  // A session holds its text (a string, or its own copy of the bytes) and the core's reading
+  // of it; each tree query reads the text again in the core (`querySession`), so no tree rule
+  // lives here.
+  function readSession(text, options, finish) {
+    const held = heldText(text);
+    return finish(done(core.readSession(held, options)), (value) => {
+      const query = (q) => unwrap(done(core.querySession(held, q, options)));
+      return Object.freeze({
+        header: value.header,
+        entries: value.entries,
+        roots: value.roots,
+        leaves: () => value.leaves.slice(),
+        branch: (id) => query({ branch: id }),
+        children: (id) => query({ children: id }),
+        context: (leafId) => query({ context: leafId }),
+      });
+    });
+  }
   return api;
 }

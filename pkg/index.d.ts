@@ -153,7 +153,24 @@ export type ErrorCode =
   | 'EVENT_AFTER_FINISH'
   | 'STREAM_EVENT_INVALID'
   | 'PROVIDER_UNKNOWN'
-  | 'CALL_TYPE_UNSUPPORTED';
+  | 'CALL_TYPE_UNSUPPORTED'
+  // Messages and sessions (seed 004)
+  | 'FIELD_UNKNOWN'
+  | 'FIELD_VALUE_INVALID'
+  | 'MESSAGE_ROLE_UNKNOWN'
+  | 'CONTENT_TYPE_UNKNOWN'
+  | 'ENTRY_TYPE_UNKNOWN'
+  | 'SESSION_LINE_BLANK'
+  | 'SESSION_HEADER_MISSING'
+  | 'SESSION_HEADER_MISPLACED'
+  | 'SESSION_VERSION_UNSUPPORTED'
+  | 'ENTRY_ID_DUPLICATE'
+  | 'ENTRY_PARENT_MISSING'
+  | 'COMPACTION_TARGET_INVALID'
+  | 'TOOL_RESULT_UNMATCHED'
+  | 'TOOL_RESULT_DUPLICATE'
+  | 'TOOL_RESULT_NAME_MISMATCH'
+  | 'SESSION_ENTRY_UNKNOWN';
 
 export interface Position {
   /** Byte offset in the UTF-8 text, from 0. */
@@ -452,6 +469,112 @@ export function initSync(input: ArrayBufferLike | ArrayBufferView | WebAssembly.
 export class NotInitializedError extends Error {
   readonly name: 'NotInitializedError';
 }
+// Messages and sessions (seed 004; docs/semantics.md "Messages and sessions")
+
+/** Options of the message and session operations. */
+export interface SessionOptions extends LimitOptions {
+  /** Unknown fields are FIELD_UNKNOWN instead of being dropped. */
+  strict?: boolean;
+  /** `"seed"` (default) or `"pi"`: pi-mono's older session format (docs/semantics.md). */
+  dialect?: 'seed' | 'pi';
+  /** checkSession: most problems listed (`truncated: true` when more were found). Default 100. */
+  maxIssues?: number;
+}
+export interface TextContent { type: 'text'; text: string }
+export interface ToolCallContent { type: 'toolCall'; id: string; name: string; arguments: { [key: string]: JsonValue } }
+/** `dialect: "pi"` only. */
+export interface ThinkingContent { type: 'thinking'; thinking: string; thinkingSignature?: string }
+export interface Usage { input: number; output: number; totalTokens: number }
+export interface UserMessage { role: 'user'; content: TextContent[]; timestamp: number }
+export interface AssistantMessage {
+  role: 'assistant';
+  content: (TextContent | ToolCallContent)[];
+  stopReason: 'stop' | 'toolUse' | 'error' | 'aborted';
+  usage: Usage;
+  timestamp: number;
+  errorMessage?: string;
+}
+export interface ToolResultMessage {
+  role: 'toolResult';
+  toolCallId: string;
+  toolName: string;
+  content: TextContent[];
+  details?: JsonValue;
+  isError: boolean;
+  timestamp: number;
+}
+export type AgentMessage = UserMessage | AssistantMessage | ToolResultMessage;
+/** `parseToolResult`: the seed's ToolResult (the tool's local output before it becomes a toolResult message). */
+export interface SeedToolResult { content: TextContent[]; details?: JsonValue; terminate?: boolean }
+/** The seed's tool definition: `parameters` is the contract's `inputSchema`. */
+export interface SeedToolDefinition { name: string; description: string; parameters: { [key: string]: JsonValue } }
+export interface SessionHeader { type: 'session'; version: 1; id: string; timestamp: string; cwd: string }
+export interface MessageEntry { type: 'message'; id: string; parentId: string | null; timestamp: string; message: AgentMessage }
+export interface CompactionEntry {
+  type: 'compaction';
+  id: string;
+  parentId: string | null;
+  timestamp: string;
+  summary: string;
+  firstKeptEntryId: string;
+  tokensBefore: number;
+}
+export type SessionEntry = SessionHeader | MessageEntry | CompactionEntry;
+export interface SessionProblem { line: number; code: ErrorCode; path: string; message: string }
+export interface SessionReport {
+  ok: boolean;
+  /** Lines holding a valid entry, the header included. */
+  entries: number;
+  problems: SessionProblem[];
+  /** Ids of the entries without a parent, in file order. */
+  roots: string[];
+  /** Ids of the entries without children, in file order. */
+  leaves: string[];
+  truncated?: true;
+}
+export interface SessionContext { compaction: CompactionEntry | null; messages: AgentMessage[] }
+/** A session read whole; each query reads the text again in the core. */
+export interface Session {
+  readonly header: SessionHeader;
+  readonly entries: (MessageEntry | CompactionEntry)[];
+  readonly roots: string[];
+  leaves(): string[];
+  /** The entries from the root to `id`. */
+  branch(id: string): (MessageEntry | CompactionEntry)[];
+  /** The ids of the entries whose parent is `id`. */
+  children(id: string): string[];
+  /** What the next model request sees on the branch ending at `leafId`. */
+  context(leafId: string): SessionContext;
+}
+export type SessionQuery = { branch: string } | { children: string } | { context: string };
+export function parseAgentMessage(value: unknown, options?: SessionOptions): AgentMessage;
+export function safeParseAgentMessage(value: unknown, options?: SessionOptions): SafeResult<AgentMessage>;
+export function parseAgentMessageJson(text: JsonText, options?: SessionOptions): AgentMessage;
+export function safeParseAgentMessageJson(text: JsonText, options?: SessionOptions): SafeResult<AgentMessage>;
+export function parseToolResult(value: unknown, options?: SessionOptions): SeedToolResult;
+export function safeParseToolResult(value: unknown, options?: SessionOptions): SafeResult<SeedToolResult>;
+export function parseSessionEntry(value: unknown, options?: SessionOptions): SessionEntry;
+export function safeParseSessionEntry(value: unknown, options?: SessionOptions): SafeResult<SessionEntry>;
+/** Every problem of a JSON Lines session text; throws only for invalid options. */
+export function checkSession(text: JsonText, options?: SessionOptions): SessionReport;
+/** The session, or its first problem thrown as a ContractError. */
+export function readSession(text: JsonText, options?: SessionOptions): Session;
+export function safeReadSession(text: JsonText, options?: SessionOptions): SafeResult<Session>;
+export function querySession(text: JsonText, query: SessionQuery, options?: SessionOptions): JsonValue;
+/** A seed ToolDefinition as a tool contract; the seed has no permissions, so they are required here. */
+export function fromSeedTool(definition: SeedToolDefinition, extra: { permissions: readonly Permission[] }, options?: Options): ToolDefinition;
+export function toSeedTool(tool: ToolDefinition | ToolDefinitionInput): SeedToolDefinition;
+/** The incremental session reader: chunks of a session text in, problems out, the report at the end. */
+export interface SessionChecker {
+  /** Feeds a chunk (cut anywhere); returns the problems of the lines it completed. */
+  push(chunk: JsonText): SessionProblem[];
+  /** The report of the whole text, equal to checkSession's. */
+  finish(): SessionReport;
+  /** Frees the wasm memory now (optional: garbage collection frees it too). */
+  free(): void;
+}
+/** Throws OPTION_INVALID at once. */
+export function createSessionChecker(options?: SessionOptions): SessionChecker;
 
 declare const api: {
   ContractError: typeof ContractError;
@@ -505,5 +628,21 @@ declare const api: {
   init: typeof init;
   initSync: typeof initSync;
   NotInitializedError: typeof NotInitializedError;
+  // Messages and sessions (seed 004)
+  parseAgentMessage: typeof parseAgentMessage;
+  safeParseAgentMessage: typeof safeParseAgentMessage;
+  parseAgentMessageJson: typeof parseAgentMessageJson;
+  safeParseAgentMessageJson: typeof safeParseAgentMessageJson;
+  parseToolResult: typeof parseToolResult;
+  safeParseToolResult: typeof safeParseToolResult;
+  parseSessionEntry: typeof parseSessionEntry;
+  safeParseSessionEntry: typeof safeParseSessionEntry;
+  checkSession: typeof checkSession;
+  readSession: typeof readSession;
+  safeReadSession: typeof safeReadSession;
+  querySession: typeof querySession;
+  fromSeedTool: typeof fromSeedTool;
+  toSeedTool: typeof toSeedTool;
+  createSessionChecker: typeof createSessionChecker;
 };
 export default api;

@@ -55,5 +55,21 @@ export const {
   init,
   initSync,
   NotInitializedError,
+  // Messages and sessions (seed 004)
+  parseAgentMessage,
+  safeParseAgentMessage,
+  parseAgentMessageJson,
+  safeParseAgentMessageJson,
+  parseToolResult,
+  safeParseToolResult,
+  parseSessionEntry,
+  safeParseSessionEntry,
+  checkSession,
+  readSession,
+  safeReadSession,
+  querySession,
+  fromSeedTool,
+  toSeedTool,
+  createSessionChecker,
 } = api;
 export default api;

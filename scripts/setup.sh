@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
-# Installs the tooling every build and test needs, on a fresh machine: the wasm32 target, the
+# Installs the tooling every build and test needs, on a fresh machine: the wasm32 targets, the
 # wasm-bindgen CLI at exactly the version of the wasm-bindgen crate in Cargo.lock, wasm-tools,
 # the npm dev dependencies and the Python venv with the package installed (editable). Skips
 # what is already there.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-rustup target add wasm32-unknown-unknown >/dev/null
+rustup target add wasm32-unknown-unknown wasm32-wasip1 >/dev/null
 
 wbg_version=$(awk '/^name = "wasm-bindgen"$/ { getline; gsub(/version = |"/, ""); print; exit }' Cargo.lock)
 if [ "$(wasm-bindgen --version 2>/dev/null | awk '{print $2}')" != "$wbg_version" ]; then

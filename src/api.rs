@@ -251,3 +251,59 @@ pub fn json_schema_for_target<V: HostValue>(schema: &V, target: &V) -> Result<Va
     }
     crate::tools::target::json_schema_for_target(&schema, &target.string())
 }
+
+// Messages and sessions (seed 004; `session`). Options: `strict`, `dialect`, `maxIssues` and the
+// limits (for session texts, the limits of each line).
+
+/// `parseAgentMessage(value, options?)`: the message with its known fields.
+pub fn parse_agent_message<V: HostValue>(value: &V, options: Option<&V>) -> Result<Value> {
+    crate::session::message::parse_agent_message(value, &Options::read_for(options, OptionSet::Session)?)
+}
+
+pub fn parse_agent_message_json<O: HostValue>(text: &[u8], options: Option<&O>) -> Result<Value> {
+    crate::session::message::parse_agent_message_json(text, &Options::read_for(options, OptionSet::Session)?)
+}
+
+/// `parseToolResult(value, options?)`: `{content, details?, terminate?}`.
+pub fn parse_tool_result<V: HostValue>(value: &V, options: Option<&V>) -> Result<Value> {
+    crate::session::tool_result::parse_tool_result(value, &Options::read_for(options, OptionSet::Session)?)
+}
+
+/// `parseSessionEntry(value, options?)`: one entry, on its own (the rules between entries are
+/// `checkSession`'s).
+pub fn parse_session_entry<V: HostValue>(value: &V, options: Option<&V>) -> Result<Value> {
+    crate::session::entry::parse_session_entry(value, &Options::read_for(options, OptionSet::Session)?)
+}
+
+/// `checkSession(text, options?)`: the report `{ok, entries, problems, roots, leaves}`; an error
+/// only for invalid options.
+pub fn check_session<O: HostValue>(text: &[u8], options: Option<&O>) -> Result<Value> {
+    Ok(crate::session::check::check_session(text, &Options::read_for(options, OptionSet::Session)?))
+}
+
+/// `readSession(text, options?)`: `{header, entries, roots, leaves}`, or the first problem.
+pub fn read_session<O: HostValue>(text: &[u8], options: Option<&O>) -> Result<Value> {
+    crate::session::check::read_session(text, &Options::read_for(options, OptionSet::Session)?).map(|s| s.into_value())
+}
+
+/// `querySession(text, query, options?)`: the session read as `readSession` does, then one tree
+/// query: `{branch: id}`, `{children: id}` or `{context: leafId}`.
+pub fn query_session<V: HostValue>(text: &[u8], query: &V, options: Option<&V>) -> Result<Value> {
+    let options = Options::read_for(options, OptionSet::Session)?;
+    crate::session::check::read_session(text, &options)?.query(query)
+}
+
+/// `fromSeedTool(def, {permissions}, options?)`: a seed `ToolDefinition` as a tool contract.
+pub fn from_seed_tool<V: HostValue>(def: &V, extra: &V, options: Option<&V>) -> Result<Value> {
+    crate::session::seed_tool::from_seed_tool(def, extra, &Options::read(options)?).map(|t| t.into_value())
+}
+
+/// `toSeedTool(tool)`: a tool contract as the seed's `{name, description, parameters}`.
+pub fn to_seed_tool<V: HostValue>(tool: &V) -> Result<Value> {
+    crate::session::seed_tool::to_seed_tool(tool)
+}
+
+/// `createSessionChecker(options?)`: the incremental session reader (`session::check::SessionReader`).
+pub fn create_session_reader<V: HostValue>(options: Option<&V>) -> Result<crate::session::check::SessionReader> {
+    Ok(crate::session::check::SessionReader::new(&Options::read_for(options, OptionSet::Session)?))
+}

@@ -1,14 +1,15 @@
 //! Randomness for the schema engine's hash tables.
 //!
-//! boon hashes with ahash, whose keys come from getrandom. Natively that is the operating system.
-//! On wasm32 the core has no imports, so getrandom's `custom` backend (enabled in
-//! `.cargo/config.toml`) is implemented here and fed by the host: every host calls `seed` with 32
+//! boon hashes with ahash, whose keys come from getrandom. Natively (and under WASI) that is the
+//! operating system. On wasm32-unknown-unknown the core has no imports, so getrandom's `custom`
+//! backend (enabled in `.cargo/config.toml`) is implemented here and fed by the host: every host
+//! calls `seed` with 32
 //! bytes of its own randomness (`crypto.getRandomValues`, `os.urandom`) when it creates an
 //! instance. Keys are therefore unpredictable per instance (a model cannot pre-compute colliding
 //! keys for `uniqueItems`), and never a constant: an unseeded instance refuses to compile schemas
 //! (`ensure_seeded`) instead of hashing with guessable keys.
 
-#[cfg(target_arch = "wasm32")]
+#[cfg(all(target_arch = "wasm32", target_os = "unknown"))]
 mod imp {
     use std::cell::Cell;
 
@@ -90,7 +91,9 @@ mod imp {
     }
 }
 
-#[cfg(not(target_arch = "wasm32"))]
+// Natively, and under WASI (the `npx` build of the command line), getrandom has the system's own
+// source.
+#[cfg(not(all(target_arch = "wasm32", target_os = "unknown")))]
 mod imp {
     pub fn seed(bytes: &[u8]) -> bool {
         bytes.len() >= 16

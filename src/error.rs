@@ -128,6 +128,23 @@ codes! {
     StreamEventInvalid => "STREAM_EVENT_INVALID", Stream, true;
     CallTypeUnsupported => "CALL_TYPE_UNSUPPORTED", Stream, false;
     ProviderUnknown => "PROVIDER_UNKNOWN", Contract, false;
+    // Messages and sessions (seed 004)
+    FieldUnknown => "FIELD_UNKNOWN", Protocol, true;
+    FieldValueInvalid => "FIELD_VALUE_INVALID", Protocol, true;
+    MessageRoleUnknown => "MESSAGE_ROLE_UNKNOWN", Protocol, true;
+    ContentTypeUnknown => "CONTENT_TYPE_UNKNOWN", Protocol, true;
+    EntryTypeUnknown => "ENTRY_TYPE_UNKNOWN", Protocol, false;
+    SessionLineBlank => "SESSION_LINE_BLANK", Protocol, false;
+    SessionHeaderMissing => "SESSION_HEADER_MISSING", Protocol, false;
+    SessionHeaderMisplaced => "SESSION_HEADER_MISPLACED", Protocol, false;
+    SessionVersionUnsupported => "SESSION_VERSION_UNSUPPORTED", Protocol, false;
+    EntryIdDuplicate => "ENTRY_ID_DUPLICATE", Protocol, false;
+    EntryParentMissing => "ENTRY_PARENT_MISSING", Protocol, false;
+    CompactionTargetInvalid => "COMPACTION_TARGET_INVALID", Protocol, false;
+    ToolResultUnmatched => "TOOL_RESULT_UNMATCHED", Protocol, false;
+    ToolResultDuplicate => "TOOL_RESULT_DUPLICATE", Protocol, false;
+    ToolResultNameMismatch => "TOOL_RESULT_NAME_MISMATCH", Protocol, false;
+    SessionEntryUnknown => "SESSION_ENTRY_UNKNOWN", Protocol, false;
 }
 
 /// Where a text input stopped being acceptable: byte offset (0-based), line and column (1-based,

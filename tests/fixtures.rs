@@ -181,8 +181,49 @@ fn run(case: &Json) -> Value {
                 opts.as_ref(),
             ))
         }
+        // Messages and sessions (seed 004)
+        "parseAgentMessage" => outcome(api::parse_agent_message(&input.unwrap(), opts.as_ref())),
+        "parseAgentMessageJson" => outcome(api::parse_agent_message_json(&text_arg(case), opts.as_ref())),
+        "parseToolResult" => outcome(api::parse_tool_result(&input.unwrap(), opts.as_ref())),
+        "parseSessionEntry" => outcome(api::parse_session_entry(&input.unwrap(), opts.as_ref())),
+        "checkSession" => outcome(api::check_session(&session_text(case), opts.as_ref()).map(without_messages)),
+        "readSession" => outcome(api::read_session(&session_text(case), opts.as_ref())),
+        "querySession" => {
+            let query = to_value(&case["query"]);
+            outcome(api::query_session(&session_text(case), &&query, opts.as_ref()))
+        }
         other => panic!("unknown op {other}"),
     }
+}
+
+/// Where the recorded pi-mono sessions are (external data, like the provider streams).
+fn session_files() -> std::path::PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/conformance/pi-mono-sessions")
+}
+
+/// A session text: `sessionFile` (a recorded file's bytes) or `text` / `textHex` / `bytesHex`.
+fn session_text(case: &Json) -> Vec<u8> {
+    match case.get("sessionFile").and_then(|f| f.as_str()) {
+        Some(name) => std::fs::read(session_files().join(name)).unwrap_or_else(|e| panic!("{name}: {e}")),
+        None => text_arg(case),
+    }
+}
+
+/// A `checkSession` report as the fixtures write it: problems by line, code and path (each
+/// problem's message must be a non-empty string, and is then dropped).
+fn without_messages(mut report: Value) -> Value {
+    if let Value::Object(members) = &mut report {
+        if let Some((_, Value::Array(problems))) = members.iter_mut().find(|(k, _)| k == "problems") {
+            for p in problems {
+                if let Value::Object(fields) = p {
+                    let message = fields.iter().position(|(k, _)| k == "message").expect("a problem has a message");
+                    assert!(matches!(&fields[message].1, Value::String(m) if !m.is_empty()), "empty problem message");
+                    fields.remove(message);
+                }
+            }
+        }
+    }
+    report
 }
 
 /// Where the recorded provider streams are (external data: absent in a clone elsewhere).
@@ -238,6 +279,8 @@ fn run_args(op: &str, args: Value, options: Option<Value>) -> Value {
         "strictSchemaIssues" => outcome(api::strict_schema_issues(&a(0))),
         "compareContracts" => outcome(api::compare_contracts(&a(0), &a(1))),
         "diffCatalogs" => outcome(api::diff_catalogs(&a(0), &a(1))),
+        "fromSeedTool" => outcome(api::from_seed_tool(&a(0), &a(1), opts.as_ref())),
+        "toSeedTool" => outcome(api::to_seed_tool(&a(0))),
         other => panic!("unknown op {other}"),
     }
 }
@@ -358,6 +401,8 @@ fn fixtures() {
     files.sort();
     let (mut passed, mut failed, mut skipped) = (0, 0, 0);
     let have_recordings = recordings().is_dir();
+    let have_sessions = session_files().is_dir();
+    let mut skipped_sessions = 0;
     let mut ids = std::collections::HashSet::new();
     for file in files {
         let doc: Json = serde_json::from_str(&std::fs::read_to_string(&file).unwrap()).unwrap();
@@ -366,6 +411,10 @@ fn fixtures() {
             assert!(ids.insert(id.to_owned()), "duplicate case id {id}");
             if case.get("recording").is_some() && !have_recordings {
                 skipped += 1;
+                continue;
+            }
+            if case.get("sessionFile").is_some() && !have_sessions {
+                skipped_sessions += 1;
                 continue;
             }
             let got = run(case);
@@ -386,6 +435,12 @@ fn fixtures() {
     }
     if skipped > 0 {
         println!("fixtures (rust): SKIPPED {skipped} recorded-stream cases: {} is absent", recordings().display());
+    }
+    if skipped_sessions > 0 {
+        println!(
+            "fixtures (rust): SKIPPED {skipped_sessions} recorded-session cases: {} is absent",
+            session_files().display()
+        );
     }
     println!("fixtures (rust): {passed} passed, {failed} failed");
     assert!(passed > 0, "no fixture ran");

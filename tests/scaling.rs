@@ -14,10 +14,6 @@ static ALLOC: Counting = Counting;
 /// One measurement at a time: the allocator's peak is global.
 static SERIAL: Mutex<()> = Mutex::new(());
 
-/// Cases whose cost is the schema engine's own evaluation, measured over the bounds (time
-/// and memory) and held to looser ones here so a regression still fails. Open items.
-const ENGINE_OVER: &[&str] = &["validateToolInputJson self-referencing schema"];
-
 /// Ratios of times flake on a machine shared with other builds (measured: × 8 input gave
 /// × 35-65 for linear cases while a fuzzer ran), so the assertion is the issue's own promise:
 /// the largest input each case takes within the default limits answers in under 1 s (a
@@ -34,10 +30,7 @@ fn the_largest_inputs_at_default_limits_answer_in_under_a_second() {
             continue;
         }
         let t = fastest(&*built.call, 2);
-        // The engine's admitted work (`MAX_WORK`, 2 × 10^7 evaluations) is "a few seconds at
-        // worst" by design; this case spends ~9 × 10^6 of it. Open: see docs/fuzzing.md.
-        let bound = if ENGINE_OVER.iter().any(|c| case.name.starts_with(c)) { 5.0 } else { 1.0 };
-        if t.as_secs_f64() > bound {
+        if t.as_secs_f64() > 1.0 {
             failures.push(format!("{}: {} bytes in {t:?}", case.name, built.bytes));
         }
     }
@@ -48,10 +41,6 @@ fn the_largest_inputs_at_default_limits_answer_in_under_a_second() {
 fn the_worst_inputs_at_default_limits_stay_under_the_memory_bound() {
     let _serial = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
     const BOUND: usize = 64 << 20;
-    // Measured over the bound natively, inside the schema engine's own evaluation (not its
-    // failure list: `MAX_ISSUE_COST` cuts that, and the yes/no pass runs first). Open, see
-    // docs/fuzzing.md; held to the looser engine bound here so a regression still fails.
-    const ENGINE_BOUND: usize = 512 << 20;
     // The largest n each case takes within the default limits (60,000 members, items, lines,
     // under 65,536; 4 MB): the peak heap of the call itself, its input excluded.
     let mut failures = Vec::new();
@@ -61,8 +50,7 @@ fn the_worst_inputs_at_default_limits_stay_under_the_memory_bound() {
             continue;
         }
         let (_, peak) = measure(&*built.call);
-        let bound = if ENGINE_OVER.iter().any(|n| case.name.starts_with(n)) { ENGINE_BOUND } else { BOUND };
-        if peak > bound {
+        if peak > BOUND {
             failures.push(format!("{}: {} bytes of input, peak {} MB", case.name, built.bytes, peak >> 20));
         }
     }

@@ -79,6 +79,13 @@ enum Check {
 const PROGRESS_BYTES: usize = 4 << 20;
 
 fn main() -> ExitCode {
+    // Under WASI (`npx agent-contract`: pkg/bin/agent-contract.mjs runs this program with the
+    // host's `/` preopened) the working directory starts at `/`; the runner passes the real one
+    // as AGENT_CONTRACT_CWD, so relative paths, `..` included, mean what they mean in the shell.
+    #[cfg(target_os = "wasi")]
+    if let Some(cwd) = std::env::var_os("AGENT_CONTRACT_CWD") {
+        let _ = std::env::set_current_dir(cwd);
+    }
     let cli = Cli::parse();
     let outcome = match &cli.command {
         Command::Check(Check::Actions { file }) => read(file).map(|text| check_actions(file, &text)),

@@ -198,6 +198,14 @@ export function targets(m) {
     t('assembleProviderStream', () => [m.provider(), m.sse()]), t('safeAssembleProviderStream', () => [m.provider(), [m.providerEvent(), m.providerEvent()]]),
     t('schemaSuiteCheck', () => [m.text()]),
     t('createAssembler', () => []), t('createProviderAssembler', () => [m.provider()]), t('providerResponseStream', () => [m.provider()]),
+    // Messages and sessions (seed 004)
+    t('parseAgentMessage', () => [m.value()]), t('safeParseAgentMessage', () => [m.action()]),
+    t('parseAgentMessageJson', () => [m.text()]), t('safeParseAgentMessageJson', () => [m.text()]),
+    t('parseToolResult', () => [m.value()]), t('safeParseToolResult', () => [m.value()]),
+    t('parseSessionEntry', () => [m.value()]), t('safeParseSessionEntry', () => [m.value()]),
+    t('checkSession', () => [m.text()]), t('readSession', () => [m.text()]), t('safeReadSession', () => [m.text()]),
+    t('querySession', () => [m.text(), m.value()]), t('fromSeedTool', () => [m.toolDef(), m.value()]), t('toSeedTool', () => [m.toolDef()]),
+    t('createSessionChecker', () => []),
   ];
 }
 
@@ -229,7 +237,7 @@ globalThis.Proxy = new RealProxy(RealProxy, {
   },
 });
 
-const PROGRAMMER_ERRORS = [/^this assembler was freed$/];
+const PROGRAMMER_ERRORS = [/^this assembler was freed$/, /^this session checker was freed$/];
 
 export async function run({ inputs = 1000, seconds = Infinity, seed = 1, log = () => {} } = {}) {
   const r = rng(seed);
@@ -281,7 +289,17 @@ export async function run({ inputs = 1000, seconds = Infinity, seed = 1, log = (
       report.generatorFaults = (report.generatorFaults ?? 0) + 1;
       continue;
     }
-    if (target.name === 'createAssembler' || target.name === 'createProviderAssembler') {
+    if (target.name === 'createSessionChecker') {
+      const checker = check(target.name, i, () => api.createSessionChecker(options), defaults, size);
+      if (!checker) continue;
+      for (let j = 0; j < 1 + r.int(6); j++) {
+        const c = m.text();
+        if (r.int(4) === 0) check(target.name, i, () => checker.finish(), defaults, size);
+        else check(target.name, i, () => checker.push(c), defaults, sizeOf(c));
+      }
+      if (r.chance(0.5)) checker.free();
+      if (r.chance(0.1)) check(target.name, i, () => checker.push(''), defaults, size); // after free: a programmer error
+    } else if (target.name === 'createAssembler' || target.name === 'createProviderAssembler') {
       const assembler = check(target.name, i, () => api[target.name](...args, options), defaults, size);
       if (!assembler) continue;
       for (let j = 0; j < 1 + r.int(6); j++) {

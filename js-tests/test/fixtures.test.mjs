@@ -9,13 +9,16 @@ const dir = fileURLToPath(new URL('../../fixtures/', import.meta.url));
 // Recorded provider streams: external data, absent in a clone elsewhere.
 const recordings = fileURLToPath(new URL('../../../shared/conformance/provider-streams/', import.meta.url));
 const recording = (name) => (existsSync(recordings) ? new Uint8Array(readFileSync(recordings + name)) : null);
+// Recorded pi-mono sessions: the same.
+const sessions = fileURLToPath(new URL('../../../shared/conformance/pi-mono-sessions/', import.meta.url));
+const sessionFile = (name) => (existsSync(sessions) ? new Uint8Array(readFileSync(sessions + name)) : null);
 
 test('every fixture case gives the expected outcome in Node', () => {
   const files = readdirSync(dir).filter((f) => f.endsWith('.json')).sort()
     .map((name) => ({ name, doc: JSON.parse(readFileSync(dir + name, 'utf8')) }));
-  const result = runFixtures(api, files, recording);
+  const result = runFixtures(api, files, recording, sessionFile);
   for (const f of result.failures) console.log(`FAIL ${f.id} (${f.file}): ${f.message}`);
-  if (result.skipped) console.log(`fixtures (node): SKIPPED ${result.skipped} recorded-stream cases: ${recordings} is absent`);
+  if (result.skipped) console.log(`fixtures (node): SKIPPED ${result.skipped} recorded cases: ${recordings} or ${sessions} is absent`);
   console.log(`fixtures (node): ${result.passed} passed, ${result.failed} failed`);
   assert.ok(result.passed > 0, 'no fixture ran');
   assert.equal(result.failed, 0);

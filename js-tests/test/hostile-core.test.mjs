@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import * as api from 'agent-contract';
 
 const { parseAgentAction, validateToolInput, validateToolInputJson, definePolicy, strictSchemaIssues,
-  parseAgentActionsJsonl, defineTool, ContractError } = api;
+  parseAgentActionsJsonl, defineTool, ContractError, memoryReport } = api;
 
 function timed(call) {
   const t = performance.now();
@@ -35,13 +35,21 @@ test('P3: an object of 65,536 members is read in one pass', () => {
 
 test('N4: SCHEMA_MISMATCH lists maxIssues issues and says it was cut', () => {
   const t = tool({ type: 'object', properties: { a: { $ref: '#/$defs/n' } }, $defs: { n: { type: 'array', minItems: 2, items: { $ref: '#/$defs/n' } } } });
-  // 2,000 nested arrays (34 KB): 16,000 failures, cut to 100. The 1 MB shape of the issue takes
-  // the engine's own evaluation seconds in wasm (within MAX_WORK): open, docs/fuzzing.md.
+  // 2,000 nested arrays (34 KB): 16,000 failures, cut to 100.
   const text = JSON.stringify({ a: Array.from({ length: 2000 }, () => [[[[[[[[]]]]]]]]) });
   const { error } = timed(() => validateToolInputJson(t, text));
   assert.ok(error instanceof ContractError);
   assert.deepEqual([error.code, error.path, error.truncated], ['SCHEMA_MISMATCH', '', true]);
   assert.ok(error.issues.length >= 1 && error.issues.length <= 100);
+  // The issue's 1 MB shape (60,000 of them, ~510,000 arrays failing everywhere) was ~15 s and
+  // left the instance far over 64 MiB: as text and as a value, under 1 s, no instance renewal.
+  const wide = { a: Array.from({ length: 60000 }, () => [[[[[[[[]]]]]]]]) };
+  const renewals = memoryReport().renewals;
+  for (const call of [() => validateToolInputJson(t, JSON.stringify(wide)), () => validateToolInput(t, wide)]) {
+    const { error: big } = timed(call);
+    assert.deepEqual([big.code, big.path, big.truncated], ['SCHEMA_MISMATCH', '', true]);
+  }
+  assert.equal(memoryReport().renewals, renewals);
   const small = tool({ type: 'object', properties: { a: { type: 'string' }, b: { type: 'string' } } });
   const { error: cut } = timed(() => validateToolInput(small, { a: 1, b: 2 }, { maxIssues: 1 }));
   assert.deepEqual([cut.issues.map((i) => i.path), cut.truncated], [['/a'], true]);

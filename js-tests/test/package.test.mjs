@@ -20,10 +20,11 @@ test('the packed tarball installs and works from CJS and ESM', () => {
     const files = packed[0].files.map((f) => f.path);
     for (const required of ['index.cjs', 'index.mjs', 'browser.mjs', 'init.mjs', 'shared.mjs', 'wasm.mjs', 'api.mjs',
       'index.d.ts', 'dist/index.d.cts', 'dist/agent_contract.js', 'dist/agent_contract_bg.wasm',
-      'README.md', 'LICENSE-MIT', 'LICENSE-APACHE', 'package.json']) {
+      'README.md', 'LICENSE-MIT', 'LICENSE-APACHE', 'package.json', 'bin/agent-contract.mjs', 'dist/cli/agent-contract.wasm']) {
       assert.ok(files.includes(required), `tarball lacks ${required}`);
     }
-    assert.deepEqual(files.filter((f) => f.endsWith('.wasm')), ['dist/agent_contract_bg.wasm']);
+    // The library's wasm once, and the command line's (a different program: cli/ built for WASI).
+    assert.deepEqual(files.filter((f) => f.endsWith('.wasm')).sort(), ['dist/agent_contract_bg.wasm', 'dist/cli/agent-contract.wasm']);
     // The wasm-bindgen snippet the glue imports travels with it (a bundler resolves it in dist/).
     assert.ok(files.some((f) => /^dist\/snippets\/.+\/js_host\.js$/.test(f)), 'tarball lacks the js_host.js snippet');
     assert.ok(files.every((f) => !f.startsWith('dist/') || /\.(js|wasm|d\.cts)$/.test(f)), files.join(' '));
@@ -37,10 +38,12 @@ test('the packed tarball installs and works from CJS and ESM', () => {
       assert.ok(!byHash.has(hash), `${f} has the content of ${byHash.get(hash)}`);
       byHash.set(hash, f);
     }
-    // Size bounds: the wasm is ~1.8 MB raw, ~0.65 MB gzipped; 1.5x leaves room for growth, not for a second copy.
+    // Size bounds: the library's wasm is ~1.8 MB raw, ~0.65 MB gzipped, the command line's ~1.9 MB
+    // raw, ~0.69 MB gzipped; the bounds leave room for growth, not for a second copy of either.
     const wasmBytes = readFileSync(join(extracted, 'package/dist/agent_contract_bg.wasm')).length;
-    assert.ok(packed[0].unpackedSize < wasmBytes + 400_000, `unpacked ${packed[0].unpackedSize} bytes for a ${wasmBytes}-byte wasm`);
-    assert.ok(packed[0].size < 1_000_000, `tarball ${packed[0].size} bytes`);
+    const cliBytes = readFileSync(join(extracted, 'package/dist/cli/agent-contract.wasm')).length;
+    assert.ok(packed[0].unpackedSize < wasmBytes + cliBytes + 400_000, `unpacked ${packed[0].unpackedSize} bytes for wasm files of ${wasmBytes} and ${cliBytes} bytes`);
+    assert.ok(packed[0].size < 1_800_000, `tarball ${packed[0].size} bytes`);
     const project = join(work, 'app');
     execFileSync('mkdir', [project]);
     writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'app', private: true }));
@@ -73,6 +76,10 @@ test('the packed tarball installs and works from CJS and ESM', () => {
         require('agent-contract/init') === require('agent-contract'), typeof NotInitializedError, wasm.endsWith('dist/agent_contract_bg.wasm')]));`);
     const init = execFileSync('node', ['init.mjs'], { cwd: project, encoding: 'utf8' }).trim();
     assert.equal(init, JSON.stringify(['message', true, true, 'function', true]));
+    // npx runs the installed command line (offline: the package's own bin).
+    writeFileSync(join(project, 'actions.jsonl'), '{"type":"finish","summary":"done"}\n');
+    const npx = execFileSync('npx', ['--offline', 'agent-contract', 'check', 'actions', 'actions.jsonl'], { cwd: project, encoding: 'utf8' });
+    assert.equal(npx, 'actions.jsonl: ok (1 actions checked)\n');
   } finally {
     rmSync(work, { recursive: true, force: true });
   }

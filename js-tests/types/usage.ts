@@ -114,3 +114,47 @@ createAssembler({ maxBytes: 10 });
   const t: TransformStream<api.SseChunk, api.ProviderResponse> = api.providerResponseStream('gemini');
   void t;
 }
+
+// Messages and sessions: unions narrowed on `role` and `type`.
+function messageText(m: api.AgentMessage): string {
+  switch (m.role) {
+    case 'user':
+      return m.content.map((b) => b.text).join('');
+    case 'assistant': {
+      const calls: string[] = m.content.flatMap((b) => (b.type === 'toolCall' ? [b.name] : []));
+      return `${m.stopReason} ${calls.join(',')} ${m.usage.totalTokens}`;
+    }
+    case 'toolResult':
+      return `${m.toolName}: ${m.isError}`;
+  }
+}
+
+function sessions(text: string) {
+  const message = api.parseAgentMessage({ role: 'user', content: [], timestamp: 0 }, { strict: true, dialect: 'seed' });
+  void messageText(message);
+  // @ts-expect-error: no such dialect
+  api.parseAgentMessage({}, { dialect: 'v3' });
+  const report: api.SessionReport = api.checkSession(text, { maxIssues: 10 });
+  for (const p of report.problems) {
+    const code: api.ErrorCode = p.code;
+    void [code, p.line];
+  }
+  const session = api.readSession(new TextEncoder().encode(text), { dialect: 'pi' });
+  for (const e of session.entries) {
+    if (e.type === 'compaction') void e.firstKeptEntryId;
+    else void messageText(e.message);
+  }
+  const context: api.SessionContext = session.context(session.leaves()[0]);
+  void context.compaction?.summary;
+  const entry = api.parseSessionEntry({});
+  if (entry.type === 'session') {
+    const v: 1 = entry.version;
+    void v;
+  }
+  const tool = api.fromSeedTool({ name: 'read', description: 'r', parameters: { type: 'object' } }, { permissions: ['read'] });
+  const seed: api.SeedToolDefinition = api.toSeedTool(tool);
+  void seed;
+  // @ts-expect-error: permissions are required
+  api.fromSeedTool({ name: 'read', description: 'r', parameters: {} }, {});
+}
+void sessions;

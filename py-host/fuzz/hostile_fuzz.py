@@ -566,6 +566,22 @@ def _assembler_session(g: Gen) -> Any:
     return session
 
 
+def _session_checker(g: Gen) -> Any:
+    options = g.options() if g.chance(0.5) else None
+    chunks = [g.text() for _ in range(g.r.randrange(1, 5))]
+
+    def session() -> Any:
+        with ac.create_session_checker(options) as c:
+            for chunk in chunks:
+                try:
+                    c.push(chunk)
+                except ac.ContractError:
+                    break
+            return c.finish()
+
+    return session
+
+
 def _provider_session(g: Gen) -> Any:
     provider = g.r.choice(PROVIDERS) if g.chance(0.9) else g.value()
     options = g.options() if g.chance(0.3) else None
@@ -735,6 +751,26 @@ def _targets() -> dict[str, Callable[[Gen], tuple[tuple[Any, ...], Callable[...,
     t["assemble_sse_lines_async"] = sse_lines_async
     t["create_assembler"] = lambda g: ((), _assembler_session(g))
     t["create_provider_assembler"] = lambda g: ((), _provider_session(g))
+    # Messages and sessions (seed 004)
+    for name in ["parse_agent_message", "safe_parse_agent_message", "parse_tool_result", "safe_parse_tool_result",
+                 "parse_session_entry", "safe_parse_session_entry"]:
+        t[name] = value_op(getattr(ac, name), "value")
+    for name in ["parse_agent_message_json", "safe_parse_agent_message_json", "check_session", "read_session",
+                 "safe_read_session"]:
+        t[name] = text_op(getattr(ac, name))
+
+    def query(g: Gen) -> Any:
+        text, q, opts = g.text(), g.value(), g.options()
+        return (text, q), lambda: ac.query_session(text, q, opts)
+
+    def seed_tool(g: Gen) -> Any:
+        d, extra, opts = g.tool(), g.value(), g.options()
+        return (d, extra), lambda: ac.from_seed_tool(d, extra, opts)
+
+    t["query_session"] = query
+    t["from_seed_tool"] = seed_tool
+    t["to_seed_tool"] = config_op(ac.to_seed_tool, lambda g: g.tool())
+    t["create_session_checker"] = lambda g: ((), _session_checker(g))
     return t
 
 
@@ -743,11 +779,12 @@ NEVER_RAISE = {name for name in ac.__all__ if name.startswith("safe_")} | {"prev
 
 def covered() -> set[str]:
     """The public functions the fuzzer calls (the classes through create_*)."""
-    return set(_targets()) | {"Assembler", "ProviderAssembler"}
+    return set(_targets()) | {"Assembler", "ProviderAssembler", "Session", "SessionChecker"}
 
 
 def public_functions() -> set[str]:
-    return {name for name in ac.__all__ if callable(getattr(ac, name)) and name[0].islower()} | {"Assembler", "ProviderAssembler"}
+    return {name for name in ac.__all__ if callable(getattr(ac, name)) and name[0].islower()} | {
+        "Assembler", "ProviderAssembler", "Session", "SessionChecker"}
 
 
 def _rss_mb() -> float:

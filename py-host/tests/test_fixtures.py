@@ -111,6 +111,8 @@ ARGS_OPS = {
     "jsonSchemaForTarget": ac.json_schema_for_target,
     "compareContracts": ac.compare_contracts,
     "diffCatalogs": ac.diff_catalogs,
+    "fromSeedTool": ac.from_seed_tool,
+    "toSeedTool": ac.to_seed_tool,
 }
 SAFE_ARGS_OPS = {
     "createRegistry": ac.safe_create_registry,
@@ -156,11 +158,50 @@ def run(case: dict[str, Any]) -> dict[str, Any]:
         return outcome(lambda: ac.validate_tool_input(case["tool"], value, options))
     if op == "validateToolInputJson":
         return outcome(lambda: ac.validate_tool_input_json(case["tool"], text_arg(case), options))
+    if op == "parseAgentMessage":
+        return outcome(lambda: ac.parse_agent_message(value, options))
+    if op == "parseAgentMessageJson":
+        return outcome(lambda: ac.parse_agent_message_json(text_arg(case), options))
+    if op == "parseToolResult":
+        return outcome(lambda: ac.parse_tool_result(value, options))
+    if op == "parseSessionEntry":
+        return outcome(lambda: ac.parse_session_entry(value, options))
+    if op == "checkSession":
+        return outcome(lambda: without_messages(ac.check_session(session_text(case), options)))
+    if op == "readSession":
+        got = outcome(lambda: plain_session(ac.read_session(session_text(case), options)))
+        twin = ac.safe_read_session(session_text(case), options)
+        assert twin["ok"] == got["ok"] and (not got["ok"] or same(plain_session(twin["value"]), got["value"]))
+        return got
+    if op == "querySession":
+        return outcome(lambda: ac.query_session(session_text(case), case["query"], options))
     if op == "assembleStream":
         return assemble_stream(value, options)
     if op == "assembleProviderStream":
         return outcome(lambda: ac.assemble_provider_stream(case["provider"], provider_input(case, value), options))
     raise AssertionError(f"unknown op {op}")
+
+
+# Recorded pi-mono sessions: external data, absent in a clone elsewhere.
+SESSIONS = FIXTURES.parent.parent / "shared" / "conformance" / "pi-mono-sessions"
+
+
+def session_text(case: dict[str, Any]) -> str | bytes:
+    if "sessionFile" in case:
+        return (SESSIONS / case["sessionFile"]).read_bytes()
+    return text_arg(case)
+
+
+def without_messages(report: Any) -> Any:
+    """checkSession's problems as the fixtures write them: by line, code and path."""
+    for problem in report["problems"]:
+        assert isinstance(problem["message"], str) and problem["message"], f"problem without a message: {problem!r}"
+        del problem["message"]
+    return report
+
+
+def plain_session(session: Any) -> dict[str, Any]:
+    return {"header": session.header, "entries": session.entries, "roots": session.roots, "leaves": session.leaves()}
 
 
 # Recorded provider streams: external data, absent in a clone elsewhere.
@@ -303,6 +344,10 @@ def check_safe_twin(case: dict[str, Any], got: dict[str, Any]) -> None:
             "parseDecisionJson": ac.safe_parse_decision_json,
             "parseAgentActionJson": ac.safe_parse_agent_action_json,
             "defineToolJson": ac.safe_define_tool_json,
+            "parseAgentMessage": ac.safe_parse_agent_message,
+            "parseAgentMessageJson": ac.safe_parse_agent_message_json,
+            "parseToolResult": ac.safe_parse_tool_result,
+            "parseSessionEntry": ac.safe_parse_session_entry,
         }.get(op)
         if safe is None:
             return
@@ -326,6 +371,8 @@ def test_fixture_cases_found() -> None:
 def test_fixture(case: dict[str, Any]) -> None:
     if "recording" in case and not RECORDINGS.is_dir():
         pytest.skip(f"recorded provider streams: {RECORDINGS} is absent")
+    if "sessionFile" in case and not SESSIONS.is_dir():
+        pytest.skip(f"recorded pi-mono sessions: {SESSIONS} is absent")
     got = run(case)
     check(got, case["expect"], case["expect"].get("host"))
     check_safe_twin(case, got)

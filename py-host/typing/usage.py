@@ -36,3 +36,29 @@ def projections(registry: ac.Registry) -> int:
     openai = ac.to_openai_tools(registry)
     anthropic = ac.to_anthropic_tools(registry)
     return len(mcp) + len(openai) + len(anthropic)
+
+
+def messages(value: object, text: str) -> list[str]:
+    out = ac.safe_parse_agent_message(value, {"strict": True, "dialect": "seed"})
+    names: list[str] = []
+    if out["ok"] is True:
+        message = out["value"]
+        if message["role"] == "assistant":
+            for block in message["content"]:
+                if block["type"] == "toolCall":
+                    names.append(block["name"])
+        elif message["role"] == "toolResult":
+            names.append(message["toolName"])
+    report: ac.SessionReport = ac.check_session(text, {"maxIssues": 10})
+    names.extend(f"{p['line']}: {p['code']}" for p in report["problems"])
+    session = ac.read_session(text.encode(), {"dialect": "pi"})
+    context: ac.SessionContext = session.context(session.leaves()[0])
+    if context["compaction"] is not None:
+        names.append(context["compaction"]["summary"])
+    with ac.SessionChecker() as checker:
+        names.extend(p["code"] for p in checker.push(text))
+        names.append(str(checker.finish()["ok"]))
+    tool = ac.from_seed_tool({"name": "read", "description": "r", "parameters": {"type": "object"}}, {"permissions": ["read"]})
+    seed: ac.SeedToolDefinition = ac.to_seed_tool(tool)
+    names.append(seed["name"])
+    return names

@@ -87,6 +87,25 @@ fn input_json(tool: &str, text: &[u8], options: &str) -> String {
     })())
 }
 
+/// A session or message text function: options read from host text, then the core.
+fn session_call(
+    text: &[u8],
+    options: &str,
+    run: impl FnOnce(&[u8], Option<&&Value>) -> Result<Value, ContractError>,
+) -> String {
+    reply((|| {
+        let o = host_options(options)?;
+        run(text, o.as_ref().as_ref())
+    })())
+}
+
+fn query_call(query: &str, text: &[u8], options: &str) -> String {
+    reply((|| {
+        let (q, o) = (host_value(query)?, host_options(options)?);
+        api::query_session(text, &&q, o.as_ref().as_ref())
+    })())
+}
+
 fn reply(result: Result<Value, ContractError>) -> String {
     to_text(&outcome_value(result))
 }
@@ -368,6 +387,119 @@ impl Guest for Core {
         #[cfg(not(target_arch = "wasm32"))]
         0
     }
+
+    // Messages and sessions (seed 004)
+    fn parse_agent_message(value: String) -> String {
+        Self::parse_agent_message_with_options(value, String::new())
+    }
+
+    fn parse_agent_message_with_options(value: String, options: String) -> String {
+        reply((|| {
+            let (v, o) = (host_value(&value)?, host_options(&options)?);
+            api::parse_agent_message(&&v, o.as_ref().as_ref())
+        })())
+    }
+
+    fn parse_agent_message_json(text: String) -> String {
+        session_call(text.as_bytes(), "", |t, o| api::parse_agent_message_json(t, o))
+    }
+
+    fn parse_agent_message_json_with_options(text: String, options: String) -> String {
+        session_call(text.as_bytes(), &options, |t, o| api::parse_agent_message_json(t, o))
+    }
+
+    fn parse_agent_message_json_bytes(text: String) -> String {
+        session_call(&carried_bytes(&text), "", |t, o| api::parse_agent_message_json(t, o))
+    }
+
+    fn parse_agent_message_json_bytes_with_options(text: String, options: String) -> String {
+        session_call(&carried_bytes(&text), &options, |t, o| api::parse_agent_message_json(t, o))
+    }
+
+    fn parse_tool_result(value: String) -> String {
+        Self::parse_tool_result_with_options(value, String::new())
+    }
+
+    fn parse_tool_result_with_options(value: String, options: String) -> String {
+        reply((|| {
+            let (v, o) = (host_value(&value)?, host_options(&options)?);
+            api::parse_tool_result(&&v, o.as_ref().as_ref())
+        })())
+    }
+
+    fn parse_session_entry(value: String) -> String {
+        Self::parse_session_entry_with_options(value, String::new())
+    }
+
+    fn parse_session_entry_with_options(value: String, options: String) -> String {
+        reply((|| {
+            let (v, o) = (host_value(&value)?, host_options(&options)?);
+            api::parse_session_entry(&&v, o.as_ref().as_ref())
+        })())
+    }
+
+    fn check_session(text: String) -> String {
+        session_call(text.as_bytes(), "", |t, o| api::check_session(t, o))
+    }
+
+    fn check_session_with_options(text: String, options: String) -> String {
+        session_call(text.as_bytes(), &options, |t, o| api::check_session(t, o))
+    }
+
+    fn check_session_bytes(text: String) -> String {
+        session_call(&carried_bytes(&text), "", |t, o| api::check_session(t, o))
+    }
+
+    fn check_session_bytes_with_options(text: String, options: String) -> String {
+        session_call(&carried_bytes(&text), &options, |t, o| api::check_session(t, o))
+    }
+
+    fn read_session(text: String) -> String {
+        session_call(text.as_bytes(), "", |t, o| api::read_session(t, o))
+    }
+
+    fn read_session_with_options(text: String, options: String) -> String {
+        session_call(text.as_bytes(), &options, |t, o| api::read_session(t, o))
+    }
+
+    fn read_session_bytes(text: String) -> String {
+        session_call(&carried_bytes(&text), "", |t, o| api::read_session(t, o))
+    }
+
+    fn read_session_bytes_with_options(text: String, options: String) -> String {
+        session_call(&carried_bytes(&text), &options, |t, o| api::read_session(t, o))
+    }
+
+    fn query_session(query: String, text: String) -> String {
+        query_call(&query, text.as_bytes(), "")
+    }
+
+    fn query_session_with_options(query: String, text: String, options: String) -> String {
+        query_call(&query, text.as_bytes(), &options)
+    }
+
+    fn query_session_bytes(query: String, text: String) -> String {
+        query_call(&query, &carried_bytes(&text), "")
+    }
+
+    fn query_session_bytes_with_options(query: String, text: String, options: String) -> String {
+        query_call(&query, &carried_bytes(&text), &options)
+    }
+
+    fn from_seed_tool(def: String, extra: String) -> String {
+        Self::from_seed_tool_with_options(def, extra, String::new())
+    }
+
+    fn from_seed_tool_with_options(def: String, extra: String, options: String) -> String {
+        reply((|| {
+            let (d, e, o) = (host_value(&def)?, host_value(&extra)?, host_options(&options)?);
+            api::from_seed_tool(&&d, &&e, o.as_ref().as_ref())
+        })())
+    }
+
+    fn to_seed_tool(tool: String) -> String {
+        reply((|| api::to_seed_tool(&&host_value(&tool)?))())
+    }
 }
 
 /// One assembler per resource; wit-bindgen drops it when the host drops the resource.
@@ -378,6 +510,7 @@ struct ComponentAssembler {
 impl exports::agent_contract::core::assembly::Guest for Core {
     type Assembler = ComponentAssembler;
     type ProviderAssembler = ComponentProviderAssembler;
+    type SessionChecker = ComponentSessionChecker;
 }
 
 /// One provider stream per resource.
@@ -459,6 +592,46 @@ impl exports::agent_contract::core::assembly::GuestAssembler for ComponentAssemb
 
     fn finish(&self) -> String {
         reply(self.inner.borrow().as_ref().map_err(|e| e.clone()).and_then(|a| a.finish()))
+    }
+}
+
+/// The incremental session reader, one per resource.
+struct ComponentSessionChecker {
+    inner: std::cell::RefCell<Result<crate::session::check::SessionReader, ContractError>>,
+}
+
+impl exports::agent_contract::core::assembly::GuestSessionChecker for ComponentSessionChecker {
+    fn new(options: String) -> Self {
+        let inner = host_options(&options).and_then(|o| api::create_session_reader(o.as_ref().as_ref()));
+        ComponentSessionChecker { inner: std::cell::RefCell::new(inner) }
+    }
+
+    fn push(&self, chunk: String) -> String {
+        self.push_bytes_of(chunk.as_bytes())
+    }
+
+    fn push_bytes(&self, chunk: String) -> String {
+        self.push_bytes_of(&carried_bytes(&chunk))
+    }
+
+    fn preview(&self) -> String {
+        reply(self.inner.borrow().as_ref().map(|r| r.problems_so_far()).map_err(|e| e.clone()))
+    }
+
+    fn finish(&self) -> String {
+        reply(match &mut *self.inner.borrow_mut() {
+            Ok(r) => Ok(r.finish()),
+            Err(e) => Err(e.clone()),
+        })
+    }
+}
+
+impl ComponentSessionChecker {
+    fn push_bytes_of(&self, chunk: &[u8]) -> String {
+        reply(match &mut *self.inner.borrow_mut() {
+            Ok(r) => Ok(r.push(chunk)),
+            Err(e) => Err(e.clone()),
+        })
     }
 }
 

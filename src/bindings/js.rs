@@ -693,3 +693,116 @@ pub fn memory_bytes() -> f64 {
     #[cfg(not(target_arch = "wasm32"))]
     0.0
 }
+
+// Messages and sessions (seed 004). Session texts cross whole: `maxBytes` bounds each line.
+
+/// A session text's bytes (a string or bytes), or the not-text error.
+fn session_text(text: &JsValue) -> Result<Vec<u8>, ContractError> {
+    let text = Text::of(text);
+    match &text {
+        Text::Other(v) => Err(api::not_text(&JsInput::root(v.clone(), Caps::FLOOR))),
+        _ => Ok(text.bytes(0, text.len())),
+    }
+}
+
+#[wasm_bindgen(js_name = parseAgentMessage)]
+pub fn parse_agent_message(value: JsValue, options: JsValue) -> String {
+    let o = CallOptions::read(&options, OptionSet::Session);
+    reply(api::parse_agent_message(&o.value(value), Some(&o.input)))
+}
+
+#[wasm_bindgen(js_name = parseAgentMessageJson)]
+pub fn parse_agent_message_json(text: JsValue, options: JsValue) -> String {
+    let o = CallOptions::read(&options, OptionSet::Session);
+    reply(with_text(&text, max_bytes(&o, OptionSet::Session), |t| api::parse_agent_message_json(t, Some(&o.input))))
+}
+
+#[wasm_bindgen(js_name = parseToolResult)]
+pub fn parse_tool_result(value: JsValue, options: JsValue) -> String {
+    let o = CallOptions::read(&options, OptionSet::Session);
+    reply(api::parse_tool_result(&o.value(value), Some(&o.input)))
+}
+
+#[wasm_bindgen(js_name = parseSessionEntry)]
+pub fn parse_session_entry(value: JsValue, options: JsValue) -> String {
+    let o = CallOptions::read(&options, OptionSet::Session);
+    reply(api::parse_session_entry(&o.value(value), Some(&o.input)))
+}
+
+#[wasm_bindgen(js_name = checkSession)]
+pub fn check_session(text: JsValue, options: JsValue) -> String {
+    let o = CallOptions::read(&options, OptionSet::Session);
+    reply(session_text(&text).and_then(|t| api::check_session(&t, Some(&o.input))))
+}
+
+#[wasm_bindgen(js_name = readSession)]
+pub fn read_session(text: JsValue, options: JsValue) -> String {
+    let o = CallOptions::read(&options, OptionSet::Session);
+    reply(session_text(&text).and_then(|t| api::read_session(&t, Some(&o.input))))
+}
+
+#[wasm_bindgen(js_name = querySession)]
+pub fn query_session(text: JsValue, query: JsValue, options: JsValue) -> String {
+    let o = CallOptions::read(&options, OptionSet::Session);
+    let query = program_data(query);
+    reply(session_text(&text).and_then(|t| api::query_session(&t, &query, Some(&o.input))))
+}
+
+#[wasm_bindgen(js_name = fromSeedTool)]
+pub fn from_seed_tool(def: JsValue, extra: JsValue, options: JsValue) -> String {
+    let o = CallOptions::read(&options, OptionSet::Rules);
+    reply(api::from_seed_tool(&o.value(def), &program_data(extra), Some(&o.input)))
+}
+
+#[wasm_bindgen(js_name = toSeedTool)]
+pub fn to_seed_tool(tool: JsValue) -> String {
+    reply(api::to_seed_tool(&program_data(tool)))
+}
+
+/// The incremental session reader (`createSessionChecker` in the package): chunks of a session
+/// text in (strings or `Uint8Array`, crossing in pieces), the problems of completed lines out,
+/// the report at `finish()`. Invalid options do not throw here: every method returns that error.
+#[wasm_bindgen]
+pub struct SessionChecker {
+    inner: Result<crate::session::check::SessionReader, ContractError>,
+}
+
+#[wasm_bindgen]
+impl SessionChecker {
+    #[wasm_bindgen(constructor)]
+    pub fn new(options: JsValue) -> SessionChecker {
+        let o = CallOptions::read(&options, OptionSet::Session);
+        SessionChecker { inner: api::create_session_reader(Some(&o.input)) }
+    }
+
+    pub fn push(&mut self, chunk: JsValue) -> String {
+        reply(match &mut self.inner {
+            Ok(reader) => {
+                let text = Text::of(&chunk);
+                match &text {
+                    Text::Other(v) => Err(api::not_text(&JsInput::root(v.clone(), Caps::FLOOR))),
+                    _ => {
+                        let mut found = Vec::new();
+                        let mut from = 0;
+                        while from < text.len() {
+                            let to = text.piece_end(from, SSE_PIECE);
+                            if let Value::Array(items) = reader.push(&text.bytes(from, to)) {
+                                found.extend(items);
+                            }
+                            from = to;
+                        }
+                        Ok(Value::Array(found))
+                    }
+                }
+            }
+            Err(e) => Err(e.clone()),
+        })
+    }
+
+    pub fn finish(&mut self) -> String {
+        reply(match &mut self.inner {
+            Ok(reader) => Ok(reader.finish()),
+            Err(e) => Err(e.clone()),
+        })
+    }
+}

@@ -18,6 +18,9 @@ pub struct Options {
     pub max_arguments_bytes: usize,
     /// Stream assembly: most bytes of all argument texts, ids and names of one response.
     pub max_response_bytes: usize,
+    /// Messages and sessions: `dialect: "pi"` (pi-mono's older session format) instead of the
+    /// seed's rules.
+    pub pi_dialect: bool,
 }
 
 impl Default for Options {
@@ -29,6 +32,7 @@ impl Default for Options {
             max_issues: DEFAULT_MAX_ISSUES,
             max_arguments_bytes: DEFAULT_MAX_ARGUMENTS_BYTES,
             max_response_bytes: DEFAULT_MAX_RESPONSE_BYTES,
+            pi_dialect: false,
         }
     }
 }
@@ -47,6 +51,9 @@ pub enum OptionSet {
     /// The stream assembler: `maxArgumentsBytes`, `maxResponseBytes` and the per-value limits
     /// for parsing arguments (`maxBytes` is `maxArgumentsBytes` there).
     Stream,
+    /// Messages and sessions: `strict`, the limits, `maxIssues` (most problems a session report
+    /// lists) and `dialect` (`"seed"`, the default, or `"pi"`).
+    Session,
 }
 
 impl Options {
@@ -75,8 +82,22 @@ impl Options {
             };
             match (key.as_str(), item.kind()) {
                 (_, Kind::Undefined) => {}
-                ("strict", Kind::Bool) if set == OptionSet::Rules => options.strict = item.boolean(),
-                ("strict", _) if set == OptionSet::Rules => return Err(invalid(&path, "strict must be a boolean")),
+                ("strict", Kind::Bool) if matches!(set, OptionSet::Rules | OptionSet::Session) => {
+                    options.strict = item.boolean()
+                }
+                ("strict", _) if matches!(set, OptionSet::Rules | OptionSet::Session) => {
+                    return Err(invalid(&path, "strict must be a boolean"))
+                }
+                ("dialect", Kind::String) if set == OptionSet::Session => match item.string().as_str() {
+                    "seed" => options.pi_dialect = false,
+                    "pi" => options.pi_dialect = true,
+                    other => {
+                        return Err(invalid(&path, format!("unknown dialect {other:?}; expected \"seed\" or \"pi\"")))
+                    }
+                },
+                ("dialect", _) if set == OptionSet::Session => {
+                    return Err(invalid(&path, "dialect must be \"seed\" or \"pi\""))
+                }
                 ("maxArgumentsBytes", _) if set == OptionSet::Stream => {
                     options.max_arguments_bytes = read_count(&item, &path, MAX_BYTES_CEILING)?
                 }
@@ -96,7 +117,7 @@ impl Options {
                 ("maxObjectMembers", _) => {
                     options.limits.max_object_members = read_count(&item, &path, MAX_BYTES_CEILING)?
                 }
-                ("maxIssues", _) if set == OptionSet::Rules => {
+                ("maxIssues", _) if matches!(set, OptionSet::Rules | OptionSet::Session) => {
                     options.max_issues = read_count(&item, &path, MAX_ISSUES_CEILING)?
                 }
                 ("maxCalls", _) if set == OptionSet::Decision => {

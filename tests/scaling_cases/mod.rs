@@ -142,6 +142,15 @@ fn sse(payloads: impl Iterator<Item = String>) -> String {
     s
 }
 
+const SESSION_HEADER: &str = r#"{"type":"session","version":1,"id":"s","timestamp":"t","cwd":"/w"}"#;
+
+/// `checkSession` over `text` (the report is built whatever it holds).
+fn session_text(text: String) -> Built {
+    let bytes = text.len();
+    let text: &'static [u8] = Box::leak(text.into_bytes().into_boxed_slice());
+    built(bytes, move || ok(api::check_session::<&Value>(text, None)))
+}
+
 fn provider(name: &'static str, text: String) -> Built {
     let provider = keep(Value::String(name.to_owned()));
     let bytes = text.len();
@@ -484,6 +493,33 @@ pub fn cases() -> Vec<Case> {
                 }
                 p.push(r#"{"candidates":[{"content":{"role":"model","parts":[{"functionCall":{}}]},"finishReason":"STOP"}],"responseId":"r"}"#.to_owned());
                 provider("gemini", sse(p.into_iter()))
+            },
+        },
+        // Messages and sessions (seed 004)
+        Case { name: "checkSession n blank lines", build: |n| session_text("\n".repeat(n)) },
+        Case {
+            name: "checkSession n/16 chained entries",
+            build: |n| {
+                let mut text = String::from(SESSION_HEADER);
+                for i in 0..n / 16 {
+                    let parent = if i == 0 { "null".to_owned() } else { format!("\"e{}\"", i - 1) };
+                    let _ = write!(text, "\n{{\"type\":\"message\",\"id\":\"e{i}\",\"parentId\":{parent},\"timestamp\":\"t\",\"message\":{{\"role\":\"user\",\"content\":[],\"timestamp\":1}}}}");
+                }
+                session_text(text)
+            },
+        },
+        Case {
+            name: "checkSession n/16 entries, then a tool result answering the first",
+            build: |n| {
+                let mut text = String::from(SESSION_HEADER);
+                text.push_str("\n{\"type\":\"message\",\"id\":\"a\",\"parentId\":null,\"timestamp\":\"t\",\"message\":{\"role\":\"assistant\",\"content\":[{\"type\":\"toolCall\",\"id\":\"c\",\"name\":\"f\",\"arguments\":{}}],\"stopReason\":\"toolUse\",\"usage\":{\"input\":0,\"output\":0,\"totalTokens\":0},\"timestamp\":1}}");
+                let mut parent = "a".to_owned();
+                for i in 0..n / 16 {
+                    let _ = write!(text, "\n{{\"type\":\"message\",\"id\":\"e{i}\",\"parentId\":\"{parent}\",\"timestamp\":\"t\",\"message\":{{\"role\":\"user\",\"content\":[],\"timestamp\":1}}}}");
+                    parent = format!("e{i}");
+                }
+                let _ = write!(text, "\n{{\"type\":\"message\",\"id\":\"r\",\"parentId\":\"{parent}\",\"timestamp\":\"t\",\"message\":{{\"role\":\"toolResult\",\"toolCallId\":\"c\",\"toolName\":\"f\",\"content\":[],\"isError\":false,\"timestamp\":1}}}}");
+                session_text(text)
             },
         },
         Case {

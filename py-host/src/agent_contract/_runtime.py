@@ -43,6 +43,19 @@ _WITH_OPTIONS = (
     "check-tool-call",
     "normalize-tool-result",
     "assemble-provider-stream",
+    # Messages and sessions (seed 004)
+    "parse-agent-message",
+    "parse-agent-message-json",
+    "parse-agent-message-json-bytes",
+    "parse-tool-result",
+    "parse-session-entry",
+    "check-session",
+    "check-session-bytes",
+    "read-session",
+    "read-session-bytes",
+    "query-session",
+    "query-session-bytes",
+    "from-seed-tool",
 )
 EXPORTS = _WITH_OPTIONS + tuple(name + "-with-options" for name in _WITH_OPTIONS) + (
     "not-text",
@@ -60,6 +73,7 @@ EXPORTS = _WITH_OPTIONS + tuple(name + "-with-options" for name in _WITH_OPTIONS
     "compare-contracts",
     "diff-catalogs",
     "memory-bytes",
+    "to-seed-tool",
 )
 
 ASSEMBLY = "agent-contract:core/assembly@0.1.0"
@@ -67,6 +81,8 @@ ASSEMBLY = "agent-contract:core/assembly@0.1.0"
 RESOURCES = {
     "assembler": ("push", "preview", "finish"),
     "provider-assembler": ("push", "push-sse", "push-sse-bytes", "push-sse-value", "preview", "finish"),
+    # Messages and sessions (seed 004)
+    "session-checker": ("push", "push-bytes", "preview", "finish"),
 }
 
 _lock = threading.Lock()

@@ -251,3 +251,120 @@ class McpTool(TypedDict):
     inputSchema: dict[str, Any]
     outputSchema: NotRequired[dict[str, Any]]
     annotations: McpToolAnnotations
+
+
+# --- messages and sessions (seed 004) ------------------------------------------------------
+
+
+class SessionOptions(LimitOptions, total=False):
+    strict: bool
+    dialect: Literal["seed", "pi"]
+    maxIssues: int
+
+
+class TextContent(TypedDict):
+    type: Literal["text"]
+    text: str
+
+
+class ToolCallContent(TypedDict):
+    type: Literal["toolCall"]
+    id: str
+    name: str
+    arguments: dict[str, Any]
+
+
+class Usage(TypedDict):
+    input: int
+    output: int
+    totalTokens: int
+
+
+class UserMessage(TypedDict):
+    role: Literal["user"]
+    content: list[TextContent]
+    timestamp: float
+
+
+class AssistantMessage(TypedDict):
+    role: Literal["assistant"]
+    content: list[Union[TextContent, ToolCallContent]]
+    stopReason: Literal["stop", "toolUse", "error", "aborted"]
+    usage: Usage
+    timestamp: float
+    errorMessage: NotRequired[str]
+
+
+class ToolResultMessage(TypedDict):
+    role: Literal["toolResult"]
+    toolCallId: str
+    toolName: str
+    content: list[TextContent]
+    details: NotRequired[Any]
+    isError: bool
+    timestamp: float
+
+
+AgentMessage = Union[UserMessage, AssistantMessage, ToolResultMessage]
+
+
+class SeedToolResult(TypedDict):
+    content: list[TextContent]
+    details: NotRequired[Any]
+    terminate: NotRequired[bool]
+
+
+class SeedToolDefinition(TypedDict):
+    name: str
+    description: str
+    parameters: dict[str, Any]
+
+
+class SessionHeader(TypedDict):
+    type: Literal["session"]
+    version: Literal[1]
+    id: str
+    timestamp: str
+    cwd: str
+
+
+class MessageEntry(TypedDict):
+    type: Literal["message"]
+    id: str
+    parentId: Optional[str]
+    timestamp: str
+    message: AgentMessage
+
+
+class CompactionEntry(TypedDict):
+    type: Literal["compaction"]
+    id: str
+    parentId: Optional[str]
+    timestamp: str
+    summary: str
+    firstKeptEntryId: str
+    tokensBefore: int
+
+
+SessionEntry = Union[SessionHeader, MessageEntry, CompactionEntry]
+
+
+class SessionProblem(TypedDict):
+    line: int
+    code: str
+    path: str
+    message: str
+
+
+class SessionReport(TypedDict):
+    ok: bool
+    entries: int
+    problems: list[SessionProblem]
+    roots: list[str]
+    leaves: list[str]
+    truncated: NotRequired[bool]
+
+
+class SessionContext(TypedDict):
+    compaction: Optional[CompactionEntry]
+    messages: list[AgentMessage]

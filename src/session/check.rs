@@ -1,0 +1,717 @@
+//! Session files: `checkSession` (every line, every problem, one report), `readSession` (the
+//! session, or the first problem as an error) and the tree queries.
+//!
+//! One pass over the lines, linear in the text: each line is parsed on its own (so `maxBytes`
+//! and the other limits bound one line), checked as an entry (`session::entry`), then placed in
+//! the tree. Each line gets at most one problem, the first of: blank line, strict JSON, header
+//! placement, the entry's own rules, a duplicate id, a parent that is not an earlier entry, a
+//! compaction target that is not an ancestor, a tool result that answers no call of its branch
+//! (or the wrong tool, or a call already answered on the branch). A line with a problem still
+//! joins the tree when its `id` (and `parentId`) can be read, so one bad line is one problem,
+//! not a cascade. Ancestry is answered with jump pointers (each node keeps its parent and one
+//! jump; an ancestor query is O(log depth)), so tool results and compactions stay cheap on long
+//! branches.
+
+use std::collections::BTreeMap;
+
+use crate::error::{Code, ContractError, Position, Result};
+use crate::input::fields::Source;
+use crate::input::options::Options;
+use crate::input::{HostValue, Kind};
+use crate::json::{self, Mode};
+use crate::session::entry::{lenient_link, read_entry, Entry, EntryKind, FirstKept};
+use crate::session::field::{number, object, string, Ctx, Dialect};
+use crate::session::message::{dialect, tool_calls};
+use crate::value::Value;
+
+/// One problem of a session text: the 1-based line and the error found there.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Problem {
+    pub line: usize,
+    pub error: ContractError,
+}
+
+/// The tree of entries read so far: nodes in file order.
+#[derive(Default)]
+struct Tree {
+    ids: Vec<String>,
+    parent: Vec<Option<u32>>,
+    depth: Vec<u32>,
+    jump: Vec<u32>,
+    has_child: Vec<bool>,
+    by_id: BTreeMap<String, u32>,
+    /// The checked entry of each node (`readSession` only; `Null` for lines with a problem).
+    values: Vec<Value>,
+    kinds: Vec<Option<EntryKind>>,
+}
+
+impl Tree {
+    fn push(&mut self, id: String, parent: Option<u32>) -> u32 {
+        let node = self.ids.len() as u32;
+        let (depth, jump) = match parent {
+            None => (0, node),
+            Some(p) => {
+                let pu = p as usize;
+                self.has_child[pu] = true;
+                let j = self.jump[pu] as usize;
+                let jj = self.jump[j] as usize;
+                let jump = if self.depth[pu] - self.depth[j] == self.depth[j] - self.depth[jj] { jj as u32 } else { p };
+                (self.depth[pu] + 1, jump)
+            }
+        };
+        self.by_id.insert(id.clone(), node);
+        self.ids.push(id);
+        self.parent.push(parent);
+        self.depth.push(depth);
+        self.jump.push(jump);
+        self.has_child.push(false);
+        node
+    }
+
+    /// Whether `a` is `x` or one of its ancestors.
+    fn is_ancestor(&self, a: u32, x: u32) -> bool {
+        let d = self.depth[a as usize];
+        let mut x = x;
+        if self.depth[x as usize] < d {
+            return false;
+        }
+        while self.depth[x as usize] > d {
+            let j = self.jump[x as usize];
+            x = if self.depth[j as usize] >= d { j } else { self.parent[x as usize].unwrap_or(x) };
+        }
+        x == a
+    }
+
+    /// Root to `node`, inclusive.
+    fn branch(&self, node: u32) -> Vec<u32> {
+        let mut out = vec![node];
+        let mut x = node;
+        while let Some(p) = self.parent[x as usize] {
+            out.push(p);
+            x = p;
+        }
+        out.reverse();
+        out
+    }
+}
+
+/// Reads a session text line by line. `checkSession` and `readSession` feed it one whole text;
+/// it holds no text itself, only what the rules between lines need (the tree, the tool calls
+/// and results per branch), so it could be fed chunk by chunk.
+pub struct Checker {
+    options: Options,
+    dialect: Dialect,
+    /// Keep each entry's checked value (`readSession`).
+    keep: bool,
+    lines: usize,
+    entries: usize,
+    problems: Vec<Problem>,
+    truncated: bool,
+    header: Option<Value>,
+    header_id: Option<String>,
+    tree: Tree,
+    /// toolCall id -> the nodes whose assistant message holds it, with the tool name.
+    calls: BTreeMap<String, Vec<(u32, String)>>,
+    /// (call node, toolCall id) -> the nodes of the results answering it.
+    results: BTreeMap<(u32, String), Vec<u32>>,
+    /// `dialect: "pi"`: the node of each parsed line (`firstKeptEntryIndex` indexes them).
+    file_entries: Vec<Option<u32>>,
+    last_node: Option<u32>,
+}
+
+impl Checker {
+    pub fn new(options: &Options, keep: bool) -> Checker {
+        Checker {
+            options: *options,
+            dialect: dialect(options),
+            keep,
+            lines: 0,
+            entries: 0,
+            problems: Vec::new(),
+            truncated: false,
+            header: None,
+            header_id: None,
+            tree: Tree::default(),
+            calls: BTreeMap::new(),
+            results: BTreeMap::new(),
+            file_entries: Vec::new(),
+            last_node: None,
+        }
+    }
+
+    /// Every line of `text` (LF or CRLF line ends; the last line may lack one).
+    pub fn feed_text(&mut self, text: &[u8]) {
+        let mut start = 0;
+        while start < text.len() {
+            let end = memchr_lf(&text[start..]).map_or(text.len(), |i| start + i);
+            let mut line = &text[start..end];
+            if line.last() == Some(&b'\r') {
+                line = &line[..line.len() - 1];
+            }
+            self.line(line, start);
+            start = end + 1;
+        }
+    }
+
+    fn problem(&mut self, line: usize, error: ContractError) {
+        if self.problems.len() < self.options.max_issues {
+            self.problems.push(Problem { line, error });
+        } else {
+            self.truncated = true;
+        }
+    }
+
+    /// One line (without its line end) starting at byte `offset` of the text.
+    pub fn line(&mut self, bytes: &[u8], offset: usize) {
+        self.lines += 1;
+        let n = self.lines;
+        if bytes.len() > self.options.limits.max_bytes {
+            let e = line_too_large(offset, n, self.options.limits.max_bytes);
+            self.problem(n, e);
+            return;
+        }
+        if bytes.iter().all(|b| matches!(b, b' ' | b'\t' | b'\r')) {
+            let e = ContractError::new(
+                Code::SessionLineBlank,
+                "",
+                "a blank line: every line of a session file holds one entry",
+            )
+            .at(Position { offset, line: n, column: 1 });
+            self.problem(n, e);
+            return;
+        }
+        let doc = match json::parse(bytes, Mode::Strict, &self.options.limits) {
+            Ok(doc) => doc,
+            Err(mut e) => {
+                if let Some(p) = e.position.as_mut() {
+                    p.offset += offset;
+                    p.line = n;
+                }
+                self.problem(n, e);
+                return;
+            }
+        };
+        let at =
+            |e: ContractError| if e.position.is_some() { e } else { e.at(Position { offset, line: n, column: 1 }) };
+        let is_header = matches!(doc.get("type"), Some(Value::String(t)) if t == "session");
+        let mut reported = false;
+        if n == 1 && !is_header {
+            self.problem(
+                n,
+                at(ContractError::new(
+                    Code::SessionHeaderMissing,
+                    "/type",
+                    "the first line must be the session header ({\"type\": \"session\", ...})",
+                )),
+            );
+            reported = true;
+        } else if n != 1 && is_header {
+            self.file_entries.push(None);
+            self.problem(
+                n,
+                at(ContractError::new(
+                    Code::SessionHeaderMisplaced,
+                    "/type",
+                    "a session header is only allowed on the first line, once",
+                )),
+            );
+            return;
+        }
+        let source = if self.keep { Source::Host } else { Source::StrictText };
+        let mut c = Ctx::new(&self.options.limits, source, self.options.strict, self.dialect);
+        let entry = match read_entry(&mut c, &&doc) {
+            Ok(entry) => entry,
+            Err(e) => {
+                if !reported {
+                    self.problem(n, at(e));
+                }
+                self.join_leniently(&doc, n);
+                return;
+            }
+        };
+        if entry.kind == EntryKind::Header {
+            self.file_entries.push(None);
+            self.header_id = entry.id.clone();
+            self.header = Some(entry.value);
+            self.entries += 1;
+            return;
+        }
+        match self.place(entry, n) {
+            Ok(()) if !reported => self.entries += 1,
+            Ok(()) => {}
+            Err(e) if !reported => self.problem(n, at(e)),
+            Err(_) => {}
+        }
+    }
+
+    /// A line with a problem: it still joins the tree when its id can be read.
+    fn join_leniently(&mut self, doc: &Value, n: usize) {
+        let header = matches!(doc.get("type"), Some(Value::String(t)) if t == "session");
+        if self.dialect == Dialect::Pi {
+            if doc.kind_name() == "object" && !header {
+                let node = self.tree.push(format!("line-{n}"), self.last_node);
+                self.note(node, Value::Null, None);
+                self.file_entries.push(Some(node));
+                self.last_node = Some(node);
+            } else {
+                self.file_entries.push(None);
+            }
+            return;
+        }
+        if header {
+            return;
+        }
+        let Some((id, parent)) = lenient_link(doc) else { return };
+        if self.tree.by_id.contains_key(&id) || self.header_id.as_deref() == Some(id.as_str()) {
+            return;
+        }
+        let parent = parent.and_then(|p| self.tree.by_id.get(&p).copied());
+        let node = self.tree.push(id, parent);
+        self.note(node, Value::Null, None);
+    }
+
+    fn note(&mut self, _node: u32, value: Value, kind: Option<EntryKind>) {
+        self.tree.values.push(if self.keep { value } else { Value::Null });
+        self.tree.kinds.push(kind);
+    }
+
+    /// Places a valid entry in the tree, then checks the rules between entries.
+    fn place(&mut self, entry: Entry, n: usize) -> Result<()> {
+        let Entry { kind, id, parent_id, first_kept, mut value } = entry;
+        let node = if self.dialect == Dialect::Pi {
+            let id = format!("line-{n}");
+            let parent = self.last_node;
+            if let Value::Object(members) = &mut value {
+                let parent_value = parent.map_or(Value::Null, |p| string(self.tree.ids[p as usize].clone()));
+                members.insert(1, ("id".to_owned(), string(id.clone())));
+                members.insert(2, ("parentId".to_owned(), parent_value));
+            }
+            let node = self.tree.push(id, parent);
+            self.file_entries.push(Some(node));
+            self.last_node = Some(node);
+            node
+        } else {
+            let id = id.unwrap_or_default();
+            if self.tree.by_id.contains_key(&id) || self.header_id.as_deref() == Some(id.as_str()) {
+                let what = if self.header_id.as_deref() == Some(id.as_str()) {
+                    "the session header"
+                } else {
+                    "an earlier entry"
+                };
+                return Err(ContractError::new(
+                    Code::EntryIdDuplicate,
+                    "/id",
+                    format!("id {id:?} is already the id of {what}"),
+                ));
+            }
+            let mut problem = None;
+            let parent = match &parent_id {
+                None => None,
+                Some(p) if *p == id => {
+                    problem = Some(format!("parentId {p:?} names the entry itself"));
+                    None
+                }
+                Some(p) if self.header_id.as_deref() == Some(p.as_str()) => {
+                    problem = Some(format!(
+                        "parentId {p:?} names the session header, which is not part of the tree (a first entry has parentId null)"
+                    ));
+                    None
+                }
+                Some(p) => match self.tree.by_id.get(p) {
+                    Some(&node) => Some(node),
+                    None => {
+                        problem = Some(format!("parentId {p:?} names no earlier entry of the file"));
+                        None
+                    }
+                },
+            };
+            let node = self.tree.push(id, parent);
+            if let Some(message) = problem {
+                self.note(node, Value::Null, Some(kind));
+                self.register_calls(node, &value);
+                return Err(ContractError::new(Code::EntryParentMissing, "/parentId", message));
+            }
+            node
+        };
+        let result = self.relate(node, kind, first_kept, &mut value);
+        self.note(node, if result.is_ok() { value } else { Value::Null }, Some(kind));
+        result
+    }
+
+    fn relate(&mut self, node: u32, kind: EntryKind, first_kept: Option<FirstKept>, value: &mut Value) -> Result<()> {
+        match (kind, first_kept) {
+            (EntryKind::Compaction, Some(FirstKept::Id(target))) => {
+                let ok = self.tree.by_id.get(&target).is_some_and(|&a| a != node && self.tree.is_ancestor(a, node));
+                if !ok {
+                    return Err(ContractError::new(
+                        Code::CompactionTargetInvalid,
+                        "/firstKeptEntryId",
+                        format!("firstKeptEntryId {target:?} names no entry on this compaction's branch before it"),
+                    ));
+                }
+            }
+            (EntryKind::Compaction, Some(FirstKept::Index(i))) => {
+                let target = self.file_entries.get(i).copied().flatten();
+                let Some(a) = target.filter(|&a| a != node && self.tree.is_ancestor(a, node)) else {
+                    return Err(ContractError::new(
+                        Code::CompactionTargetInvalid,
+                        "/firstKeptEntryIndex",
+                        format!("firstKeptEntryIndex {i} names no entry on this compaction's branch before it"),
+                    ));
+                };
+                if let Value::Object(members) = value {
+                    let id = self.tree.ids[a as usize].clone();
+                    let at = members.iter().position(|(k, _)| k == "firstKeptEntryIndex").unwrap_or(members.len());
+                    members.insert(at, ("firstKeptEntryId".to_owned(), string(id)));
+                }
+            }
+            (EntryKind::Message, _) => {
+                let Some(message) = value.get("message") else { return Ok(()) };
+                match message.get("role") {
+                    Some(Value::String(r)) if r == "assistant" => self.register_calls(node, value),
+                    Some(Value::String(r)) if r == "toolResult" => return self.answer(node, message),
+                    _ => {}
+                }
+            }
+            _ => {}
+        }
+        Ok(())
+    }
+
+    fn register_calls(&mut self, node: u32, entry: &Value) {
+        let Some(message) = entry.get("message") else { return };
+        for (id, name) in tool_calls(message) {
+            self.calls.entry(id.to_owned()).or_default().push((node, name.to_owned()));
+        }
+    }
+
+    /// A tool result must answer a toolCall of an ancestor, with its tool name, once per branch.
+    fn answer(&mut self, node: u32, message: &Value) -> Result<()> {
+        let text = |k: &str| match message.get(k) {
+            Some(Value::String(s)) => s.clone(),
+            _ => String::new(),
+        };
+        let (call_id, name) = (text("toolCallId"), text("toolName"));
+        let call = self.calls.get(&call_id).and_then(|list| {
+            list.iter()
+                .filter(|(a, _)| *a != node && self.tree.is_ancestor(*a, node))
+                .max_by_key(|(a, _)| self.tree.depth[*a as usize])
+                .cloned()
+        });
+        let Some((call_node, call_name)) = call else {
+            return Err(ContractError::new(
+                Code::ToolResultUnmatched,
+                "/message/toolCallId",
+                format!("toolCallId {call_id:?} answers no toolCall of an earlier entry on this branch"),
+            ));
+        };
+        if call_name != name {
+            return Err(ContractError::new(
+                Code::ToolResultNameMismatch,
+                "/message/toolName",
+                format!("toolName {name:?} differs from the call's tool name {call_name:?}"),
+            ));
+        }
+        let key = (call_node, call_id);
+        if let Some(done) = self.results.get(&key) {
+            if done.iter().any(|&r| self.tree.is_ancestor(r, node)) {
+                return Err(ContractError::new(
+                    Code::ToolResultDuplicate,
+                    "/message/toolCallId",
+                    format!("toolCall {:?} is already answered on this branch", key.1),
+                ));
+            }
+        }
+        self.results.entry(key).or_default().push(node);
+        Ok(())
+    }
+
+    /// The end of the text.
+    pub fn finish(&mut self) {
+        if self.lines == 0 {
+            let e = ContractError::new(
+                Code::SessionHeaderMissing,
+                "",
+                "the session is empty: it must start with a session header",
+            )
+            .at(Position { offset: 0, line: 1, column: 1 });
+            self.problem(1, e);
+        }
+    }
+
+    fn roots(&self) -> Value {
+        let t = &self.tree;
+        Value::Array((0..t.ids.len()).filter(|&i| t.parent[i].is_none()).map(|i| string(t.ids[i].clone())).collect())
+    }
+
+    fn leaves(&self) -> Value {
+        let t = &self.tree;
+        Value::Array((0..t.ids.len()).filter(|&i| !t.has_child[i]).map(|i| string(t.ids[i].clone())).collect())
+    }
+
+    /// `{ok, entries, problems, roots, leaves}` (and `truncated: true` when problems were cut).
+    pub fn report(&self) -> Value {
+        let problems = self.problems.iter().map(problem_value).collect();
+        let mut out = vec![
+            ("ok", Value::Bool(self.problems.is_empty())),
+            ("entries", number(self.entries as f64)),
+            ("problems", Value::Array(problems)),
+            ("roots", self.roots()),
+            ("leaves", self.leaves()),
+        ];
+        if self.truncated {
+            out.push(("truncated", Value::Bool(true)));
+        }
+        object(out)
+    }
+
+    pub fn first_problem(&self) -> Option<&Problem> {
+        self.problems.first()
+    }
+}
+
+/// A line over `maxBytes`: judged by its length alone (so a reader that has seen only its first
+/// `maxBytes + 1` bytes reaches the same verdict).
+fn line_too_large(offset: usize, line: usize, max: usize) -> ContractError {
+    ContractError::new(Code::InputTooLarge, "", format!("the line is longer than the limit of {max} bytes (maxBytes)"))
+        .at(Position { offset: offset + max, line, column: max + 1 })
+}
+
+/// The incremental reader: a session text in chunks of any size (cut anywhere, even inside a
+/// character), problems out as their lines complete, the report at the end. It holds at most
+/// one line (up to `maxBytes` + 1 bytes: a longer line is reported when it passes the limit and
+/// skipped to its end) plus what the rules between lines need, so a 100 MB file needs neither a
+/// 100 MB string in the host nor in the core. Its report equals `checkSession`'s on the whole.
+pub struct SessionReader {
+    checker: Checker,
+    /// The start of the current line (without its line end), and its offset in the text.
+    pending: Vec<u8>,
+    pending_offset: usize,
+    /// The current line passed `maxBytes`: its problem is recorded, its bytes are dropped.
+    skipping: bool,
+    /// Problems already returned by `push`.
+    returned: usize,
+    /// Bytes of the chunks before this one.
+    consumed: usize,
+    /// The first error is final (options); `finish` has run.
+    finished: bool,
+}
+
+impl SessionReader {
+    pub fn new(options: &Options) -> SessionReader {
+        SessionReader {
+            checker: Checker::new(options, false),
+            pending: Vec::new(),
+            pending_offset: 0,
+            skipping: false,
+            returned: 0,
+            consumed: 0,
+            finished: false,
+        }
+    }
+
+    /// Feeds a chunk; returns the problems of the lines it completed.
+    pub fn push(&mut self, chunk: &[u8]) -> Value {
+        if self.finished {
+            return Value::Array(Vec::new());
+        }
+        let max = self.checker.options.limits.max_bytes;
+        let mut start = 0;
+        while let Some(i) = memchr_lf(&chunk[start..]) {
+            let end = start + i;
+            if self.skipping {
+                self.skipping = false;
+            } else {
+                self.pending.extend_from_slice(&chunk[start..end]);
+                let mut line = std::mem::take(&mut self.pending);
+                if line.last() == Some(&b'\r') {
+                    line.pop();
+                }
+                self.checker.line(&line, self.pending_offset);
+                line.clear();
+                self.pending = line;
+            }
+            start = end + 1;
+            self.pending_offset = self.consumed + start;
+        }
+        if !self.skipping {
+            self.pending.extend_from_slice(&chunk[start..]);
+            // One byte more than the limit may be the CR of a CRLF line end still to come.
+            if self.pending.len() > max + 1 {
+                self.checker.lines += 1;
+                let n = self.checker.lines;
+                let e = line_too_large(self.pending_offset, n, max);
+                self.checker.problem(n, e);
+                self.pending = Vec::new();
+                self.skipping = true;
+            }
+        }
+        self.consumed += chunk.len();
+        self.new_problems()
+    }
+
+    /// Every problem found so far.
+    pub fn problems_so_far(&self) -> Value {
+        Value::Array(self.checker.problems.iter().map(problem_value).collect())
+    }
+
+    fn new_problems(&mut self) -> Value {
+        let fresh = self.checker.problems[self.returned..].iter().map(problem_value).collect();
+        self.returned = self.checker.problems.len();
+        Value::Array(fresh)
+    }
+
+    /// The end of the text: the last line (if it has no line end) and the report.
+    pub fn finish(&mut self) -> Value {
+        if !self.finished {
+            self.finished = true;
+            if !self.skipping && !self.pending.is_empty() {
+                let mut line = std::mem::take(&mut self.pending);
+                if line.last() == Some(&b'\r') {
+                    line.pop();
+                }
+                self.checker.line(&line, self.pending_offset);
+            }
+            self.checker.finish();
+        }
+        self.checker.report()
+    }
+}
+
+fn memchr_lf(bytes: &[u8]) -> Option<usize> {
+    bytes.iter().position(|&b| b == b'\n')
+}
+
+pub fn problem_value(p: &Problem) -> Value {
+    object(vec![
+        ("line", number(p.line as f64)),
+        ("code", string(p.error.code.as_str())),
+        ("path", string(p.error.path.clone())),
+        ("message", string(p.error.message.clone())),
+    ])
+}
+
+/// `checkSession(text, options?)`: the report. Options: `strict`, `dialect`, `maxIssues`
+/// (most problems listed), the limits (of each line).
+pub fn check_session(text: &[u8], options: &Options) -> Value {
+    let mut checker = Checker::new(options, false);
+    checker.feed_text(text);
+    checker.finish();
+    checker.report()
+}
+
+/// A session read whole: the header, the entries in file order and the tree.
+pub struct Session {
+    tree: Tree,
+    header: Value,
+}
+
+/// `readSession(text, options?)`: the session, or its first problem as the error (with the
+/// line in `position`).
+pub fn read_session(text: &[u8], options: &Options) -> Result<Session> {
+    let mut checker = Checker::new(options, true);
+    checker.feed_text(text);
+    checker.finish();
+    if let Some(p) = checker.first_problem() {
+        let mut e = p.error.clone();
+        e.message = format!("line {}: {}", p.line, e.message);
+        return Err(e);
+    }
+    Ok(Session { header: checker.header.take().unwrap_or(Value::Null), tree: checker.tree })
+}
+
+impl Session {
+    /// `{header, entries, roots, leaves}`.
+    pub fn into_value(self) -> Value {
+        let roots = (0..self.tree.ids.len()).filter(|&i| self.tree.parent[i].is_none());
+        let roots = Value::Array(roots.map(|i| string(self.tree.ids[i].clone())).collect());
+        let leaves = (0..self.tree.ids.len()).filter(|&i| !self.tree.has_child[i]);
+        let leaves = Value::Array(leaves.map(|i| string(self.tree.ids[i].clone())).collect());
+        object(vec![
+            ("header", self.header),
+            ("entries", Value::Array(self.tree.values)),
+            ("roots", roots),
+            ("leaves", leaves),
+        ])
+    }
+
+    fn node(&self, id: &str, path: &str) -> Result<u32> {
+        self.tree.by_id.get(id).copied().ok_or_else(|| {
+            ContractError::new(Code::SessionEntryUnknown, path, format!("no entry of this session has id {id:?}"))
+        })
+    }
+
+    /// The entries from the root to `id`, inclusive.
+    pub fn branch(&self, id: &str) -> Result<Value> {
+        let node = self.node(id, "/branch")?;
+        Ok(Value::Array(self.tree.branch(node).into_iter().map(|n| self.tree.values[n as usize].clone()).collect()))
+    }
+
+    /// The ids of the entries whose parent is `id`, in file order.
+    pub fn children(&self, id: &str) -> Result<Value> {
+        let node = self.node(id, "/children")?;
+        let t = &self.tree;
+        Ok(Value::Array(
+            (0..t.ids.len()).filter(|&i| t.parent[i] == Some(node)).map(|i| string(t.ids[i].clone())).collect(),
+        ))
+    }
+
+    /// What the next model request sees on the branch ending at `leaf`: `{compaction, messages}`.
+    /// Without a compaction on the branch, `compaction` is `null` and `messages` every message
+    /// of the branch; otherwise `compaction` is the last compaction entry of the branch (its
+    /// `summary` stands for what it replaced) and `messages` those of the entries from its
+    /// first kept entry on (the compaction entries themselves excluded).
+    pub fn context(&self, leaf: &str) -> Result<Value> {
+        let node = self.node(leaf, "/context")?;
+        let branch = self.tree.branch(node);
+        let kinds = &self.tree.kinds;
+        let last = branch.iter().rposition(|&n| kinds[n as usize] == Some(EntryKind::Compaction));
+        let (compaction, from) = match last {
+            None => (Value::Null, 0),
+            Some(k) => {
+                let c = &self.tree.values[branch[k] as usize];
+                let target = match c.get("firstKeptEntryId") {
+                    Some(Value::String(s)) => s.as_str(),
+                    _ => "",
+                };
+                let from = branch.iter().position(|&n| self.tree.ids[n as usize] == target).unwrap_or(k);
+                (c.clone(), from)
+            }
+        };
+        let messages = branch[from..]
+            .iter()
+            .filter(|&&n| kinds[n as usize] == Some(EntryKind::Message))
+            .filter_map(|&n| self.tree.values[n as usize].get("message").cloned())
+            .collect();
+        Ok(object(vec![("compaction", compaction), ("messages", Value::Array(messages))]))
+    }
+
+    /// A query as a host value: `{branch: id}`, `{children: id}` or `{context: leafId}`.
+    pub fn query<V: HostValue>(&self, query: &V) -> Result<Value> {
+        let bad = || {
+            ContractError::new(
+                Code::FieldType,
+                "",
+                "a session query is one of {branch: id}, {children: id}, {context: leafId}",
+            )
+        };
+        if query.kind() != Kind::Object {
+            return Err(bad());
+        }
+        let keys = query.keys().map_err(|e| e.at(""))?;
+        if keys.len() != 1 {
+            return Err(bad());
+        }
+        let key = keys[0].as_str();
+        let id = match query.get(key).map_err(|f| f.at(""))? {
+            Some(v) if v.kind() == Kind::String => v.string(),
+            _ => return Err(bad()),
+        };
+        match key {
+            "branch" => self.branch(&id),
+            "children" => self.children(&id),
+            "context" => self.context(&id),
+            _ => Err(bad()),
+        }
+    }
+}

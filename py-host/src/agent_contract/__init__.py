@@ -7,8 +7,10 @@ it is, and the core's JSON reply becomes plain dicts and lists (or a ContractErr
 
 from __future__ import annotations
 
+import contextlib
+import gc
 import json
-from typing import Any, Literal, Optional, Union
+from typing import Any, Iterator, Literal, Optional, Union
 
 from . import _runtime
 from ._host_text import (
@@ -372,6 +374,22 @@ def _text_value(reply: dict[str, Any], text: Any) -> Any:
     return json.loads(text.decode("utf-8"))
 
 
+@contextlib.contextmanager
+def _collector_paused() -> Iterator[None]:
+    """A batch reply builds up to maxArrayLength outcomes (65,536 by default), each a few
+    containers: the cyclic collector ran over the growing result again and again, ~40% of the
+    time of 65,536 failed JSON Lines (1.5 s -> 0.9 s without it). None of these objects can form
+    a cycle, so collection is held off while they are built and runs normally after."""
+    if not gc.isenabled():
+        yield
+        return
+    gc.disable()
+    try:
+        yield
+    finally:
+        gc.enable()
+
+
 def _outcomes(reply: dict[str, Any]) -> list[Outcome[AgentAction]]:
     return [
         {"ok": True, "value": item["value"]} if item["ok"] else {"ok": False, "error": _error(item["error"])}
@@ -507,12 +525,14 @@ def safe_define_tool_json(text: Text, options: Optional[Options] = None) -> Outc
 def parse_agent_actions(values: Any, options: Optional[Options] = None) -> list[Outcome[AgentAction]]:
     """One outcome per element of a list, in one crossing. Raises ContractError only when
     `values` is not a list or the options are invalid."""
-    return _outcomes(_call_value("parse-agent-actions", values, options, batch=True))
+    with _collector_paused():
+        return _outcomes(_call_value("parse-agent-actions", values, options, batch=True))
 
 
 def parse_agent_actions_jsonl(text: Text, options: Optional[Options] = None) -> list[Outcome[AgentAction]]:
     """JSON Lines: one outcome per line, in one crossing; positions are in the whole text."""
-    return _outcomes(_call_text("parse-agent-actions-jsonl", text, options, whole=True))
+    with _collector_paused():
+        return _outcomes(_call_text("parse-agent-actions-jsonl", text, options, whole=True))
 
 
 def parse_json(text: Text, options: Optional[LimitOptions] = None) -> Any:

@@ -19,7 +19,7 @@
 
 use crate::error::Issue;
 use crate::tools::contract::ToolDefinition;
-use crate::value::{pointer_child, Value};
+use crate::value::{push_pointer, Value};
 
 fn s(x: &str) -> Value {
     Value::String(x.to_owned())
@@ -160,65 +160,86 @@ pub const STRICT_MAX_DEPTH: usize = 10;
 pub const STRICT_MAX_PROPERTIES: usize = 5000;
 pub const STRICT_MAX_ENUM_VALUES: usize = 1000;
 
+/// The most bytes of issues (paths, keywords, messages) `strictSchemaIssues` lists: paths are
+/// copies of the walk's position, so a schema nesting long member names could otherwise make
+/// its issues many times larger than itself. Past it the list ends with one `truncated` issue.
+pub const STRICT_MAX_ISSUE_BYTES: usize = 4 << 20;
+
 /// Why OpenAI's strict mode would not accept `schema`, as `{path, keyword, message}` with JSON
 /// Pointers into the schema, in document order; empty when it would. Reads only.
 pub fn strict_schema_issues(schema: &Value) -> Vec<Issue> {
-    let mut issues = Vec::new();
-    let mut counts = (0usize, 0usize);
-    let issue = |issues: &mut Vec<Issue>, path: &str, keyword: &str, message: String| {
-        issues.push(Issue { path: path.to_owned(), keyword: keyword.to_owned(), message })
-    };
+    let mut found = Found { issues: Vec::new(), bytes: 0, cut: false, counts: (0, 0) };
     match schema {
         Value::Object(_) => {
             if schema.get("anyOf").is_some() {
-                issue(&mut issues, "/anyOf", "anyOf", "the root schema must not be anyOf".into());
+                found.push("/anyOf", "anyOf", "the root schema must not be anyOf".into());
             }
             if schema.get("type") != Some(&Value::String("object".into())) {
-                issue(&mut issues, "/type", "type", "the root schema must be of type \"object\"".into());
+                found.push("/type", "type", "the root schema must be of type \"object\"".into());
             }
         }
         _ => {
-            issue(&mut issues, "", "type", "the root schema must be an object schema".into());
-            return issues;
+            found.push("", "type", "the root schema must be an object schema".into());
+            return found.issues;
         }
     }
-    walk(schema, "", 0, &mut issues, &mut counts);
-    if counts.0 > STRICT_MAX_PROPERTIES {
-        issue(&mut issues, "", "properties", format!("more than {STRICT_MAX_PROPERTIES} properties in all"));
+    // One path buffer for the whole walk (each level pushes its segment and truncates back),
+    // so the walk holds one path, not one per level: linear in the schema, not quadratic.
+    walk(schema, &mut String::new(), 0, &mut found);
+    if found.counts.0 > STRICT_MAX_PROPERTIES {
+        found.push("", "properties", format!("more than {STRICT_MAX_PROPERTIES} properties in all"));
     }
-    if counts.1 > STRICT_MAX_ENUM_VALUES {
-        issue(&mut issues, "", "enum", format!("more than {STRICT_MAX_ENUM_VALUES} enum values in all"));
+    if found.counts.1 > STRICT_MAX_ENUM_VALUES {
+        found.push("", "enum", format!("more than {STRICT_MAX_ENUM_VALUES} enum values in all"));
     }
-    issues
+    if found.cut {
+        found.issues.push(Issue {
+            path: String::new(),
+            keyword: "truncated".into(),
+            message: format!("more issues than fit in {STRICT_MAX_ISSUE_BYTES} bytes; the first are listed"),
+        });
+    }
+    found.issues
 }
 
-fn walk(schema: &Value, path: &str, depth: usize, issues: &mut Vec<Issue>, counts: &mut (usize, usize)) {
-    let Value::Object(entries) = schema else {
-        if !matches!(schema, Value::Bool(_)) {
+/// The issues found so far, their size, and the property / enum counts.
+struct Found {
+    issues: Vec<Issue>,
+    bytes: usize,
+    cut: bool,
+    counts: (usize, usize),
+}
+
+impl Found {
+    fn push(&mut self, path: &str, keyword: &str, message: String) {
+        let size = path.len() + keyword.len() + message.len();
+        if self.cut || self.bytes + size > STRICT_MAX_ISSUE_BYTES {
+            self.cut = true;
             return;
         }
-        issues.push(Issue {
-            path: path.to_owned(),
-            keyword: "type".into(),
-            message: "boolean schemas are not supported in strict mode".into(),
-        });
+        self.bytes += size;
+        self.issues.push(Issue { path: path.to_owned(), keyword: keyword.to_owned(), message });
+    }
+}
+
+/// `path` is the position of `schema`; every call leaves it as it found it.
+fn walk(schema: &Value, path: &mut String, depth: usize, found: &mut Found) {
+    let Value::Object(entries) = schema else {
+        if matches!(schema, Value::Bool(_)) {
+            found.push(path, "type", "boolean schemas are not supported in strict mode".into());
+        }
         return;
     };
     if depth > STRICT_MAX_DEPTH {
-        issues.push(Issue {
-            path: path.to_owned(),
-            keyword: "properties".into(),
-            message: format!("nested deeper than {STRICT_MAX_DEPTH} levels"),
-        });
+        found.push(path, "properties", format!("nested deeper than {STRICT_MAX_DEPTH} levels"));
         return;
     }
+    let len = path.len();
     for (k, _) in entries {
         if !STRICT_KEYWORDS.contains(&k.as_str()) {
-            issues.push(Issue {
-                path: pointer_child(path, k),
-                keyword: k.clone(),
-                message: format!("keyword {k:?} is not supported in strict mode"),
-            });
+            push_pointer(path, k);
+            found.push(path, k, format!("keyword {k:?} is not supported in strict mode"));
+            path.truncate(len);
         }
     }
     let is_object = match schema.get("type") {
@@ -228,11 +249,9 @@ fn walk(schema: &Value, path: &str, depth: usize, issues: &mut Vec<Issue>, count
     };
     if is_object {
         if schema.get("additionalProperties") != Some(&Value::Bool(false)) {
-            issues.push(Issue {
-                path: pointer_child(path, "additionalProperties"),
-                keyword: "additionalProperties".into(),
-                message: "every object must set additionalProperties: false".into(),
-            });
+            push_pointer(path, "additionalProperties");
+            found.push(path, "additionalProperties", "every object must set additionalProperties: false".into());
+            path.truncate(len);
         }
         // A set: every property is looked up in it (a list is O(properties × required)).
         let required: std::collections::HashSet<&str> = match schema.get("required") {
@@ -244,37 +263,45 @@ fn walk(schema: &Value, path: &str, depth: usize, issues: &mut Vec<Issue>, count
         if let Some(Value::Object(props)) = schema.get("properties") {
             for (name, _) in props {
                 if !required.contains(name.as_str()) {
-                    issues.push(Issue {
-                        path: pointer_child(path, "required"),
-                        keyword: "required".into(),
-                        message: format!("property {name:?} must be listed in required (use a null type for optional)"),
-                    });
+                    push_pointer(path, "required");
+                    found.push(
+                        path,
+                        "required",
+                        format!("property {name:?} must be listed in required (use a null type for optional)"),
+                    );
+                    path.truncate(len);
                 }
             }
         }
     }
     if let Some(Value::Array(e)) = schema.get("enum") {
-        counts.1 += e.len();
+        found.counts.1 += e.len();
     }
     for (k, v) in entries {
-        let child = pointer_child(path, k);
+        push_pointer(path, k);
+        let child = path.len();
         match (k.as_str(), v) {
             ("properties" | "$defs" | "definitions", Value::Object(props)) => {
                 if k == "properties" {
-                    counts.0 += props.len();
+                    found.counts.0 += props.len();
                 }
                 let next = if k == "properties" { depth + 1 } else { depth };
                 for (name, sub) in props {
-                    walk(sub, &pointer_child(&child, name), next, issues, counts);
+                    push_pointer(path, name);
+                    walk(sub, path, next, found);
+                    path.truncate(child);
                 }
             }
-            ("items", sub) => walk(sub, &child, depth + 1, issues, counts),
+            ("items", sub) => walk(sub, path, depth + 1, found),
             ("anyOf", Value::Array(subs)) => {
                 for (i, sub) in subs.iter().enumerate() {
-                    walk(sub, &format!("{child}/{i}"), depth, issues, counts);
+                    push_pointer(path, &i.to_string());
+                    walk(sub, path, depth, found);
+                    path.truncate(child);
                 }
             }
             _ => {}
         }
+        path.truncate(len);
     }
 }

@@ -359,6 +359,20 @@ pub fn cases() -> Vec<Case> {
             },
         },
         Case {
+            // Found by the Node fuzzer (92 MB): each level's issue path repeats every name above
+            // it, so 64 levels of n-byte names made paths (and the walk's own copies) quadratic.
+            name: "strictSchemaIssues 64 levels of $defs with n-byte names",
+            build: |n| {
+                let name = "k".repeat(n);
+                let mut text = String::from("{\"type\":\"string\"}");
+                for _ in 0..64 {
+                    text = format!("{{\"x\":1,\"$defs\":{{\"{name}\":{text}}}}}");
+                }
+                let v = keep(value(&text));
+                built(text.len(), move || ok(api::strict_schema_issues(&v)))
+            },
+        },
+        Case {
             name: "compareContracts {n/4 properties}",
             build: |n| {
                 let n = n / 4;

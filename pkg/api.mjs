@@ -238,6 +238,66 @@ function standardSchema(api, tool) {
   });
 }
 
+// JSON-RPC over NDJSON (issue 10 §1-§2). The decoder and the session keep their state in the
+// wasm instance like the assemblers (freed by free(), `using` or garbage collection); invalid
+// options are thrown at creation. Strings and Uint8Arrays are pushed as they come: the binding
+// joins a surrogate pair or a UTF-8 character cut between chunks.
+function wrapRpc(inner, unwrap, methods) {
+  const check = decode(inner.check());
+  if (!check.ok) {
+    inner.free();
+    unwrap(check);
+  }
+  let freed = false;
+  const live = () => {
+    if (freed) throw new Error('this object was freed');
+    return inner;
+  };
+  const object = {};
+  for (const [name, method] of Object.entries(methods)) object[name] = (...args) => method(live(), ...args);
+  object.free = () => {
+    if (!freed) {
+      freed = true;
+      inner.free();
+    }
+  };
+  if (Symbol.dispose) object[Symbol.dispose] = object.free;
+  return object;
+}
+
+function createDecoder(core, unwrap, options) {
+  return wrapRpc(new core.NdjsonDecoder(options), unwrap, {
+    /** The frames of the lines this chunk (a string or Uint8Array) completed. */
+    push: (inner, chunk) => unwrap(decode(inner.push(chunk))),
+    /** The final line's frame when the stream did not end with LF ([] otherwise). */
+    end: (inner) => unwrap(decode(inner.end())),
+    /** Bytes of the current line held now (never over maxLineBytes). */
+    bufferedBytes: (inner) => inner.buffered(),
+  });
+}
+
+// Frames of a whole stream of chunks (an iterable; the async form also takes an async
+// iterable such as a Node Readable), the decoder freed at the end either way.
+function* framesOf(createNdjsonDecoder, chunks, options) {
+  const decoder = createNdjsonDecoder(options);
+  try {
+    for (const chunk of chunks) yield* decoder.push(chunk);
+    yield* decoder.end();
+  } finally {
+    decoder.free();
+  }
+}
+
+async function* framesOfAsync(createNdjsonDecoder, chunks, options) {
+  const decoder = createNdjsonDecoder(options);
+  try {
+    for await (const chunk of chunks) yield* decoder.push(chunk);
+    yield* decoder.end();
+  } finally {
+    decoder.free();
+  }
+}
+
 // A wasm memory never shrinks: after a call that grew the instance past this (only a call with
 // raised limits can; within the default limits a call stays far below), the instance is
 // replaced by a fresh one when the entry point can make one (`renew`: Node). Assemblers made
@@ -279,6 +339,7 @@ export function createApi(first, renew) {
     text = textArgument(text);
     return withTextValue(done(core.validateToolInputJson(tool, text, options)), text);
   };
+  const createNdjsonDecoder = (options) => createDecoder(core, unwrap, options);
   const createProviderAssembler = (provider, options) =>
     wrapAssembler(new core.ProviderAssembler(provider, options), unwrap, true);
 
@@ -334,6 +395,23 @@ export function createApi(first, renew) {
       safe(done(core.assembleProviderStream(provider, input, options))),
     providerResponseStream: (provider, options) => providerTransform(createProviderAssembler, provider, options),
     toStandardSchema: (tool) => standardSchema(api, tool),
+    // JSON-RPC over NDJSON (issue 10 §1-§2).
+    classifyJsonRpc: (value, options) => unwrap(done(core.classifyJsonRpc(value, options))),
+    classifyJsonRpcJson: (text, options) => unwrap(done(core.classifyJsonRpcJson(text, options))),
+    methodNotFound: (request) => unwrap(done(core.methodNotFound(request))),
+    internalError: (request, error) => unwrap(done(core.internalError(request, error))),
+    invalidParams: (request, contractError) => unwrap(done(core.invalidParams(request, contractError))),
+    createNdjsonDecoder,
+    ndjsonFrames: (chunks, options) => framesOf(createNdjsonDecoder, chunks, options),
+    ndjsonFramesAsync: (chunks, options) => framesOfAsync(createNdjsonDecoder, chunks, options),
+    checkStdoutPurity: (input, options) => unwrap(done(core.checkStdoutPurity(input, options))),
+    createRpcSession: (options) =>
+      wrapRpc(new core.RpcSession(options), unwrap, {
+        /** A message received: its classification with `problems` (empty when the conversation is right). */
+        incoming: (inner, message) => unwrap(decode(inner.incoming(message))),
+        /** A message sent: the same. */
+        outgoing: (inner, message) => unwrap(decode(inner.outgoing(message))),
+      }),
     /** Bytes of the wasm instance's memory (for leak tests). */
     memoryBytes: () => core.memoryBytes(),
     /** The current instance's memory, the most any call left it at, and how often it was replaced. */

@@ -53,5 +53,16 @@ export const {
   providerResponseStream,
   memoryBytes,
   memoryReport,
+  // JSON-RPC over NDJSON
+  classifyJsonRpc,
+  classifyJsonRpcJson,
+  methodNotFound,
+  internalError,
+  invalidParams,
+  createNdjsonDecoder,
+  ndjsonFrames,
+  ndjsonFramesAsync,
+  checkStdoutPurity,
+  createRpcSession,
 } = api;
 export default api;

@@ -13,6 +13,8 @@ import { fileURLToPath } from 'node:url';
 const root = fileURLToPath(new URL('../../', import.meta.url));
 // Recorded provider streams (external data, absent in a clone elsewhere), served under /recordings/.
 const recordings = fileURLToPath(new URL('../../../shared/conformance/provider-streams/', import.meta.url));
+// The other conformance data (`reference` cases), served under /conformance/.
+const conformance = fileURLToPath(new URL('../../../shared/conformance/', import.meta.url));
 const TYPES = { '.html': 'text/html', '.mjs': 'text/javascript', '.js': 'text/javascript', '.json': 'application/json', '.wasm': 'application/wasm' };
 const chromium = process.env.CHROMIUM || ['/usr/bin/chromium', '/usr/bin/chromium-browser'].find(existsSync);
 
@@ -36,8 +38,11 @@ test('every fixture case gives the expected outcome in headless Chromium', { tim
       return;
     }
     const inRecordings = url.pathname.startsWith('/recordings/');
-    const base = inRecordings ? recordings : root;
-    const path = normalize(join(base, decodeURIComponent(inRecordings ? url.pathname.slice('/recordings/'.length) : url.pathname)));
+    const inConformance = url.pathname.startsWith('/conformance/');
+    const base = inRecordings ? recordings : inConformance ? conformance : root;
+    const served = inRecordings ? url.pathname.slice('/recordings/'.length)
+      : inConformance ? url.pathname.slice('/conformance/'.length) : url.pathname;
+    const path = normalize(join(base, decodeURIComponent(served)));
     if (!path.startsWith(base)) { res.statusCode = 403; res.end(); return; }
     try {
       const body = await readFile(path);
@@ -62,7 +67,7 @@ test('every fixture case gives the expected outcome in headless Chromium', { tim
       new Promise((_, reject) => { timer = setTimeout(() => reject(new Error('no report from the browser in 90 s')), 90_000); })]);
     assert.equal(result.crashed, undefined, `the page crashed: ${result.crashed}`);
     for (const f of result.failures) console.log(`FAIL ${f.id} (${f.file}): ${f.message}`);
-    if (result.skipped) console.log(`fixtures (browser): SKIPPED ${result.skipped} recorded-stream cases: ${recordings} is absent`);
+    if (result.skipped) console.log(`fixtures (browser): SKIPPED ${result.skipped} cases of recorded streams or conformance data: ${conformance} is absent`);
     console.log(`fixtures (browser): ${result.passed} passed, ${result.failed} failed`);
     assert.ok(result.passed > 0, 'no fixture ran');
     assert.equal(result.failed, 0);

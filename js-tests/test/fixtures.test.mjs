@@ -9,13 +9,16 @@ const dir = fileURLToPath(new URL('../../fixtures/', import.meta.url));
 // Recorded provider streams: external data, absent in a clone elsewhere.
 const recordings = fileURLToPath(new URL('../../../shared/conformance/provider-streams/', import.meta.url));
 const recording = (name) => (existsSync(recordings) ? new Uint8Array(readFileSync(recordings + name)) : null);
+// The other conformance data (`reference` cases), absent likewise.
+const conformance = fileURLToPath(new URL('../../../shared/conformance/', import.meta.url));
+const reference = (file) => (existsSync(conformance + file) ? readFileSync(conformance + file, 'utf8') : null);
 
 test('every fixture case gives the expected outcome in Node', () => {
   const files = readdirSync(dir).filter((f) => f.endsWith('.json')).sort()
     .map((name) => ({ name, doc: JSON.parse(readFileSync(dir + name, 'utf8')) }));
-  const result = runFixtures(api, files, recording);
+  const result = runFixtures(api, files, recording, reference);
   for (const f of result.failures) console.log(`FAIL ${f.id} (${f.file}): ${f.message}`);
-  if (result.skipped) console.log(`fixtures (node): SKIPPED ${result.skipped} recorded-stream cases: ${recordings} is absent`);
+  if (result.skipped) console.log(`fixtures (node): SKIPPED ${result.skipped} cases of recorded streams or conformance data: ${conformance} is absent`);
   console.log(`fixtures (node): ${result.passed} passed, ${result.failed} failed`);
   assert.ok(result.passed > 0, 'no fixture ran');
   assert.equal(result.failed, 0);

@@ -139,6 +139,27 @@ __all__ = [
     "Outcome",
     "Success",
     "Failure",
+    # JSON-RPC over NDJSON
+    "classify_json_rpc",
+    "classify_json_rpc_json",
+    "method_not_found",
+    "internal_error",
+    "invalid_params",
+    "NdjsonDecoder",
+    "create_ndjson_decoder",
+    "ndjson_frames",
+    "ndjson_frames_async",
+    "check_stdout_purity",
+    "RpcSession",
+    "create_rpc_session",
+    "JsonRpcClassification",
+    "JsonRpcErrorReply",
+    "JsonRpcOptions",
+    "NdjsonFrame",
+    "NdjsonOptions",
+    "RpcObservation",
+    "RpcSessionOptions",
+    "StdoutPurity",
 ]
 
 Text = Union[str, bytes, bytearray, memoryview]
@@ -618,3 +639,31 @@ def diff_catalogs(old: Any, new: Any) -> dict[str, Any]:
     """Registries (or catalogs) compared tool by tool: {"change", "tools", "addedPermissions"}."""
     result: dict[str, Any] = _unwrap(_reply(_runtime.call_args("diff-catalogs", (_config(old), _config(new)))))
     return result
+
+
+# --- JSON-RPC over NDJSON (issue 10 sections 1-2) -------------------------------------------
+
+from ._rpc import (  # noqa: E402  (needs the helpers above)
+    NdjsonDecoder,
+    RpcSession,
+    check_stdout_purity,
+    classify_json_rpc,
+    classify_json_rpc_json,
+    create_ndjson_decoder,
+    create_rpc_session,
+    internal_error,
+    invalid_params,
+    method_not_found,
+    ndjson_frames,
+    ndjson_frames_async,
+)
+from ._types import (  # noqa: E402
+    JsonRpcClassification,
+    JsonRpcErrorReply,
+    JsonRpcOptions,
+    NdjsonFrame,
+    NdjsonOptions,
+    RpcObservation,
+    RpcSessionOptions,
+    StdoutPurity,
+)

@@ -69,6 +69,22 @@ RESOURCES = {
     "provider-assembler": ("push", "push-sse", "push-sse-bytes", "push-sse-value", "preview", "finish"),
 }
 
+# JSON-RPC over NDJSON (issue 10 §1-§2): interface `rpc`, its functions and resources.
+RPC = "agent-contract:core/rpc@0.1.0"
+RPC_FUNCS = (
+    "classify-json-rpc",
+    "classify-json-rpc-json",
+    "classify-json-rpc-json-bytes",
+    "method-not-found",
+    "internal-error",
+    "invalid-params",
+)
+RPC_RESOURCES = {
+    "ndjson-decoder": ("check", "push", "push-bytes", "end", "buffered"),
+    "stdout-purity": ("check", "push", "push-bytes", "finish"),
+    "rpc-session": ("check", "incoming", "outgoing"),
+}
+
 _lock = threading.Lock()
 _compiled: tuple[wasmtime.Engine, wc.Component] | None = None
 _local = threading.local()
@@ -110,9 +126,19 @@ class _Instance:
         # The schema engine's hash keys come from the host, fresh for every instance.
         self.funcs["seed"](self.store, os.urandom(32))
         # The stream assembler resources (interface `assembly`): their constructor and methods.
-        iface = instance.get_export_index(self.store, ASSEMBLY)
         self.resource_funcs: dict[str, dict[str, wc.Func]] = {}
-        for resource, methods in RESOURCES.items():
+        self.rpc_funcs: dict[str, wc.Func] = {}
+        rpc = instance.get_export_index(self.store, RPC)
+        for name in RPC_FUNCS:
+            index = instance.get_export_index(self.store, name, rpc) if rpc is not None else None
+            func = instance.get_func(self.store, index) if index is not None else None
+            if func is None:
+                raise RuntimeError(f"core.wasm has no export {name!r}: rebuild it with scripts/build-python.sh")
+            self.rpc_funcs[name] = func
+        for iface_name, resource, methods in [(ASSEMBLY, r, m) for r, m in RESOURCES.items()] + [
+            (RPC, r, m) for r, m in RPC_RESOURCES.items()
+        ]:
+            iface = instance.get_export_index(self.store, iface_name)
             funcs = self.resource_funcs[resource] = {}
             for name in (f"[constructor]{resource}",) + tuple(f"[method]{resource}.{m}" for m in methods):
                 index = instance.get_export_index(self.store, name, iface) if iface is not None else None
@@ -165,6 +191,20 @@ def _instance() -> _Instance:
     if instance is None:
         instance = _local.instance = _Instance()
     return instance
+
+
+def call_rpc(export: str, *arguments: str) -> str:
+    """Calls a function of interface `rpc` in this thread's instance (strings in, JSON reply)."""
+    instance = _instance()
+    try:
+        reply: str = instance.rpc_funcs[export](instance.store, *arguments)
+    except UnicodeEncodeError:
+        raise
+    except Exception:
+        _local.instance = None
+        raise
+    instance.checked(sum(len(a) for a in arguments))
+    return reply
 
 
 def assembler_instance() -> _Instance:

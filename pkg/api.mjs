@@ -265,6 +265,22 @@ function wrapRpc(inner, unwrap, methods) {
   return object;
 }
 
+// An Error (a ContractError too) is not a plain object the core can read: its message (and a
+// ContractError's code and path) cross as a plain object. A Proxy or getter that throws gives
+// an empty one; the core then answers with its defaults.
+function errorFields(error, contract) {
+  try {
+    if (contract && error instanceof ContractError) return { code: error.code, path: error.path };
+    if (error instanceof Error) {
+      const message = error.message;
+      return typeof message === 'string' ? { message } : {};
+    }
+  } catch (_) {
+    return {};
+  }
+  return error;
+}
+
 function createDecoder(core, unwrap, options) {
   return wrapRpc(new core.NdjsonDecoder(options), unwrap, {
     /** The frames of the lines this chunk (a string or Uint8Array) completed. */
@@ -399,8 +415,9 @@ export function createApi(first, renew) {
     classifyJsonRpc: (value, options) => unwrap(done(core.classifyJsonRpc(value, options))),
     classifyJsonRpcJson: (text, options) => unwrap(done(core.classifyJsonRpcJson(text, options))),
     methodNotFound: (request) => unwrap(done(core.methodNotFound(request))),
-    internalError: (request, error) => unwrap(done(core.internalError(request, error))),
-    invalidParams: (request, contractError) => unwrap(done(core.invalidParams(request, contractError))),
+    internalError: (request, error) => unwrap(done(core.internalError(request, errorFields(error, false)))),
+    invalidParams: (request, contractError) =>
+      unwrap(done(core.invalidParams(request, errorFields(contractError, true)))),
     createNdjsonDecoder,
     ndjsonFrames: (chunks, options) => framesOf(createNdjsonDecoder, chunks, options),
     ndjsonFramesAsync: (chunks, options) => framesOfAsync(createNdjsonDecoder, chunks, options),

@@ -293,11 +293,34 @@ function createDecoder(core, unwrap, options) {
 }
 
 // Frames of a whole stream of chunks (an iterable; the async form also takes an async
-// iterable such as a Node Readable), the decoder freed at the end either way.
+// iterable such as a Node Readable; one string or Uint8Array is one chunk), the decoder freed
+// at the end either way. An iterator that throws (or a value that is not iterable) ends the
+// stream with the core's verdict on what it threw as a chunk: a ContractError.
+const isText = (chunks) => typeof chunks === 'string' || ArrayBuffer.isView(chunks);
+
 function* framesOf(createNdjsonDecoder, chunks, options) {
   const decoder = createNdjsonDecoder(options);
   try {
-    for (const chunk of chunks) yield* decoder.push(chunk);
+    if (isText(chunks)) {
+      yield* decoder.push(chunks);
+    } else {
+      let iterator;
+      try {
+        iterator = chunks[Symbol.iterator]();
+      } catch (error) {
+        decoder.push(chunks); // not iterable: throws the core's verdict
+      }
+      for (;;) {
+        let done, value;
+        try {
+          ({ done, value } = iterator.next());
+        } catch (error) {
+          decoder.push(error);
+        }
+        if (done) break;
+        yield* decoder.push(value);
+      }
+    }
     yield* decoder.end();
   } finally {
     decoder.free();
@@ -307,7 +330,26 @@ function* framesOf(createNdjsonDecoder, chunks, options) {
 async function* framesOfAsync(createNdjsonDecoder, chunks, options) {
   const decoder = createNdjsonDecoder(options);
   try {
-    for await (const chunk of chunks) yield* decoder.push(chunk);
+    if (isText(chunks)) {
+      yield* decoder.push(chunks);
+    } else {
+      let iterator;
+      try {
+        iterator = chunks[Symbol.asyncIterator] ? chunks[Symbol.asyncIterator]() : chunks[Symbol.iterator]();
+      } catch (error) {
+        decoder.push(chunks);
+      }
+      for (;;) {
+        let done, value;
+        try {
+          ({ done, value } = await iterator.next());
+        } catch (error) {
+          decoder.push(error);
+        }
+        if (done) break;
+        yield* decoder.push(value);
+      }
+    }
     yield* decoder.end();
   } finally {
     decoder.free();

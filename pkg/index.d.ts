@@ -569,7 +569,8 @@ export function ndjsonFramesAsync(
   options?: NdjsonOptions,
 ): AsyncGenerator<NdjsonFrame, void, undefined>;
 export function checkStdoutPurity(input: JsonText | JsonText[], options?: NdjsonOptions): StdoutPurity;
-export function createRpcSession(options?: { allowNullId?: boolean; profile?: 'jsonrpc' | 'mcp' }): RpcSession;
+/** Options: those of classifyJsonRpc (maxBytes and maxDepth bound each message, 16 MiB and 128 by default). */
+export function createRpcSession(options?: JsonRpcOptions): RpcSession;
 
 declare const api: {
   ContractError: typeof ContractError;

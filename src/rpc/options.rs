@@ -56,7 +56,7 @@ pub enum RpcOptionSet {
     /// The decoder and `checkStdoutPurity`: `allowNullId`, `profile`, `maxLineBytes`,
     /// `maxDepth`, `onMalformed`.
     Decoder,
-    /// `createRpcSession`: `allowNullId`, `profile`.
+    /// `createRpcSession`: `allowNullId`, `profile`, `maxBytes`, `maxDepth` (of each message).
     Session,
 }
 
@@ -105,15 +105,13 @@ impl RpcOptions {
                         _ => return Err(invalid(&path, "profile must be \"jsonrpc\" or \"mcp\"")),
                     }
                 }
-                "maxBytes" if set == RpcOptionSet::Classify => {
+                "maxBytes" if set != RpcOptionSet::Decoder => {
                     options.max_bytes = count(&item, &path, MAX_BYTES_CEILING)?
                 }
                 "maxLineBytes" if set == RpcOptionSet::Decoder => {
                     options.max_bytes = count(&item, &path, MAX_BYTES_CEILING)?
                 }
-                "maxDepth" if set != RpcOptionSet::Session => {
-                    options.max_depth = count(&item, &path, MAX_DEPTH_CEILING)?
-                }
+                "maxDepth" => options.max_depth = count(&item, &path, MAX_DEPTH_CEILING)?,
                 "onMalformed" if set == RpcOptionSet::Decoder => {
                     options.on_malformed = match (item.kind(), item.string().as_str()) {
                         (Kind::String, "ignore") => OnMalformed::Ignore,

@@ -14,7 +14,7 @@ import weakref
 from typing import Any, AsyncIterable, Iterable, Iterator, AsyncIterator, Optional, Union
 
 from . import _runtime
-from ._host_text import DEFAULT_MAX_BYTES, MAX_BYTES_CEILING, MAX_DEPTH_CEILING, has_surrogates, write
+from ._host_text import DEFAULT_MAX_BYTES, DEFAULT_MAX_DEPTH, MAX_DEPTH_CEILING, has_surrogates, limit_options, write
 from ._text import carried, snapshot, wtf8
 from ._types import (
     JsonRpcClassification,
@@ -30,10 +30,17 @@ from ._types import (
 Chunk = Union[str, bytes, bytearray, memoryview]
 
 
-def _message(value: Any) -> str:
-    # Written up to the ceilings: the core copies it under the options' limits (16 MiB by
-    # default, a message's strings may be that long) and reports what is over.
-    return write(value, MAX_DEPTH_CEILING, MAX_BYTES_CEILING)
+# A message's default bound (`maxBytes` of classify, the session's): an ACP prompt carries its
+# images as base64 strings, so it is the decoder's maxLineBytes default, not the 4 MiB of the
+# other operations (src/rpc/options.rs).
+RPC_MAX_BYTES = 16 << 20
+
+
+def _message(value: Any, options: Any = None) -> str:
+    # Written under the limits the core copies it with (an invalid option: the defaults; the
+    # core then rejects the options first), so the core reaches the same verdict as from JS.
+    depth, size = limit_options(options)
+    return write(value, depth or DEFAULT_MAX_DEPTH, size or RPC_MAX_BYTES)
 
 
 def _opts(options: Any) -> str:
@@ -51,7 +58,7 @@ def _call(export: str, *args: str) -> Any:
 def classify_json_rpc(value: Any, options: Optional[JsonRpcOptions] = None) -> JsonRpcClassification:
     """`{kind, id?, method?, reply, code?, path?, reason?, items?}` of one message or batch
     (a dict or list); raises ContractError only for invalid options or a value with no JSON form."""
-    result: JsonRpcClassification = _call("classify-json-rpc", _message(value), _opts(options))
+    result: JsonRpcClassification = _call("classify-json-rpc", _message(value, options), _opts(options))
     return result
 
 
@@ -214,11 +221,43 @@ def create_ndjson_decoder(options: Optional[NdjsonOptions] = None) -> NdjsonDeco
     return NdjsonDecoder(options)
 
 
+def _raise_not_text(value: Any) -> None:
+    from . import _not_text, _unwrap
+
+    _unwrap(_not_text(value))
+
+
+def _is_chunk(value: Any) -> bool:
+    return issubclass(type(value), (str, bytes, bytearray, memoryview))
+
+
+def _sync_chunks(chunks: Any) -> Iterator[Any]:
+    """The caller's chunks (one str or bytes is one chunk). An iterator that raises, or a value
+    that is not iterable, ends the stream with the core's verdict on it as a chunk."""
+    if _is_chunk(chunks):
+        yield chunks
+        return
+    try:
+        iterator = iter(chunks)
+    except Exception:
+        _raise_not_text(chunks)
+        return
+    while True:
+        try:
+            chunk = next(iterator)
+        except StopIteration:
+            return
+        except Exception as error:
+            _raise_not_text(error)
+            return
+        yield chunk
+
+
 def ndjson_frames(chunks: Iterable[Chunk], options: Optional[NdjsonOptions] = None) -> Iterator[NdjsonFrame]:
     """Every frame of a stream of chunks (an iterable of str or bytes, e.g. a binary file read
     in blocks); the decoder is closed at the end either way."""
     with NdjsonDecoder(options) as decoder:
-        for chunk in chunks:
+        for chunk in _sync_chunks(chunks):
             yield from decoder.push(chunk)
         yield from decoder.end()
 
@@ -226,14 +265,24 @@ def ndjson_frames(chunks: Iterable[Chunk], options: Optional[NdjsonOptions] = No
 async def ndjson_frames_async(
     chunks: Union[AsyncIterable[Chunk], Iterable[Chunk]], options: Optional[NdjsonOptions] = None
 ) -> AsyncIterator[NdjsonFrame]:
-    """The same over an async iterable (an asyncio StreamReader's chunks)."""
+    """The same over an async iterable (an asyncio StreamReader's chunks) or an iterable."""
     with NdjsonDecoder(options) as decoder:
-        if hasattr(type(chunks), "__aiter__"):
-            async for chunk in chunks:  # type: ignore[union-attr]
+        if _is_chunk(chunks) or not hasattr(type(chunks), "__aiter__"):
+            for chunk in _sync_chunks(chunks):
                 for frame in decoder.push(chunk):
                     yield frame
         else:
-            for chunk in chunks:  # type: ignore[union-attr]
+            try:
+                iterator = aiter(chunks)  # type: ignore[arg-type]
+            except Exception:
+                _raise_not_text(chunks)
+            while True:
+                try:
+                    chunk = await anext(iterator)
+                except StopAsyncIteration:
+                    break
+                except Exception as error:
+                    _raise_not_text(error)
                 for frame in decoder.push(chunk):
                     yield frame
         for frame in decoder.end():
@@ -253,18 +302,12 @@ def check_stdout_purity(
     from . import _not_text
 
     with _Purity(_opts(options)) as purity:
-        snap = snapshot(text)
-        if snap is not None:
-            purity._push_text(snap)
-        elif type(text) in (list, tuple):
-            for i, chunk in enumerate(text):
-                if snapshot(chunk) is None:
-                    reply = _not_text(chunk)
-                    reply["error"]["path"] = f"/{i}"
-                    purity._unwrap(reply)
-                purity._push_text(chunk)
-        else:
-            purity._unwrap(_not_text(text))
+        for i, chunk in enumerate(_sync_chunks(text)):
+            if snapshot(chunk) is None:
+                reply = _not_text(chunk)
+                reply["error"]["path"] = "" if _is_chunk(text) else f"/{i}"
+                purity._unwrap(reply)
+            purity._push_text(chunk)
         result: StdoutPurity = purity._unwrap(purity._call("finish"))
         return result
 
@@ -277,13 +320,14 @@ class RpcSession(_RpcResource):
 
     def __init__(self, options: Optional[RpcSessionOptions] = None) -> None:
         super().__init__(_opts(options))
+        self._options = options
 
     def incoming(self, message: Any) -> RpcObservation:
-        result: RpcObservation = self._unwrap(self._call("incoming", _message(message)))
+        result: RpcObservation = self._unwrap(self._call("incoming", _message(message, self._options)))
         return result
 
     def outgoing(self, message: Any) -> RpcObservation:
-        result: RpcObservation = self._unwrap(self._call("outgoing", _message(message)))
+        result: RpcObservation = self._unwrap(self._call("outgoing", _message(message, self._options)))
         return result
 
 

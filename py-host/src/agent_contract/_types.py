@@ -318,6 +318,8 @@ class NdjsonOptions(TypedDict, total=False):
 class RpcSessionOptions(TypedDict, total=False):
     allowNullId: bool
     profile: Literal["jsonrpc", "mcp"]
+    maxBytes: int
+    maxDepth: int
 
 
 class NdjsonFrame(JsonRpcClassification):

@@ -281,12 +281,19 @@ function errorFields(error, contract) {
   return error;
 }
 
+// A frame's message comes as `true`: the core accepted the line's text as exactly one I-JSON
+// value, so JSON.parse of that text is the value it would have written (see parseJson).
+function withMessages(frames) {
+  for (const f of frames) if (f.message === true) f.message = JSON.parse(f.text);
+  return frames;
+}
+
 function createDecoder(core, unwrap, options) {
   return wrapRpc(new core.NdjsonDecoder(options), unwrap, {
     /** The frames of the lines this chunk (a string or Uint8Array) completed. */
-    push: (inner, chunk) => unwrap(decode(inner.push(chunk))),
+    push: (inner, chunk) => withMessages(unwrap(decode(inner.push(chunk)))),
     /** The final line's frame when the stream did not end with LF ([] otherwise). */
-    end: (inner) => unwrap(decode(inner.end())),
+    end: (inner) => withMessages(unwrap(decode(inner.end()))),
     /** Bytes of the current line held now (never over maxLineBytes). */
     bufferedBytes: (inner) => inner.buffered(),
   });

@@ -294,9 +294,15 @@ pub fn create_ndjson_decoder<V: HostValue>(options: Option<&V>) -> Result<crate:
     Ok(crate::rpc::Decoder::new(RpcOptions::read(options, RpcOptionSet::Decoder)?))
 }
 
-/// Frames as the hosts receive them: a list of frame objects.
+/// Frames as values: a list of frame objects.
 pub fn frames_value(frames: Vec<crate::rpc::Frame>) -> Value {
     Value::Array(frames.into_iter().map(|f| f.into_value()).collect())
+}
+
+/// Frames as the bindings reply them: a message is `true`, for the host to parse from `text`
+/// (`rpc::ndjson::Frame::into_value_with`).
+pub fn frames_reply(frames: Vec<crate::rpc::Frame>) -> Value {
+    Value::Array(frames.into_iter().map(|f| f.into_value_with(true)).collect())
 }
 
 /// `checkStdoutPurity(text | chunks, options?)`: hosts feed the chunks, then `finish()`.

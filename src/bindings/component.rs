@@ -523,7 +523,7 @@ struct ComponentNdjsonDecoder {
 impl ComponentNdjsonDecoder {
     fn with(&self, f: impl FnOnce(&mut crate::rpc::Decoder) -> Vec<crate::rpc::Frame>) -> String {
         reply(match &mut *self.inner.borrow_mut() {
-            Ok(d) => Ok(api::frames_value(f(d))),
+            Ok(d) => Ok(api::frames_reply(f(d))),
             Err(e) => Err(e.clone()),
         })
     }

@@ -843,7 +843,7 @@ impl NdjsonDecoder {
             Ok(d) => {
                 let mut frames = Vec::new();
                 push_text(&chunk, "", &mut self.held, |bytes| frames.extend(d.push(bytes)))
-                    .map(|()| api::frames_value(frames))
+                    .map(|()| api::frames_reply(frames))
             }
             Err(e) => Err(e.clone()),
         })
@@ -856,7 +856,7 @@ impl NdjsonDecoder {
                 let mut frames = Vec::new();
                 self.held.flush(&mut |bytes: &[u8]| frames.extend(d.push(bytes)));
                 frames.extend(d.end());
-                Ok(api::frames_value(frames))
+                Ok(api::frames_reply(frames))
             }
             Err(e) => Err(e.clone()),
         })

@@ -37,6 +37,14 @@ impl Frame {
     /// `{text, line, offset, kind, id?, method?, reply, ignored, code?, path?, reason?, items?,
     /// message?}`.
     pub fn into_value(self) -> Value {
+        self.into_value_with(false)
+    }
+
+    /// The same for a binding's reply: with `lazy`, a message is written as `true` (a message
+    /// is an object or an array, never `true`) and the host parses `text` itself, which the
+    /// core accepted as exactly one I-JSON value, so it gets the same value without the core
+    /// writing it and the host decoding it twice (the `parseJson` approach).
+    pub fn into_value_with(self, lazy: bool) -> Value {
         let n = |x: usize| Value::Number(Number::from_f64(x as f64));
         let mut out = vec![
             ("text".to_owned(), Value::String(self.text)),
@@ -55,7 +63,7 @@ impl Frame {
         }
         out.extend(fields);
         if let Some(m) = self.message {
-            out.push(("message".to_owned(), m));
+            out.push(("message".to_owned(), if lazy { Value::Bool(true) } else { m }));
         }
         Value::Object(out)
     }

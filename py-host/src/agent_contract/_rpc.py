@@ -9,6 +9,7 @@ Every verdict is the core's.
 
 from __future__ import annotations
 
+import json
 import threading
 import weakref
 from typing import Any, AsyncIterable, Iterable, Iterator, AsyncIterator, Optional, Union
@@ -193,6 +194,15 @@ class _RpcResource:
         self.close()
 
 
+def _with_messages(frames: list[Any]) -> list[Any]:
+    """A frame's message comes as True: the core accepted the line's text as exactly one I-JSON
+    value, so json.loads of that text is the value it would have written (see `parse_json`)."""
+    for f in frames:
+        if f.get("message") is True:
+            f["message"] = json.loads(f["text"])
+    return frames
+
+
 class NdjsonDecoder(_RpcResource):
     """The JS `createNdjsonDecoder` twin: `push(chunk)` (str or bytes, split anywhere) returns
     the frames of the lines it completed, `end()` the final line's frame."""
@@ -203,11 +213,11 @@ class NdjsonDecoder(_RpcResource):
         super().__init__(_opts(options))
 
     def push(self, chunk: Chunk) -> list[NdjsonFrame]:
-        result: list[NdjsonFrame] = self._push_text(chunk)
+        result: list[NdjsonFrame] = _with_messages(self._push_text(chunk))
         return result
 
     def end(self) -> list[NdjsonFrame]:
-        result: list[NdjsonFrame] = self._unwrap(self._call("end"))
+        result: list[NdjsonFrame] = _with_messages(self._unwrap(self._call("end")))
         return result
 
     def buffered_bytes(self) -> int:

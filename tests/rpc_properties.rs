@@ -4,13 +4,27 @@
 //! classification of random values never panics and replies exactly when the envelope demands.
 
 use agent_contract::rpc::message::{classify, Kind};
-use agent_contract::rpc::options::RpcOptions;
+use agent_contract::rpc::options::{Profile, RpcOptions};
 use agent_contract::rpc::{Decoder, Frame, Session};
 use agent_contract::value::{Number, Value};
 use proptest::prelude::*;
 
 fn decode(chunks: &[&[u8]], max: usize) -> Vec<Frame> {
-    let mut d = Decoder::new(RpcOptions { max_bytes: max, ..RpcOptions::default() });
+    let frames = decode_with(chunks, max, false);
+    // The bindings' decoder (envelope only, message as a marker) classifies every line alike.
+    let lazy = decode_with(chunks, max, true);
+    assert_eq!(lazy.len(), frames.len());
+    for (l, f) in lazy.iter().zip(&frames) {
+        assert_eq!((&l.text, l.line, l.offset, l.ignored), (&f.text, f.line, f.offset, f.ignored));
+        assert_eq!(l.classification, f.classification, "{:?}", f.text);
+        assert_eq!(l.message.is_some(), f.message.is_some());
+    }
+    frames
+}
+
+fn decode_with(chunks: &[&[u8]], max: usize, lazy: bool) -> Vec<Frame> {
+    let d = Decoder::new(RpcOptions { max_bytes: max, ..RpcOptions::default() });
+    let mut d = if lazy { d.lazy() } else { d };
     let mut out = Vec::new();
     for c in chunks {
         out.extend(d.push(c));
@@ -117,6 +131,15 @@ proptest! {
             // Default options: a frame is ignored exactly when it is not a valid message.
             prop_assert_eq!(f.ignored, !f.classification.kind.is_valid());
         }
+    }
+
+    #[test]
+    fn the_envelope_classifies_like_the_whole_value(value in json(), mcp in any::<bool>()) {
+        let options = RpcOptions { profile: if mcp { Profile::Mcp } else { Profile::JsonRpc }, ..RpcOptions::default() };
+        let mut text = String::new();
+        agent_contract::value::write_json(&mut text, &value);
+        let envelope = agent_contract::rpc::shallow::envelope(text.as_bytes()).expect("valid text");
+        prop_assert_eq!(classify(&envelope, &options), classify(&value, &options));
     }
 
     #[test]

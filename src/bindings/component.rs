@@ -531,7 +531,9 @@ impl ComponentNdjsonDecoder {
 
 impl wit_rpc::GuestNdjsonDecoder for ComponentNdjsonDecoder {
     fn new(options: String) -> Self {
-        let inner = host_options(&options).and_then(|o| api::create_ndjson_decoder(o.as_ref().as_ref()));
+        let inner = host_options(&options)
+            .and_then(|o| api::create_ndjson_decoder(o.as_ref().as_ref()))
+            .map(crate::rpc::Decoder::lazy);
         ComponentNdjsonDecoder { inner: std::cell::RefCell::new(inner) }
     }
 

@@ -834,7 +834,10 @@ pub struct NdjsonDecoder {
 impl NdjsonDecoder {
     #[wasm_bindgen(constructor)]
     pub fn new(options: JsValue) -> NdjsonDecoder {
-        NdjsonDecoder { inner: api::create_ndjson_decoder(Some(&rpc_options(&options))), held: HeldLead::default() }
+        NdjsonDecoder {
+            inner: api::create_ndjson_decoder(Some(&rpc_options(&options))).map(crate::rpc::Decoder::lazy),
+            held: HeldLead::default(),
+        }
     }
 
     /// The frames this chunk completed.

@@ -17,6 +17,7 @@ pub mod options;
 pub mod purity;
 pub mod reply;
 pub mod session;
+pub mod shallow;
 
 pub use message::{classify, classify_json, Classification, Kind};
 pub use ndjson::{Decoder, Frame};

@@ -83,9 +83,32 @@ pub struct Decoder {
     line_start: usize,
     /// Bytes received so far.
     received: usize,
+    /// Frames for a binding: a valid line is checked and its envelope read without building
+    /// its value, and its message is a marker the host fills from `text`
+    /// (`Frame::into_value_with`).
+    lazy: bool,
 }
 
 impl Decoder {
+    /// A line's classification and message (lazy: its marker).
+    fn read(&self, bytes: &[u8]) -> (Classification, Option<Value>) {
+        let limits = self.options.limits();
+        if self.lazy {
+            match crate::json::check(bytes, &limits) {
+                Ok(()) => {
+                    if let Some(envelope) = super::shallow::envelope(bytes) {
+                        return (classify(&envelope, &self.options), Some(Value::Bool(true)));
+                    }
+                }
+                Err(e) => return (Classification::from_parse_error(&e), None),
+            }
+        }
+        match crate::json::parse(bytes, crate::json::Mode::Strict, &limits) {
+            Ok(value) => (classify(&value, &self.options), Some(value)),
+            Err(e) => (Classification::from_parse_error(&e), None),
+        }
+    }
+
     pub fn new(options: RpcOptions) -> Decoder {
         Decoder {
             options,
@@ -96,7 +119,14 @@ impl Decoder {
             line_no: 1,
             line_start: 0,
             received: 0,
+            lazy: false,
         }
+    }
+
+    /// A decoder whose frames carry `Value::Bool(true)` for a message (see `lazy`).
+    pub fn lazy(mut self) -> Decoder {
+        self.lazy = true;
+        self
     }
 
     /// Bytes of the current line held now (never over `maxLineBytes`).
@@ -202,11 +232,7 @@ impl Decoder {
             };
             return Frame { text, line: line_no, offset, classification, ignored: true, message: None };
         }
-        let (mut classification, value) =
-            match crate::json::parse(&bytes, crate::json::Mode::Strict, &self.options.limits()) {
-                Ok(value) => (classify(&value, &self.options), Some(value)),
-                Err(e) => (Classification::from_parse_error(&e), None),
-            };
+        let (mut classification, value) = self.read(&bytes);
         if classification.kind.is_valid() {
             return Frame { text, line: line_no, offset, classification, ignored: false, message: value };
         }

@@ -20,7 +20,7 @@ pub struct Purity {
 impl Purity {
     pub fn new(options: RpcOptions) -> Purity {
         Purity {
-            decoder: Decoder::new(RpcOptions { on_malformed: super::options::OnMalformed::Ignore, ..options }),
+            decoder: Decoder::new(RpcOptions { on_malformed: super::options::OnMalformed::Ignore, ..options }).lazy(),
             frames: 0,
             problem_count: 0,
             problems: Vec::new(),

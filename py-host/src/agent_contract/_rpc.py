@@ -247,6 +247,9 @@ def _sync_chunks(chunks: Any) -> Iterator[Any]:
     if _is_chunk(chunks):
         yield chunks
         return
+    if issubclass(type(chunks), dict):
+        _raise_not_text(chunks)  # iterable, but its keys are not a stream's chunks
+        return
     try:
         iterator = iter(chunks)
     except Exception:

@@ -53,7 +53,6 @@ export const {
   providerResponseStream,
   memoryBytes,
   memoryReport,
-  // JSON-RPC over NDJSON
   classifyJsonRpc,
   classifyJsonRpcJson,
   methodNotFound,

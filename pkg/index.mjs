@@ -51,7 +51,6 @@ export const {
   providerResponseStream,
   memoryBytes,
   memoryReport,
-  // JSON-RPC over NDJSON
   classifyJsonRpc,
   classifyJsonRpcJson,
   methodNotFound,

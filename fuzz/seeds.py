@@ -7,7 +7,7 @@ import hashlib, json, os, pathlib, sys
 
 root = pathlib.Path(__file__).resolve().parent.parent
 out = root / "fuzz" / "corpus"
-seeds = {t: set() for t in ["json", "host_text", "text_ops", "tool_input", "provider_sse", "registry"]}
+seeds = {t: set() for t in ["json", "host_text", "text_ops", "tool_input", "provider_sse", "registry", "ndjson"]}
 
 TEXT_OPS = {"parseAgentActionJson": 0, "defineToolJson": 1, "parseDecisionJson": 2, "parseAgentActionsJsonl": 3, "parseJson": 4}
 HOST_OPS = {"parseAgentAction": 0, "defineTool": 1, "parseDecision": 2, "previewAction": 3, "parseAgentActions": 4,
@@ -49,6 +49,12 @@ for path in sorted((root / "fixtures").glob("*.json")):
             seeds["tool_input"].add(dump(case["tool"].get("inputSchema")) + b"\0" + instance)
         if op in REG_OPS and "args" in case:
             seeds["registry"].add(bytes([REG_OPS[op]]) + dump(case["args"]))
+        if op in ("decodeNdjson", "checkStdoutPurity", "classifyJsonRpcJson"):
+            chunks = case.get("chunks")
+            whole = "".join(chunks).encode() if chunks is not None else (
+                b"".join(bytes.fromhex(h) for h in case["chunksHex"]) if "chunksHex" in case else text)
+            if whole is not None:
+                seeds["ndjson"].add(bytes([len(seeds["ndjson"]) % 256]) + whole)
         if op == "assembleStream":
             seeds["registry"].add(bytes([10]) + dump(case["input"]))
         if op == "assembleProviderStream":

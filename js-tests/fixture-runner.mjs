@@ -271,6 +271,62 @@ function providerInput(c, recording) {
   return build(c.input, c.host).value;
 }
 
+/** A case's `reference` into the conformance data: `{file, id}` (a case of a JSON file: its
+ *  `send` text) or `{file, line}` (a JSON Lines file's 1-based line: its `value`). */
+function referenced(c, text) {
+  if (hasOwn.call(c.reference, 'id')) return JSON.parse(text).cases.find((k) => k.id === c.reference.id).send;
+  return JSON.parse(text.split('\n')[c.reference.line - 1]).value;
+}
+
+/** The chunks of an NDJSON case: `chunks` (strings), `chunksHex` (bytes) or `text` (one). */
+function chunksOf(c) {
+  if (hasOwn.call(c, 'chunks')) return c.chunks.slice();
+  if (hasOwn.call(c, 'chunksHex')) return c.chunksHex.map(hexBytes);
+  return [textArgument(c)];
+}
+
+/** The JSON-RPC operations (issue 10 §1-§2); false for the others. */
+function runRpc(api, c, reference) {
+  const options = c.options === undefined ? undefined : JSON.parse(JSON.stringify(c.options));
+  let got;
+  if (c.op === 'classifyJsonRpc' || c.op === 'classifyJsonRpcJson') {
+    let arg;
+    if (hasOwn.call(c, 'reference')) arg = referenced(c, reference(c.reference.file));
+    else if (hasOwn.call(c, 'input')) arg = build(c.input, c.host).value;
+    else arg = textArgument(c);
+    got = capture(() => api[c.op](arg, options));
+  } else if (c.op === 'decodeNdjson') {
+    got = capture(() => {
+      const decoder = api.createNdjsonDecoder(options);
+      try {
+        const frames = [];
+        for (const chunk of chunksOf(c)) frames.push(...decoder.push(chunk));
+        frames.push(...decoder.end());
+        return frames;
+      } finally {
+        decoder.free();
+      }
+    });
+  } else if (c.op === 'checkStdoutPurity') {
+    const input = hasOwn.call(c, 'chunks') || hasOwn.call(c, 'chunksHex') ? chunksOf(c) : textArgument(c);
+    got = capture(() => api.checkStdoutPurity(input, options));
+  } else if (c.op === 'rpcSession') {
+    got = capture(() => {
+      const session = api.createRpcSession(options);
+      try {
+        return c.steps.map((step) => (step.dir === 'in' ? session.incoming(step.message) : session.outgoing(step.message)));
+      } finally {
+        session.free();
+      }
+    });
+  } else {
+    return false;
+  }
+  if (!got.ok && !(got.error instanceof api.ContractError)) throw got.error;
+  checkOutcome(got, c.expect, api);
+  return true;
+}
+
 // ACP prompt admission and lifecycle (issue 10 §3-§4):
 
 /** An admission plan as the fixtures write it: each payload's `bytes` (a Uint8Array) as `bytesHex`. */
@@ -330,7 +386,8 @@ function runAcpCase(api, c) {
 
 const ACP_OPS = new Set(['isCanonicalBase64', 'sniffMediaType', 'promptLifecycle', 'admitPrompt', 'advertisePromptCapabilities']);
 
-export function runCase(api, c, recording, sessionFile = () => null) {
+export function runCase(api, c, recording, sessionFile = () => null, reference = () => null) {
+  if (runRpc(api, c, reference)) return;
   if (['checkSession', 'readSession', 'querySession'].includes(c.op)) return runSession(api, c, sessionFile);
   if (ACP_OPS.has(c.op)) return runAcpCase(api, c);
   if (c.op === 'assembleProviderStream') {
@@ -382,9 +439,10 @@ export function runCase(api, c, recording, sessionFile = () => null) {
 
 /** files: [{name, doc}]; recording(name): the bytes of a recorded provider stream, or null when
  *  the recordings are absent (those cases are then skipped and counted); sessionFile(name): the
- *  same for the recorded pi-mono sessions.
+ *  same for the recorded pi-mono sessions; reference(file): the
+ *  text of a conformance data file (`reference` cases), or null when it is absent (skipped too).
  *  Returns {passed, failed, skipped, failures: [{id, file, message}]}. */
-export function runFixtures(api, files, recording = () => null, sessionFile = () => null) {
+export function runFixtures(api, files, recording = () => null, sessionFile = () => null, reference = () => null) {
   let passed = 0;
   let skipped = 0;
   const failures = [];
@@ -393,7 +451,8 @@ export function runFixtures(api, files, recording = () => null, sessionFile = ()
     for (const c of doc.cases) {
       if (ids.has(c.id)) throw new Error(`duplicate case id ${c.id}`);
       ids.add(c.id);
-      if (hasOwn.call(c, 'recording') && recording(c.recording) === null) {
+      if ((hasOwn.call(c, 'recording') && recording(c.recording) === null)
+          || (hasOwn.call(c, 'reference') && reference(c.reference.file) === null)) {
         skipped++;
         continue;
       }
@@ -402,7 +461,7 @@ export function runFixtures(api, files, recording = () => null, sessionFile = ()
         continue;
       }
       try {
-        runCase(api, c, recording, sessionFile);
+        runCase(api, c, recording, sessionFile, reference);
         passed++;
       } catch (e) {
         failures.push({ id: c.id, file: name, message: e && e.stack ? e.stack : String(e) });

@@ -357,6 +357,131 @@ function standardSchema(api, tool) {
   });
 }
 
+// JSON-RPC over NDJSON (issue 10 §1-§2). The decoder and the session keep their state in the
+// wasm instance like the assemblers (freed by free(), `using` or garbage collection); invalid
+// options are thrown at creation. Strings and Uint8Arrays are pushed as they come: the binding
+// joins a surrogate pair or a UTF-8 character cut between chunks.
+function wrapRpc(inner, unwrap, methods) {
+  const check = decode(inner.check());
+  if (!check.ok) {
+    inner.free();
+    unwrap(check);
+  }
+  let freed = false;
+  const live = () => {
+    if (freed) throw new Error('this object was freed');
+    return inner;
+  };
+  const object = {};
+  for (const [name, method] of Object.entries(methods)) object[name] = (...args) => method(live(), ...args);
+  object.free = () => {
+    if (!freed) {
+      freed = true;
+      inner.free();
+    }
+  };
+  if (Symbol.dispose) object[Symbol.dispose] = object.free;
+  return object;
+}
+
+// An Error (a ContractError too) is not a plain object the core can read: its message (and a
+// ContractError's code and path) cross as a plain object. A Proxy or getter that throws gives
+// an empty one; the core then answers with its defaults.
+function errorFields(error, contract) {
+  try {
+    if (contract && error instanceof ContractError) return { code: error.code, path: error.path };
+    if (error instanceof Error) {
+      const message = error.message;
+      return typeof message === 'string' ? { message } : {};
+    }
+  } catch (_) {
+    return {};
+  }
+  return error;
+}
+
+// A frame's message comes as `true`: the core accepted the line's text as exactly one I-JSON
+// value, so JSON.parse of that text is the value it would have written (see parseJson).
+function withMessages(frames) {
+  for (const f of frames) if (f.message === true) f.message = JSON.parse(f.text);
+  return frames;
+}
+
+function createDecoder(core, unwrap, options) {
+  return wrapRpc(new core.NdjsonDecoder(options), unwrap, {
+    /** The frames of the lines this chunk (a string or Uint8Array) completed. */
+    push: (inner, chunk) => withMessages(unwrap(decode(inner.push(chunk)))),
+    /** The final line's frame when the stream did not end with LF ([] otherwise). */
+    end: (inner) => withMessages(unwrap(decode(inner.end()))),
+    /** Bytes of the current line held now (never over maxLineBytes). */
+    bufferedBytes: (inner) => inner.buffered(),
+  });
+}
+
+// Frames of a whole stream of chunks (an iterable; the async form also takes an async
+// iterable such as a Node Readable; one string or Uint8Array is one chunk), the decoder freed
+// at the end either way. An iterator that throws (or a value that is not iterable) ends the
+// stream with the core's verdict on what it threw as a chunk: a ContractError.
+const isText = (chunks) => typeof chunks === 'string' || ArrayBuffer.isView(chunks);
+
+function* framesOf(createNdjsonDecoder, chunks, options) {
+  const decoder = createNdjsonDecoder(options);
+  try {
+    if (isText(chunks)) {
+      yield* decoder.push(chunks);
+    } else {
+      let iterator;
+      try {
+        iterator = chunks[Symbol.iterator]();
+      } catch (error) {
+        decoder.push(chunks); // not iterable: throws the core's verdict
+      }
+      for (;;) {
+        let done, value;
+        try {
+          ({ done, value } = iterator.next());
+        } catch (error) {
+          decoder.push(error);
+        }
+        if (done) break;
+        yield* decoder.push(value);
+      }
+    }
+    yield* decoder.end();
+  } finally {
+    decoder.free();
+  }
+}
+
+async function* framesOfAsync(createNdjsonDecoder, chunks, options) {
+  const decoder = createNdjsonDecoder(options);
+  try {
+    if (isText(chunks)) {
+      yield* decoder.push(chunks);
+    } else {
+      let iterator;
+      try {
+        iterator = chunks[Symbol.asyncIterator] ? chunks[Symbol.asyncIterator]() : chunks[Symbol.iterator]();
+      } catch (error) {
+        decoder.push(chunks);
+      }
+      for (;;) {
+        let done, value;
+        try {
+          ({ done, value } = await iterator.next());
+        } catch (error) {
+          decoder.push(error);
+        }
+        if (done) break;
+        yield* decoder.push(value);
+      }
+    }
+    yield* decoder.end();
+  } finally {
+    decoder.free();
+  }
+}
+
 // A wasm memory never shrinks: after a call that grew the instance past this (only a call with
 // raised limits can; within the default limits a call stays far below), the instance is
 // replaced by a fresh one when the entry point can make one (`renew` returns one: Node).
@@ -418,6 +543,7 @@ export function createApi(load, renew) {
     text = textArgument(text);
     return withTextValue(done(core.validateToolInputJson(tool, text, options)), text);
   };
+  const createNdjsonDecoder = (options) => createDecoder(core, unwrap, options);
   const createProviderAssembler = (provider, options) =>
     wrapAssembler(new core.ProviderAssembler(provider, options), unwrap, true);
 
@@ -482,6 +608,24 @@ export function createApi(load, renew) {
     sniffMediaType: (bytes) => unwrap(done(core.sniffMediaType(bytes))),
     advertisePromptCapabilities: (facts) => unwrap(done(core.advertisePromptCapabilities(facts))),
     createPromptLifecycle: () => wrapLifecycle(new core.PromptLifecycle(), unwrap),
+    // JSON-RPC over NDJSON (issue 10 §1-§2).
+    classifyJsonRpc: (value, options) => unwrap(done(core.classifyJsonRpc(value, options))),
+    classifyJsonRpcJson: (text, options) => unwrap(done(core.classifyJsonRpcJson(text, options))),
+    methodNotFound: (request) => unwrap(done(core.methodNotFound(request))),
+    internalError: (request, error) => unwrap(done(core.internalError(request, errorFields(error, false)))),
+    invalidParams: (request, contractError) =>
+      unwrap(done(core.invalidParams(request, errorFields(contractError, true)))),
+    createNdjsonDecoder,
+    ndjsonFrames: (chunks, options) => framesOf(createNdjsonDecoder, chunks, options),
+    ndjsonFramesAsync: (chunks, options) => framesOfAsync(createNdjsonDecoder, chunks, options),
+    checkStdoutPurity: (input, options) => unwrap(done(core.checkStdoutPurity(input, options))),
+    createRpcSession: (options) =>
+      wrapRpc(new core.RpcSession(options), unwrap, {
+        /** A message received: its classification with `problems` (empty when the conversation is right). */
+        incoming: (inner, message) => unwrap(decode(inner.incoming(message))),
+        /** A message sent: the same. */
+        outgoing: (inner, message) => unwrap(decode(inner.outgoing(message))),
+      }),
     /** Bytes of the wasm instance's memory (for leak tests). */
     memoryBytes: () => core.memoryBytes(),
     /** The current instance's memory, the most any call left it at, and how often it was replaced. */

@@ -189,7 +189,18 @@ export type ErrorCode =
   | 'PROMPT_IN_FLIGHT'
   | 'PROMPT_CANCELLED'
   | 'PROMPT_STATE_INVALID'
-  | 'PROMPT_NOT_QUIESCENT';
+  | 'PROMPT_NOT_QUIESCENT'
+  // JSON-RPC over NDJSON (classifyJsonRpc, the NDJSON decoder, RPC sessions)
+  | 'RPC_PARSE_ERROR'
+  | 'RPC_INVALID_REQUEST'
+  | 'RPC_INVALID_RESPONSE'
+  | 'RPC_MESSAGE_TOO_LARGE'
+  | 'RPC_BLANK_LINE'
+  | 'RPC_ID_IN_FLIGHT'
+  | 'RPC_UNKNOWN_ID'
+  | 'RPC_ALREADY_ANSWERED'
+  | 'RPC_REPLY_TO_NOTIFICATION'
+  | 'RPC_TOO_MANY_IN_FLIGHT';
 
 export interface Position {
   /** Byte offset in the UTF-8 text, from 0. */
@@ -677,6 +688,126 @@ export interface PromptLifecycle {
 }
 export function createPromptLifecycle(): PromptLifecycle;
 
+// JSON-RPC 2.0 over NDJSON (issue 10 §1-§2; docs/semantics.md "JSON-RPC over NDJSON").
+
+export type JsonRpcId = string | number | null;
+export type JsonRpcKind =
+  | 'request'
+  | 'notification'
+  | 'response'
+  | 'error_response'
+  | 'invalid_request'
+  | 'invalid_response'
+  | 'parse_error'
+  | 'batch';
+export type RpcCode =
+  | 'RPC_PARSE_ERROR'
+  | 'RPC_INVALID_REQUEST'
+  | 'RPC_INVALID_RESPONSE'
+  | 'RPC_MESSAGE_TOO_LARGE'
+  | 'RPC_BLANK_LINE'
+  | 'RPC_ID_IN_FLIGHT'
+  | 'RPC_UNKNOWN_ID'
+  | 'RPC_ALREADY_ANSWERED'
+  | 'RPC_REPLY_TO_NOTIFICATION'
+  | 'RPC_TOO_MANY_IN_FLIGHT';
+export interface JsonRpcErrorReply {
+  jsonrpc: '2.0';
+  id: JsonRpcId;
+  error: { code: number; message: string; data?: unknown };
+}
+export interface JsonRpcClassification {
+  kind: JsonRpcKind;
+  /** The message's id when it has one of a valid type. */
+  id?: JsonRpcId;
+  method?: string;
+  /** What the envelope demands be sent back: an error reply, a batch's error replies, or null. */
+  reply: JsonRpcErrorReply | JsonRpcErrorReply[] | null;
+  /** Set for invalid_request, invalid_response, parse_error. */
+  code?: RpcCode;
+  path?: string;
+  reason?: string;
+  /** A batch: each element's classification. */
+  items?: JsonRpcClassification[];
+}
+export interface JsonRpcOptions {
+  /** Default true. */
+  allowNullId?: boolean;
+  /** "mcp": ids are strings or integers, never null; no batches. Default "jsonrpc". */
+  profile?: 'jsonrpc' | 'mcp';
+  /** Default 16 MiB. */
+  maxBytes?: number;
+  maxDepth?: number;
+}
+export interface NdjsonOptions {
+  allowNullId?: boolean;
+  profile?: 'jsonrpc' | 'mcp';
+  /** Most bytes of one line (its line end excluded); default 16 MiB. */
+  maxLineBytes?: number;
+  maxDepth?: number;
+  /** "ignore" (default): a malformed line is `ignored` with its reason; "reply": it carries -32700 / -32600. */
+  onMalformed?: 'ignore' | 'reply';
+}
+export interface NdjsonFrame extends JsonRpcClassification {
+  /** The line without its line end (invalid UTF-8 shown as U+FFFD; "" for an over-long line). */
+  text: string;
+  /** 1-based. */
+  line: number;
+  /** Byte offset of the line's first byte in the stream. */
+  offset: number;
+  ignored: boolean;
+  /** The parsed message when the frame is not ignored. */
+  message?: unknown;
+}
+export interface NdjsonDecoder {
+  push(chunk: JsonText): NdjsonFrame[];
+  end(): NdjsonFrame[];
+  bufferedBytes(): number;
+  free(): void;
+}
+export interface StdoutPurityProblem {
+  line: number;
+  offset: number;
+  code: RpcCode;
+  reason: string;
+}
+export interface StdoutPurity {
+  pure: boolean;
+  frames: number;
+  problemCount: number;
+  /** The first 1000 problems. */
+  problems: StdoutPurityProblem[];
+  truncated: boolean;
+}
+export interface RpcSessionProblem {
+  code: RpcCode;
+  path: string;
+  id?: JsonRpcId;
+  message: string;
+}
+export interface RpcObservation extends JsonRpcClassification {
+  problems: RpcSessionProblem[];
+}
+export interface RpcSession {
+  incoming(message: unknown): RpcObservation;
+  outgoing(message: unknown): RpcObservation;
+  free(): void;
+}
+export function classifyJsonRpc(value: unknown, options?: JsonRpcOptions): JsonRpcClassification;
+export function classifyJsonRpcJson(text: JsonText, options?: JsonRpcOptions): JsonRpcClassification;
+export function methodNotFound(request: unknown): JsonRpcErrorReply | null;
+export function internalError(request: unknown, error: unknown): JsonRpcErrorReply | null;
+export function invalidParams(request: unknown, contractError: ContractError | { code: string; path: string }): JsonRpcErrorReply | null;
+export function createNdjsonDecoder(options?: NdjsonOptions): NdjsonDecoder;
+export function ndjsonFrames(chunks: Iterable<JsonText>, options?: NdjsonOptions): Generator<NdjsonFrame, void, undefined>;
+export function ndjsonFramesAsync(
+  chunks: Iterable<JsonText> | AsyncIterable<JsonText>,
+  options?: NdjsonOptions,
+): AsyncGenerator<NdjsonFrame, void, undefined>;
+export function checkStdoutPurity(input: JsonText | JsonText[], options?: NdjsonOptions): StdoutPurity;
+/** Options: those of classifyJsonRpc (maxBytes and maxDepth bound each message, 16 MiB and 128 by default). */
+export function createRpcSession(options?: JsonRpcOptions): RpcSession;
+
 declare const api: {
   ContractError: typeof ContractError;
   parseAgentAction: typeof parseAgentAction;
@@ -752,5 +883,16 @@ declare const api: {
   fromSeedTool: typeof fromSeedTool;
   toSeedTool: typeof toSeedTool;
   createSessionChecker: typeof createSessionChecker;
+  // JSON-RPC over NDJSON
+  classifyJsonRpc: typeof classifyJsonRpc;
+  classifyJsonRpcJson: typeof classifyJsonRpcJson;
+  methodNotFound: typeof methodNotFound;
+  internalError: typeof internalError;
+  invalidParams: typeof invalidParams;
+  createNdjsonDecoder: typeof createNdjsonDecoder;
+  ndjsonFrames: typeof ndjsonFrames;
+  ndjsonFramesAsync: typeof ndjsonFramesAsync;
+  checkStdoutPurity: typeof checkStdoutPurity;
+  createRpcSession: typeof createRpcSession;
 };
 export default api;

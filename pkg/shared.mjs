@@ -78,5 +78,16 @@ export const {
   sniffMediaType,
   advertisePromptCapabilities,
   createPromptLifecycle,
+  // JSON-RPC 2.0 over NDJSON (issue 10 §1-§2)
+  classifyJsonRpc,
+  classifyJsonRpcJson,
+  methodNotFound,
+  internalError,
+  invalidParams,
+  createNdjsonDecoder,
+  ndjsonFrames,
+  ndjsonFramesAsync,
+  checkStdoutPurity,
+  createRpcSession,
 } = api;
 export default api;

@@ -383,3 +383,98 @@ pub fn not_bytes<V: HostValue>(value: &V) -> ContractError {
         ),
     )
 }
+
+// JSON-RPC 2.0 over NDJSON (issue 10 §1-§2, `rpc`).
+
+use crate::rpc::options::{RpcOptionSet, RpcOptions};
+
+/// `classifyJsonRpc(value, options?)`: `{kind, id?, method?, reply, code?, path?, reason?,
+/// items?}` (see `rpc::message`). A value with no JSON form is the caller's error.
+pub fn classify_json_rpc<V: HostValue>(value: &V, options: Option<&V>) -> Result<Value> {
+    let options = RpcOptions::read(options, RpcOptionSet::Classify)?;
+    crate::rpc::message::classify_host(value, &options).map(|c| c.into_value())
+}
+
+/// `classifyJsonRpcJson(text, options?)`: the same for JSON text (never an error but for the
+/// options: text that is not JSON is a `parse_error`).
+pub fn classify_json_rpc_json<O: HostValue>(text: &[u8], options: Option<&O>) -> Result<Value> {
+    let options = RpcOptions::read(options, RpcOptionSet::Classify)?;
+    Ok(crate::rpc::message::classify_json(text, &options).into_value())
+}
+
+/// The JSON-RPC options of an operation (`set`), read by the core.
+pub fn rpc_options<V: HostValue>(options: Option<&V>, set: RpcOptionSet) -> Result<RpcOptions> {
+    RpcOptions::read(options, set)
+}
+
+/// `methodNotFound(request)` / `internalError(request, error)` / `invalidParams(request,
+/// contractError)`: the reply, or `null` when the request is not a request.
+pub fn method_not_found<V: HostValue>(request: &V) -> Result<Value> {
+    crate::rpc::reply::method_not_found(request).map(|r| r.unwrap_or(Value::Null))
+}
+
+pub fn internal_error<V: HostValue>(request: &V, error: &V) -> Result<Value> {
+    crate::rpc::reply::internal_error(request, error).map(|r| r.unwrap_or(Value::Null))
+}
+
+pub fn invalid_params<V: HostValue>(request: &V, contract_error: &V) -> Result<Value> {
+    crate::rpc::reply::invalid_params(request, contract_error).map(|r| r.unwrap_or(Value::Null))
+}
+
+/// `createNdjsonDecoder(options?)`.
+pub fn create_ndjson_decoder<V: HostValue>(options: Option<&V>) -> Result<crate::rpc::Decoder> {
+    Ok(crate::rpc::Decoder::new(RpcOptions::read(options, RpcOptionSet::Decoder)?))
+}
+
+/// Frames as values: a list of frame objects.
+pub fn frames_value(frames: Vec<crate::rpc::Frame>) -> Value {
+    Value::Array(frames.into_iter().map(|f| f.into_value()).collect())
+}
+
+/// Frames as the bindings reply them: a message is `true`, for the host to parse from `text`
+/// (`rpc::ndjson::Frame::into_value_with`).
+pub fn frames_reply(frames: Vec<crate::rpc::Frame>) -> Value {
+    Value::Array(frames.into_iter().map(|f| f.into_value_with(true)).collect())
+}
+
+/// `checkStdoutPurity(text | chunks, options?)`: hosts feed the chunks, then `finish()`.
+pub fn create_purity_check<V: HostValue>(options: Option<&V>) -> Result<crate::rpc::purity::Purity> {
+    Ok(crate::rpc::purity::Purity::new(RpcOptions::read(options, RpcOptionSet::Decoder)?))
+}
+
+/// `createRpcSession(options?)`.
+pub fn create_rpc_session<V: HostValue>(options: Option<&V>) -> Result<crate::rpc::Session> {
+    Ok(crate::rpc::Session::new(RpcOptions::read(options, RpcOptionSet::Session)?))
+}
+
+/// `session.incoming(message)` / `session.outgoing(message)`: the classification with
+/// `problems: [{code, path, id?, message}]`. A value with no JSON form is the caller's error.
+pub fn rpc_session_observe<V: HostValue>(
+    session: &mut crate::rpc::Session,
+    message: &V,
+    incoming: bool,
+) -> Result<Value> {
+    let limits = session.options().limits();
+    let mut budget = crate::input::Budget::new(&limits);
+    let copied =
+        crate::input::Copier { limits: &limits, budget: &mut budget, undefined: crate::input::Undefined::Reject }
+            .copy(message, &crate::input::Path::Root(""), 0)?;
+    let (c, problems) = if incoming { session.incoming(&copied) } else { session.outgoing(&copied) };
+    let Value::Object(mut out) = c.into_value() else { unreachable!() };
+    let problems = problems
+        .into_iter()
+        .map(|p| {
+            let mut o = vec![
+                ("code".to_owned(), Value::String(p.code.as_str().to_owned())),
+                ("path".to_owned(), Value::String(p.path)),
+            ];
+            if let Some(id) = p.id {
+                o.push(("id".to_owned(), id));
+            }
+            o.push(("message".to_owned(), Value::String(p.message)));
+            Value::Object(o)
+        })
+        .collect();
+    out.push(("problems".to_owned(), Value::Array(problems)));
+    Ok(Value::Object(out))
+}

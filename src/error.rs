@@ -163,6 +163,18 @@ codes! {
     PromptCancelled => "PROMPT_CANCELLED", Admission, false;
     PromptStateInvalid => "PROMPT_STATE_INVALID", Admission, false;
     PromptNotQuiescent => "PROMPT_NOT_QUIESCENT", Admission, false;
+    // JSON-RPC over NDJSON (issue 10 §1-§2, `rpc`): the codes of invalid messages, frames and
+    // conversation problems (docs/errors.md gives the JSON-RPC code each maps to).
+    RpcParseError => "RPC_PARSE_ERROR", Protocol, false;
+    RpcInvalidRequest => "RPC_INVALID_REQUEST", Protocol, false;
+    RpcInvalidResponse => "RPC_INVALID_RESPONSE", Protocol, false;
+    RpcMessageTooLarge => "RPC_MESSAGE_TOO_LARGE", Transport, false;
+    RpcBlankLine => "RPC_BLANK_LINE", Transport, false;
+    RpcIdInFlight => "RPC_ID_IN_FLIGHT", Protocol, false;
+    RpcUnknownId => "RPC_UNKNOWN_ID", Protocol, false;
+    RpcAlreadyAnswered => "RPC_ALREADY_ANSWERED", Protocol, false;
+    RpcReplyToNotification => "RPC_REPLY_TO_NOTIFICATION", Protocol, false;
+    RpcTooManyInFlight => "RPC_TOO_MANY_IN_FLIGHT", Protocol, false;
 }
 
 /// Where a text input stopped being acceptable: byte offset (0-based), line and column (1-based,

@@ -109,6 +109,9 @@ fn outcome(result: Result<Value, agent_contract::ContractError>) -> Value {
 fn run(case: &Json) -> Value {
     let op = case["op"].as_str().unwrap();
     let options = case.get("options").map(to_value);
+    if let Some(got) = run_rpc(op, case, options.as_ref()) {
+        return got;
+    }
     if let Some(args) = case.get("args") {
         return run_args(op, apply_host(to_value(args), case.get("host")), options);
     }
@@ -316,6 +319,93 @@ fn provider_input(case: &Json, input: Option<&Value>) -> (Value, Option<Vec<u8>>
     (input.cloned().expect("assembleProviderStream needs recording, text or input"), None)
 }
 
+/// The conformance data shared with the other projects (absent in a clone elsewhere).
+fn conformance() -> std::path::PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/conformance")
+}
+
+/// A case's `reference`: `{file, id}` (a case of a JSON file's `cases`: its `send` text) or
+/// `{file, line}` (a JSON Lines file's line, 1-based: its `value`).
+fn reference(case: &Json) -> Option<Json> {
+    let r = case.get("reference")?;
+    let file = conformance().join(r["file"].as_str().unwrap());
+    let text = std::fs::read_to_string(&file).unwrap_or_else(|e| panic!("{}: {e}", file.display()));
+    if let Some(id) = r.get("id") {
+        let doc: Json = serde_json::from_str(&text).unwrap();
+        let found = doc["cases"].as_array().unwrap().iter().find(|c| &c["id"] == id).expect("reference id");
+        return Some(found["send"].clone());
+    }
+    let line = r["line"].as_u64().unwrap() as usize;
+    let row: Json = serde_json::from_str(text.lines().nth(line - 1).unwrap()).unwrap();
+    Some(row["value"].clone())
+}
+
+/// The chunks of an NDJSON case: `chunks` (strings), `chunksHex` (bytes) or `text` (one).
+fn chunks(case: &Json) -> Vec<Vec<u8>> {
+    if let Some(Json::Array(items)) = case.get("chunks") {
+        return items.iter().map(|c| c.as_str().unwrap().as_bytes().to_vec()).collect();
+    }
+    if let Some(Json::Array(items)) = case.get("chunksHex") {
+        let hex = |h: &str| (0..h.len()).step_by(2).map(|i| u8::from_str_radix(&h[i..i + 2], 16).unwrap()).collect();
+        return items.iter().map(|c| hex(c.as_str().unwrap())).collect();
+    }
+    vec![text_arg(case)]
+}
+
+/// The JSON-RPC operations (issue 10 §1-§2); `None` for the others.
+fn run_rpc(op: &str, case: &Json, options: Option<&Value>) -> Option<Value> {
+    let opts = options.as_ref();
+    Some(match op {
+        "classifyJsonRpc" => {
+            let input = match reference(case) {
+                Some(v) => to_value(&v),
+                None => apply_host(to_value(&case["input"]), case.get("host")),
+            };
+            outcome(api::classify_json_rpc(&&input, opts))
+        }
+        "classifyJsonRpcJson" => {
+            if let Some(Json::String(text)) = reference(case) {
+                return Some(outcome(api::classify_json_rpc_json(text.as_bytes(), opts)));
+            }
+            if let Some(input) = case.get("input") {
+                return Some(outcome(Err(api::not_text(&&to_value(input)))));
+            }
+            outcome(api::classify_json_rpc_json(&text_arg(case), opts))
+        }
+        "methodNotFound" | "internalError" | "invalidParams" => {
+            let Value::Array(args) = to_value(&case["args"]) else { panic!("args must be a list") };
+            outcome(match op {
+                "methodNotFound" => api::method_not_found(&&args[0]),
+                "internalError" => api::internal_error(&&args[0], &&args[1]),
+                _ => api::invalid_params(&&args[0], &&args[1]),
+            })
+        }
+        "decodeNdjson" => outcome(api::create_ndjson_decoder(opts).map(|mut d| {
+            let mut frames = Vec::new();
+            for chunk in chunks(case) {
+                frames.extend(d.push(&chunk));
+            }
+            frames.extend(d.end());
+            api::frames_value(frames)
+        })),
+        "checkStdoutPurity" => outcome(api::create_purity_check(opts).map(|mut p| {
+            for chunk in chunks(case) {
+                p.push(&chunk);
+            }
+            p.finish()
+        })),
+        "rpcSession" => outcome(api::create_rpc_session(opts).and_then(|mut s| {
+            let mut out = Vec::new();
+            for step in case["steps"].as_array().unwrap() {
+                let incoming = step["dir"] == "in";
+                out.push(api::rpc_session_observe(&mut s, &&to_value(&step["message"]), incoming)?);
+            }
+            Ok(Value::Array(out))
+        })),
+        _ => return None,
+    })
+}
+
 /// Registry and pipeline operations: positional arguments, then the options when given.
 fn run_args(op: &str, args: Value, options: Option<Value>) -> Value {
     let Value::Array(args) = args else { panic!("args must be a list") };
@@ -461,13 +551,16 @@ fn fixtures() {
     let have_recordings = recordings().is_dir();
     let have_sessions = session_files().is_dir();
     let mut skipped_sessions = 0;
+    let have_conformance = conformance().is_dir();
     let mut ids = std::collections::HashSet::new();
     for file in files {
         let doc: Json = serde_json::from_str(&std::fs::read_to_string(&file).unwrap()).unwrap();
         for case in doc["cases"].as_array().unwrap() {
             let id = case["id"].as_str().unwrap();
             assert!(ids.insert(id.to_owned()), "duplicate case id {id}");
-            if case.get("recording").is_some() && !have_recordings {
+            if case.get("recording").is_some() && !have_recordings
+                || case.get("reference").is_some() && !have_conformance
+            {
                 skipped += 1;
                 continue;
             }
@@ -492,7 +585,10 @@ fn fixtures() {
         }
     }
     if skipped > 0 {
-        println!("fixtures (rust): SKIPPED {skipped} recorded-stream cases: {} is absent", recordings().display());
+        println!(
+            "fixtures (rust): SKIPPED {skipped} cases of recorded streams or conformance data: {} is absent",
+            conformance().display()
+        );
     }
     if skipped_sessions > 0 {
         println!(

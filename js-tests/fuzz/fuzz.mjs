@@ -192,7 +192,7 @@ function makers(r) {
 
 // Every public function: how to call it with generated arguments. `kind` says how its outcome
 // is checked: throws (ContractError or a value), safe (never throws), assembler, stream.
-export function targets(m) {
+export function targets(m, r) {
   const t = (name, args) => ({ name, args });
   return [
     t('parseAgentAction', () => [m.action()]), t('safeParseAgentAction', () => [m.action()]),
@@ -226,6 +226,12 @@ export function targets(m) {
     t('admitPrompt', () => [m.prompt(), m.capabilities()]), t('safeAdmitPrompt', () => [m.prompt(), m.capabilities()]),
     t('isCanonicalBase64', () => [m.text()]), t('sniffMediaType', () => [m.text()]),
     t('advertisePromptCapabilities', () => [m.value()]), t('createPromptLifecycle', () => []),
+    // JSON-RPC over NDJSON
+    t('classifyJsonRpc', () => [m.value()]), t('classifyJsonRpcJson', () => [m.text()]),
+    t('methodNotFound', () => [m.value()]), t('internalError', () => [m.value(), m.value()]),
+    t('invalidParams', () => [m.value(), m.value()]), t('checkStdoutPurity', () => [r.chance(0.5) ? m.sse() : [m.sse(), m.text(), m.value()]]),
+    t('ndjsonFrames', () => [r.chance(0.2) ? m.value() : [m.sse(), m.text(), m.sse()]]),
+    t('createNdjsonDecoder', () => []), t('createRpcSession', () => []),
   ];
 }
 
@@ -257,7 +263,7 @@ globalThis.Proxy = new RealProxy(RealProxy, {
   },
 });
 
-const PROGRAMMER_ERRORS = [/^this assembler was freed$/, /^this session checker was freed$/, /^this lifecycle was freed$/];
+const PROGRAMMER_ERRORS = [/^this assembler was freed$/, /^this session checker was freed$/, /^this lifecycle was freed$/, /^this object was freed$/];
 // Functions that take no options argument.
 const NO_OPTIONS = new Set(['isCanonicalBase64', 'sniffMediaType', 'advertisePromptCapabilities']);
 const LIFECYCLE_CALLS = ['admitted', 'written', 'enqueue', 'cancel', 'agentIdle', 'outputDelivered', 'settle', 'abandon'];
@@ -265,7 +271,7 @@ const LIFECYCLE_CALLS = ['admitted', 'written', 'enqueue', 'cancel', 'agentIdle'
 export async function run({ inputs = 1000, seconds = Infinity, seed = 1, log = () => {} } = {}) {
   const r = rng(seed);
   const m = makers(r);
-  const list = targets(m);
+  const list = targets(m, r);
   const stats = new Map(list.map((x) => [x.name, { calls: 0, perMB: [], worstPerMB: 0, slowest: 0 }]));
   const report = { seed, inputs: 0, escapes: [], slowCalls: [], memoryOverBound: [], maxMemoryBytes: 0, stats };
   const started = performance.now();
@@ -344,6 +350,22 @@ export async function run({ inputs = 1000, seconds = Infinity, seed = 1, log = (
       }
       lifecycle.free();
       if (r.chance(0.1)) check(target.name, i, () => lifecycle.cancel(), defaults, size); // after free: a programmer error
+    } else if (target.name === 'createNdjsonDecoder' || target.name === 'createRpcSession') {
+      const object = check(target.name, i, () => api[target.name](options), defaults, size);
+      if (!object) continue;
+      for (let j = 0; j < 1 + r.int(6); j++) {
+        if (target.name === 'createNdjsonDecoder') {
+          const c = r.chance(0.5) ? m.sse() : m.text();
+          check(target.name, i, () => (r.chance(0.8) ? object.push(c) : object.end()), defaults, sizeOf(c));
+        } else {
+          const v = m.value();
+          check(target.name, i, () => (r.chance(0.5) ? object.incoming(v) : object.outgoing(v)), defaults, sizeOf(v));
+        }
+      }
+      if (r.chance(0.5)) object.free();
+      if (r.chance(0.1)) check(target.name, i, () => (object.push ? object.push('x') : object.incoming({})), defaults, size);
+    } else if (target.name === 'ndjsonFrames') {
+      check(target.name, i, () => [...api.ndjsonFrames(...args, options)], defaults, size);
     } else if (target.name === 'providerResponseStream') {
       const stream = check(target.name, i, () => api.providerResponseStream(...args, options), defaults, size);
       if (!stream) continue;
@@ -363,7 +385,7 @@ export async function run({ inputs = 1000, seconds = Infinity, seed = 1, log = (
       s.calls++;
       if (ms > s.slowest) s.slowest = ms;
     } else {
-      check(target.name, i, () => api[target.name](...args, ...(target.name === 'catalog' || target.name.includes('Policy') || target.name.startsWith('to') || target.name === 'strictSchemaIssues' || target.name === 'compareContracts' || target.name === 'diffCatalogs' || target.name === 'schemaSuiteCheck' || NO_OPTIONS.has(target.name) ? [] : [options])), defaults, size);
+      check(target.name, i, () => api[target.name](...args, ...(target.name === 'catalog' || target.name.includes('Policy') || target.name.startsWith('to') || target.name === 'strictSchemaIssues' || target.name === 'compareContracts' || target.name === 'diffCatalogs' || target.name === 'schemaSuiteCheck' || target.name === 'methodNotFound' || target.name === 'internalError' || target.name === 'invalidParams' || NO_OPTIONS.has(target.name) ? [] : [options])), defaults, size);
     }
     if (i % 1000 === 999) log(report);
   }

@@ -15,6 +15,8 @@ const root = fileURLToPath(new URL('../../', import.meta.url));
 const recordings = fileURLToPath(new URL('../../../shared/conformance/provider-streams/', import.meta.url));
 // Recorded pi-mono sessions, served under /sessions/ the same way.
 const sessions = fileURLToPath(new URL('../../../shared/conformance/pi-mono-sessions/', import.meta.url));
+// The other conformance data (`reference` cases), served under /conformance/.
+const conformance = fileURLToPath(new URL('../../../shared/conformance/', import.meta.url));
 const TYPES = { '.html': 'text/html', '.mjs': 'text/javascript', '.js': 'text/javascript', '.json': 'application/json', '.wasm': 'application/wasm' };
 const chromium = process.env.CHROMIUM || ['/usr/bin/chromium', '/usr/bin/chromium-browser'].find(existsSync);
 
@@ -39,8 +41,9 @@ test('every fixture case gives the expected outcome in headless Chromium', { tim
     }
     const inRecordings = url.pathname.startsWith('/recordings/');
     const inSessions = url.pathname.startsWith('/sessions/');
-    const base = inRecordings ? recordings : inSessions ? sessions : root;
-    const prefix = inRecordings ? '/recordings/' : inSessions ? '/sessions/' : '';
+    const inConformance = url.pathname.startsWith('/conformance/');
+    const base = inRecordings ? recordings : inSessions ? sessions : inConformance ? conformance : root;
+    const prefix = inRecordings ? '/recordings/' : inSessions ? '/sessions/' : inConformance ? '/conformance/' : '';
     const path = normalize(join(base, decodeURIComponent(url.pathname.slice(prefix.length))));
     if (!path.startsWith(base)) { res.statusCode = 403; res.end(); return; }
     try {
@@ -66,7 +69,7 @@ test('every fixture case gives the expected outcome in headless Chromium', { tim
       new Promise((_, reject) => { timer = setTimeout(() => reject(new Error('no report from the browser in 90 s')), 90_000); })]);
     assert.equal(result.crashed, undefined, `the page crashed: ${result.crashed}`);
     for (const f of result.failures) console.log(`FAIL ${f.id} (${f.file}): ${f.message}`);
-    if (result.skipped) console.log(`fixtures (browser): SKIPPED ${result.skipped} recorded cases: ${recordings} or ${sessions} is absent`);
+    if (result.skipped) console.log(`fixtures (browser): SKIPPED ${result.skipped} cases of recorded streams, sessions or conformance data: ${recordings}, ${sessions} or ${conformance} is absent`);
     console.log(`fixtures (browser): ${result.passed} passed, ${result.failed} failed`);
     assert.ok(result.passed > 0, 'no fixture ran');
     assert.equal(result.failed, 0);

@@ -12,13 +12,16 @@ const recording = (name) => (existsSync(recordings) ? new Uint8Array(readFileSyn
 // Recorded pi-mono sessions: the same.
 const sessions = fileURLToPath(new URL('../../../shared/conformance/pi-mono-sessions/', import.meta.url));
 const sessionFile = (name) => (existsSync(sessions) ? new Uint8Array(readFileSync(sessions + name)) : null);
+// The other conformance data (`reference` cases), absent likewise.
+const conformance = fileURLToPath(new URL('../../../shared/conformance/', import.meta.url));
+const reference = (file) => (existsSync(conformance + file) ? readFileSync(conformance + file, 'utf8') : null);
 
 test('every fixture case gives the expected outcome in Node', () => {
   const files = readdirSync(dir).filter((f) => f.endsWith('.json')).sort()
     .map((name) => ({ name, doc: JSON.parse(readFileSync(dir + name, 'utf8')) }));
-  const result = runFixtures(api, files, recording, sessionFile);
+  const result = runFixtures(api, files, recording, sessionFile, reference);
   for (const f of result.failures) console.log(`FAIL ${f.id} (${f.file}): ${f.message}`);
-  if (result.skipped) console.log(`fixtures (node): SKIPPED ${result.skipped} recorded cases: ${recordings} or ${sessions} is absent`);
+  if (result.skipped) console.log(`fixtures (node): SKIPPED ${result.skipped} cases of recorded streams, sessions or conformance data: ${recordings}, ${sessions} or ${conformance} is absent`);
   console.log(`fixtures (node): ${result.passed} passed, ${result.failed} failed`);
   assert.ok(result.passed > 0, 'no fixture ran');
   assert.equal(result.failed, 0);

@@ -651,6 +651,37 @@ def _provider_session(g: Gen) -> Any:
     return session
 
 
+def _decoder_session(g: Gen) -> Any:
+    options = g.options() if g.chance(0.3) else None
+    chunks = [g.sse_chunk() for _ in range(g.r.randrange(1, 5))]
+
+    def session() -> Any:  # (the parts, for the size: the chunks)
+        with ac.create_ndjson_decoder(options) as d:
+            for chunk in chunks:
+                try:
+                    d.push(chunk)
+                except ac.ContractError:
+                    pass
+            return d.end()
+
+    return tuple(chunks), session
+
+
+def _rpc_session(g: Gen) -> Any:
+    options = g.options() if g.chance(0.3) else None
+    messages = [(g.chance(0.5), g.value()) for _ in range(g.r.randrange(1, 5))]
+
+    def session() -> Any:
+        with ac.create_rpc_session(options) as s:
+            for incoming, message in messages:
+                try:
+                    s.incoming(message) if incoming else s.outgoing(message)
+                except ac.ContractError:
+                    pass
+
+    return tuple(m for _, m in messages), session
+
+
 def _lines(g: Gen) -> Any:
     k = g.r.randrange(6)
     items = [g.sse_chunk() for _ in range(g.r.randrange(4))]
@@ -827,6 +858,34 @@ def _targets() -> dict[str, Callable[[Gen], tuple[tuple[Any, ...], Callable[...,
     t["sniff_media_type"] = config_op(ac.sniff_media_type, lambda g: g.text() if g.chance(0.7) else g.value())
     t["advertise_prompt_capabilities"] = config_op(ac.advertise_prompt_capabilities, lambda g: g.value())
     t["create_prompt_lifecycle"] = lambda g: ((), _lifecycle_session(g))
+    # JSON-RPC over NDJSON
+    t["classify_json_rpc"] = value_op(ac.classify_json_rpc, "value")
+    t["classify_json_rpc_json"] = text_op(ac.classify_json_rpc_json)
+    t["method_not_found"] = config_op(ac.method_not_found, lambda g: g.value())
+    t["internal_error"] = config_op(ac.internal_error, lambda g: g.value(), 2)
+    t["invalid_params"] = config_op(ac.invalid_params, lambda g: g.value(), 2)
+
+    def purity(g: Gen) -> Any:
+        chunks, opts = _lines(g), g.options()
+        return (chunks,), lambda: ac.check_stdout_purity(chunks, opts)
+
+    def frames(g: Gen) -> Any:
+        chunks, opts = _lines(g), g.options()
+        return (chunks,), lambda: list(ac.ndjson_frames(chunks, opts))
+
+    def frames_async(g: Gen) -> Any:
+        chunks, opts = _async_lines(g), g.options()
+
+        async def collect() -> Any:
+            return [f async for f in ac.ndjson_frames_async(chunks, opts)]
+
+        return (), lambda: asyncio.run(collect())
+
+    t["check_stdout_purity"] = purity
+    t["ndjson_frames"] = frames
+    t["ndjson_frames_async"] = frames_async
+    t["create_ndjson_decoder"] = _decoder_session
+    t["create_rpc_session"] = _rpc_session
     return t
 
 
@@ -835,12 +894,12 @@ NEVER_RAISE = {name for name in ac.__all__ if name.startswith("safe_")} | {"prev
 
 def covered() -> set[str]:
     """The public functions the fuzzer calls (the classes through create_*)."""
-    return set(_targets()) | {"Assembler", "ProviderAssembler", "Session", "SessionChecker", "PromptLifecycle"}
+    return set(_targets()) | {"Assembler", "ProviderAssembler", "Session", "SessionChecker", "PromptLifecycle", "NdjsonDecoder", "RpcSession"}
 
 
 def public_functions() -> set[str]:
     return {name for name in ac.__all__ if callable(getattr(ac, name)) and name[0].islower()} | {
-        "Assembler", "ProviderAssembler", "Session", "SessionChecker", "PromptLifecycle"}
+        "Assembler", "ProviderAssembler", "Session", "SessionChecker", "PromptLifecycle", "NdjsonDecoder", "RpcSession"}
 
 
 def _rss_mb() -> float:

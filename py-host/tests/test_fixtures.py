@@ -152,6 +152,9 @@ ARGS_OPS = {
     "diffCatalogs": ac.diff_catalogs,
     "fromSeedTool": ac.from_seed_tool,
     "toSeedTool": ac.to_seed_tool,
+    "methodNotFound": ac.method_not_found,
+    "internalError": ac.internal_error,
+    "invalidParams": ac.invalid_params,
 }
 SAFE_ARGS_OPS = {
     "admitPrompt": safe_admit_prompt_hex,
@@ -168,8 +171,69 @@ def args_of(case: dict[str, Any]) -> list[Any]:
     return list(args)
 
 
+CONFORMANCE = FIXTURES.parent.parent / "shared" / "conformance"
+
+
+def referenced(case: dict[str, Any]) -> Any:
+    """A case's `reference`: `{file, id}` (a case of a JSON file: its `send` text) or `{file,
+    line}` (a JSON Lines file's 1-based line: its `value`)."""
+    ref = case["reference"]
+    text = (CONFORMANCE / ref["file"]).read_text(encoding="utf-8")
+    if "id" in ref:
+        return next(c for c in json.loads(text)["cases"] if c["id"] == ref["id"])["send"]
+    return json.loads(text.split("\n")[ref["line"] - 1])["value"]
+
+
+def chunks_of(case: dict[str, Any]) -> list[Any]:
+    """The chunks of an NDJSON case: `chunks` (str), `chunksHex` (bytes) or `text` (one)."""
+    if "chunks" in case:
+        return list(case["chunks"])
+    if "chunksHex" in case:
+        return [bytes.fromhex(h) for h in case["chunksHex"]]
+    return [text_arg(case)]
+
+
+def decode_ndjson(chunks: list[Any], options: Any) -> list[Any]:
+    with ac.NdjsonDecoder(options) as decoder:
+        frames = []
+        for chunk in chunks:
+            frames.extend(decoder.push(chunk))
+        frames.extend(decoder.end())
+        return frames
+
+
+def rpc_session(steps: list[dict[str, Any]], options: Any) -> list[Any]:
+    with ac.RpcSession(options) as session:
+        return [session.incoming(s["message"]) if s["dir"] == "in" else session.outgoing(s["message"]) for s in steps]
+
+
+def run_rpc(case: dict[str, Any]) -> dict[str, Any] | None:
+    """The JSON-RPC operations (issue 10 sections 1-2); None for the others."""
+    op, options = case["op"], case.get("options")
+    if op in ("classifyJsonRpc", "classifyJsonRpcJson"):
+        if "reference" in case:
+            arg = referenced(case)
+        elif "input" in case:
+            arg = apply_host(case["input"], case.get("host"))
+        else:
+            arg = text_arg(case)
+        fn = ac.classify_json_rpc if op == "classifyJsonRpc" else ac.classify_json_rpc_json
+        return outcome(lambda: fn(arg, options))
+    if op == "decodeNdjson":
+        return outcome(lambda: decode_ndjson(chunks_of(case), options))
+    if op == "checkStdoutPurity":
+        arg = chunks_of(case) if ("chunks" in case or "chunksHex" in case) else text_arg(case)
+        return outcome(lambda: ac.check_stdout_purity(arg, options))
+    if op == "rpcSession":
+        return outcome(lambda: rpc_session(case["steps"], options))
+    return None
+
+
 def run(case: dict[str, Any]) -> dict[str, Any]:
     op = case["op"]
+    rpc = run_rpc(case)
+    if rpc is not None:
+        return rpc
     if "args" in case:
         return outcome(lambda: ARGS_OPS[op](*args_of(case)))
     options = case.get("options")
@@ -419,6 +483,8 @@ def test_fixture(case: dict[str, Any]) -> None:
         pytest.skip(f"recorded provider streams: {RECORDINGS} is absent")
     if "sessionFile" in case and not SESSIONS.is_dir():
         pytest.skip(f"recorded pi-mono sessions: {SESSIONS} is absent")
+    if "reference" in case and not CONFORMANCE.is_dir():
+        pytest.skip(f"conformance data: {CONFORMANCE} is absent")
     got = run(case)
     check(got, case["expect"], case["expect"].get("host"))
     check_safe_twin(case, got)

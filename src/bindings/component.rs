@@ -696,4 +696,174 @@ impl exports::agent_contract::core::acp::GuestPromptLifecycle for ComponentPromp
     }
 }
 
+// JSON-RPC over NDJSON (issue 10 §1-§2): the `rpc` interface.
+
+use exports::agent_contract::core::rpc as wit_rpc;
+
+fn rpc_text(text: &[u8], options: &str) -> String {
+    reply((|| {
+        let o = host_options(options)?;
+        api::classify_json_rpc_json(text, o.as_ref().as_ref())
+    })())
+}
+
+impl wit_rpc::Guest for Core {
+    type NdjsonDecoder = ComponentNdjsonDecoder;
+    type StdoutPurity = ComponentStdoutPurity;
+    type RpcSession = ComponentRpcSession;
+
+    fn classify_json_rpc(value: String, options: String) -> String {
+        reply((|| {
+            let (v, o) = (host_value(&value)?, host_options(&options)?);
+            api::classify_json_rpc(&&v, o.as_ref().as_ref())
+        })())
+    }
+
+    fn classify_json_rpc_json(text: String, options: String) -> String {
+        rpc_text(text.as_bytes(), &options)
+    }
+
+    fn classify_json_rpc_json_bytes(text: String, options: String) -> String {
+        rpc_text(&carried_bytes(&text), &options)
+    }
+
+    fn method_not_found(request: String) -> String {
+        reply(host_value(&request).and_then(|r| api::method_not_found(&&r)))
+    }
+
+    fn internal_error(request: String, error: String) -> String {
+        reply((|| {
+            let (r, e) = (host_value(&request)?, host_value(&error)?);
+            api::internal_error(&&r, &&e)
+        })())
+    }
+
+    fn invalid_params(request: String, contract_error: String) -> String {
+        reply((|| {
+            let (r, e) = (host_value(&request)?, host_value(&contract_error)?);
+            api::invalid_params(&&r, &&e)
+        })())
+    }
+}
+
+fn check_of<T>(inner: &Result<T, ContractError>) -> String {
+    reply(inner.as_ref().map(|_| Value::Null).map_err(|e| e.clone()))
+}
+
+struct ComponentNdjsonDecoder {
+    inner: std::cell::RefCell<Result<crate::rpc::Decoder, ContractError>>,
+}
+
+impl ComponentNdjsonDecoder {
+    fn with(&self, f: impl FnOnce(&mut crate::rpc::Decoder) -> Vec<crate::rpc::Frame>) -> String {
+        reply(match &mut *self.inner.borrow_mut() {
+            Ok(d) => Ok(api::frames_reply(f(d))),
+            Err(e) => Err(e.clone()),
+        })
+    }
+}
+
+impl wit_rpc::GuestNdjsonDecoder for ComponentNdjsonDecoder {
+    fn new(options: String) -> Self {
+        let inner = host_options(&options)
+            .and_then(|o| api::create_ndjson_decoder(o.as_ref().as_ref()))
+            .map(crate::rpc::Decoder::lazy);
+        ComponentNdjsonDecoder { inner: std::cell::RefCell::new(inner) }
+    }
+
+    fn check(&self) -> String {
+        check_of(&self.inner.borrow())
+    }
+
+    fn push(&self, chunk: String) -> String {
+        self.with(|d| d.push(chunk.as_bytes()))
+    }
+
+    fn push_bytes(&self, chunk: String) -> String {
+        self.with(|d| d.push(&carried_bytes(&chunk)))
+    }
+
+    fn end(&self) -> String {
+        self.with(|d| d.end())
+    }
+
+    fn buffered(&self) -> u64 {
+        self.inner.borrow().as_ref().map_or(0, |d| d.buffered() as u64)
+    }
+}
+
+struct ComponentStdoutPurity {
+    inner: std::cell::RefCell<Result<crate::rpc::purity::Purity, ContractError>>,
+}
+
+impl ComponentStdoutPurity {
+    fn with(&self, f: impl FnOnce(&mut crate::rpc::purity::Purity) -> Value) -> String {
+        reply(match &mut *self.inner.borrow_mut() {
+            Ok(p) => Ok(f(p)),
+            Err(e) => Err(e.clone()),
+        })
+    }
+}
+
+impl wit_rpc::GuestStdoutPurity for ComponentStdoutPurity {
+    fn new(options: String) -> Self {
+        let inner = host_options(&options).and_then(|o| api::create_purity_check(o.as_ref().as_ref()));
+        ComponentStdoutPurity { inner: std::cell::RefCell::new(inner) }
+    }
+
+    fn check(&self) -> String {
+        check_of(&self.inner.borrow())
+    }
+
+    fn push(&self, chunk: String) -> String {
+        self.with(|p| {
+            p.push(chunk.as_bytes());
+            Value::Null
+        })
+    }
+
+    fn push_bytes(&self, chunk: String) -> String {
+        self.with(|p| {
+            p.push(&carried_bytes(&chunk));
+            Value::Null
+        })
+    }
+
+    fn finish(&self) -> String {
+        self.with(|p| p.finish())
+    }
+}
+
+struct ComponentRpcSession {
+    inner: std::cell::RefCell<Result<crate::rpc::Session, ContractError>>,
+}
+
+impl ComponentRpcSession {
+    fn observe(&self, message: &str, incoming: bool) -> String {
+        reply(match &mut *self.inner.borrow_mut() {
+            Ok(s) => host_value(message).and_then(|m| api::rpc_session_observe(s, &&m, incoming)),
+            Err(e) => Err(e.clone()),
+        })
+    }
+}
+
+impl wit_rpc::GuestRpcSession for ComponentRpcSession {
+    fn new(options: String) -> Self {
+        let inner = host_options(&options).and_then(|o| api::create_rpc_session(o.as_ref().as_ref()));
+        ComponentRpcSession { inner: std::cell::RefCell::new(inner) }
+    }
+
+    fn check(&self) -> String {
+        check_of(&self.inner.borrow())
+    }
+
+    fn incoming(&self, message: String) -> String {
+        self.observe(&message, true)
+    }
+
+    fn outgoing(&self, message: String) -> String {
+        self.observe(&message, false)
+    }
+}
+
 export!(Core);

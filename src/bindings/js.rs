@@ -917,3 +917,244 @@ impl PromptLifecycle {
         reply(api::lifecycle_call(&mut self.inner, name, Some(&JsInput::root(arg, Caps::FLOOR))))
     }
 }
+
+// JSON-RPC 2.0 over NDJSON (issue 10 §1-§2): messages, reply builders, the NDJSON decoder,
+// stdout purity and sessions. Options are the core's (`rpc::options`); values cross with the
+// ceilings' string cap (a message's strings may fill the whole message).
+
+fn rpc_options(options: &JsValue) -> JsInput {
+    JsInput::root(snapshot_options(options), Caps::FLOOR)
+}
+
+fn rpc_value(value: JsValue) -> JsInput {
+    JsInput::root(value, Caps::CEILING)
+}
+
+#[wasm_bindgen(js_name = classifyJsonRpc)]
+pub fn classify_json_rpc(value: JsValue, options: JsValue) -> String {
+    let o = rpc_options(&options);
+    reply(api::classify_json_rpc(&rpc_value(value), Some(&o)))
+}
+
+/// Text over `maxBytes` does not cross whole: its first `maxBytes + 1` bytes locate the size
+/// verdict, built with the text's real length (as `with_text` does).
+#[wasm_bindgen(js_name = classifyJsonRpcJson)]
+pub fn classify_json_rpc_json(text: JsValue, options: JsValue) -> String {
+    let o = rpc_options(&options);
+    reply((|| {
+        let options = api::rpc_options(Some(&o), crate::rpc::options::RpcOptionSet::Classify)?;
+        let text = Text::of(&text);
+        if let Text::Other(v) = &text {
+            return Err(api::not_text(&JsInput::root(v.clone(), Caps::FLOOR)));
+        }
+        let max = options.max_bytes;
+        if text.len() > max {
+            let len = text.utf8_len();
+            let mut start = text.bytes(0, text.piece_end(0, max + 2));
+            start.truncate(max + 1);
+            let e = crate::json::text_too_large(&start, len, max);
+            return Ok(crate::rpc::Classification::from_parse_error(&e).into_value());
+        }
+        Ok(crate::rpc::classify_json(&text.bytes(0, text.len()), &options).into_value())
+    })())
+}
+
+#[wasm_bindgen(js_name = methodNotFound)]
+pub fn method_not_found(request: JsValue) -> String {
+    reply(api::method_not_found(&rpc_value(request)))
+}
+
+#[wasm_bindgen(js_name = internalError)]
+pub fn internal_error(request: JsValue, error: JsValue) -> String {
+    reply(api::internal_error(&rpc_value(request), &rpc_value(error)))
+}
+
+#[wasm_bindgen(js_name = invalidParams)]
+pub fn invalid_params(request: JsValue, contract_error: JsValue) -> String {
+    reply(api::invalid_params(&rpc_value(request), &rpc_value(contract_error)))
+}
+
+/// A lone lead surrogate (WTF-8 `ED A0..AF xx`) ending a string chunk, held back so that the
+/// pair it starts with the next string chunk's trail reaches the core as one character (as the
+/// core joins a character cut at a bytes-chunk end). Bytes chunks and the stream's end send it
+/// alone (it is then not UTF-8, and its line a parse error).
+#[derive(Default)]
+struct HeldLead(Option<[u8; 3]>);
+
+impl HeldLead {
+    fn flush(&mut self, sink: &mut impl FnMut(&[u8])) {
+        if let Some(lead) = self.0.take() {
+            sink(&lead);
+        }
+    }
+
+    fn cp(b: &[u8]) -> u32 {
+        (u32::from(b[0] & 0x0F) << 12) | (u32::from(b[1] & 0x3F) << 6) | u32::from(b[2] & 0x3F)
+    }
+
+    fn string_piece(&mut self, mut bytes: &[u8], last: bool, sink: &mut impl FnMut(&[u8])) {
+        if let Some(lead) = self.0.take() {
+            if bytes.len() >= 3 && bytes[0] == 0xED && (0xB0..=0xBF).contains(&bytes[1]) {
+                let c = 0x10000 + ((HeldLead::cp(&lead) - 0xD800) << 10) + (HeldLead::cp(&bytes[..3]) - 0xDC00);
+                let mut buf = [0u8; 4];
+                sink(char::from_u32(c).unwrap_or('\u{FFFD}').encode_utf8(&mut buf).as_bytes());
+                bytes = &bytes[3..];
+            } else {
+                sink(&lead);
+            }
+        }
+        let n = bytes.len();
+        if last && n >= 3 && bytes[n - 3] == 0xED && (0xA0..=0xAF).contains(&bytes[n - 2]) {
+            self.0 = Some([bytes[n - 3], bytes[n - 2], bytes[n - 1]]);
+            bytes = &bytes[..n - 3];
+        }
+        if !bytes.is_empty() {
+            sink(bytes);
+        }
+    }
+}
+
+/// Text (a string or a `Uint8Array`) pushed into `sink` piece by piece, so wasm memory does not
+/// grow with the chunk; anything else is the core's "not text" verdict at `path`.
+fn push_text(
+    chunk: &JsValue,
+    path: &str,
+    held: &mut HeldLead,
+    mut sink: impl FnMut(&[u8]),
+) -> Result<(), ContractError> {
+    let text = Text::of(chunk);
+    if let Text::Other(v) = &text {
+        let mut e = api::not_text(&JsInput::root(v.clone(), Caps::FLOOR));
+        e.path = path.to_owned();
+        return Err(e);
+    }
+    let is_string = matches!(text, Text::Str { .. });
+    if !is_string {
+        held.flush(&mut sink);
+    }
+    let mut from = 0;
+    while from < text.len() {
+        let to = text.piece_end(from, SSE_PIECE);
+        let bytes = text.bytes(from, to);
+        if is_string {
+            held.string_piece(&bytes, to >= text.len(), &mut sink);
+        } else {
+            sink(&bytes);
+        }
+        from = to;
+    }
+    Ok(())
+}
+
+/// The NDJSON decoder (`createNdjsonDecoder` in the package): its state lives in this wasm
+/// instance. Invalid options do not throw here: every method then returns the options error.
+#[wasm_bindgen]
+pub struct NdjsonDecoder {
+    inner: Result<crate::rpc::Decoder, ContractError>,
+    held: HeldLead,
+}
+
+#[wasm_bindgen]
+impl NdjsonDecoder {
+    #[wasm_bindgen(constructor)]
+    pub fn new(options: JsValue) -> NdjsonDecoder {
+        NdjsonDecoder {
+            inner: api::create_ndjson_decoder(Some(&rpc_options(&options))).map(crate::rpc::Decoder::lazy),
+            held: HeldLead::default(),
+        }
+    }
+
+    /// The frames this chunk completed.
+    pub fn push(&mut self, chunk: JsValue) -> String {
+        reply(match &mut self.inner {
+            Ok(d) => {
+                let mut frames = Vec::new();
+                push_text(&chunk, "", &mut self.held, |bytes| frames.extend(d.push(bytes)))
+                    .map(|()| api::frames_reply(frames))
+            }
+            Err(e) => Err(e.clone()),
+        })
+    }
+
+    /// The final line's frame, if the stream did not end with LF.
+    pub fn end(&mut self) -> String {
+        reply(match &mut self.inner {
+            Ok(d) => {
+                let mut frames = Vec::new();
+                self.held.flush(&mut |bytes: &[u8]| frames.extend(d.push(bytes)));
+                frames.extend(d.end());
+                Ok(api::frames_reply(frames))
+            }
+            Err(e) => Err(e.clone()),
+        })
+    }
+
+    /// Bytes of the current line held (never over `maxLineBytes`).
+    pub fn buffered(&self) -> f64 {
+        self.inner.as_ref().map_or(0.0, |d| d.buffered() as f64)
+    }
+}
+
+/// `checkStdoutPurity(text | chunks, options)`: a string or `Uint8Array`, or an array of them.
+#[wasm_bindgen(js_name = checkStdoutPurity)]
+pub fn check_stdout_purity(input: JsValue, options: JsValue) -> String {
+    let o = rpc_options(&options);
+    reply(api::create_purity_check(Some(&o)).and_then(|mut p| {
+        let mut held = HeldLead::default();
+        // A list is read like any caller's value (a throwing getter is a verdict, not a throw);
+        // its strings cross whole.
+        let list = JsInput::root(input.clone(), Caps { string: f64::MAX, key: CAP_FLOOR as f64 });
+        if list.kind() == Kind::Array {
+            for i in 0..list.len().map_err(|f| f.at(""))? {
+                let path = format!("/{i}");
+                let chunk = list.index(i).map_err(|f| f.at(&path))?;
+                push_text(&chunk.value, &path, &mut held, |bytes| p.push(bytes))?;
+            }
+        } else {
+            push_text(&input, "", &mut held, |bytes| p.push(bytes))?;
+        }
+        held.flush(&mut |bytes: &[u8]| p.push(bytes));
+        Ok(p.finish())
+    }))
+}
+
+/// One connection followed both ways (`createRpcSession` in the package).
+#[wasm_bindgen]
+pub struct RpcSession {
+    inner: Result<crate::rpc::Session, ContractError>,
+}
+
+#[wasm_bindgen]
+impl RpcSession {
+    #[wasm_bindgen(constructor)]
+    pub fn new(options: JsValue) -> RpcSession {
+        RpcSession { inner: api::create_rpc_session(Some(&rpc_options(&options))) }
+    }
+
+    pub fn incoming(&mut self, message: JsValue) -> String {
+        reply(match &mut self.inner {
+            Ok(s) => api::rpc_session_observe(s, &rpc_value(message), true),
+            Err(e) => Err(e.clone()),
+        })
+    }
+
+    pub fn outgoing(&mut self, message: JsValue) -> String {
+        reply(match &mut self.inner {
+            Ok(s) => api::rpc_session_observe(s, &rpc_value(message), false),
+            Err(e) => Err(e.clone()),
+        })
+    }
+
+    /// The options error, or null: the package throws it at creation.
+    pub fn check(&self) -> String {
+        reply(self.inner.as_ref().map(|_| Value::Null).map_err(|e| e.clone()))
+    }
+}
+
+#[wasm_bindgen]
+impl NdjsonDecoder {
+    /// The options error, or null: the package throws it at creation.
+    pub fn check(&self) -> String {
+        reply(self.inner.as_ref().map(|_| Value::Null).map_err(|e| e.clone()))
+    }
+}

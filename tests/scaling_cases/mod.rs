@@ -571,5 +571,33 @@ pub fn cases() -> Vec<Case> {
                 built(text.len(), move || ok(api::admit_prompt(&v, &caps, none())))
             },
         },
+        Case {
+            name: "NDJSON decoder n lines (64 KiB reads)",
+            build: |n| {
+                let mut text = String::new();
+                for i in 0..n {
+                    let _ = writeln!(
+                        text,
+                        r#"{{"jsonrpc":"2.0","id":{i},"method":"session/update","params":{{"k":[{i}]}}}}"#
+                    );
+                }
+                let bytes = text.len();
+                built(bytes, move || {
+                    let mut d = api::create_ndjson_decoder::<&Value>(None).expect("default options");
+                    let mut frames = 0;
+                    for chunk in text.as_bytes().chunks(65536) {
+                        frames += d.push(chunk).len();
+                    }
+                    assert_eq!(frames + d.end().len(), n);
+                })
+            },
+        },
+        Case {
+            name: "classifyJsonRpcJson batch of n requests",
+            build: |n| {
+                let text = list(n, |i| format!(r#"{{"jsonrpc":"2.0","id":{i},"method":"m"}}"#));
+                built(text.len(), move || ok(api::classify_json_rpc_json::<&Value>(text.as_bytes(), None)))
+            },
+        },
     ]
 }

@@ -201,6 +201,27 @@ __all__ = [
     "PromptCapabilities",
     "PromptCapabilityFacts",
     "StopReason",
+    # JSON-RPC over NDJSON
+    "classify_json_rpc",
+    "classify_json_rpc_json",
+    "method_not_found",
+    "internal_error",
+    "invalid_params",
+    "NdjsonDecoder",
+    "create_ndjson_decoder",
+    "ndjson_frames",
+    "ndjson_frames_async",
+    "check_stdout_purity",
+    "RpcSession",
+    "create_rpc_session",
+    "JsonRpcClassification",
+    "JsonRpcErrorReply",
+    "JsonRpcOptions",
+    "NdjsonFrame",
+    "NdjsonOptions",
+    "RpcObservation",
+    "RpcSessionOptions",
+    "StdoutPurity",
 ]
 
 Text = Union[str, bytes, bytearray, memoryview]
@@ -748,4 +769,32 @@ from ._acp import (  # noqa: E402  (needs the helpers above)
     is_canonical_base64,
     safe_admit_prompt,
     sniff_media_type,
+)
+
+
+# --- JSON-RPC over NDJSON (issue 10 sections 1-2) -------------------------------------------
+
+from ._rpc import (  # noqa: E402  (needs the helpers above)
+    NdjsonDecoder,
+    RpcSession,
+    check_stdout_purity,
+    classify_json_rpc,
+    classify_json_rpc_json,
+    create_ndjson_decoder,
+    create_rpc_session,
+    internal_error,
+    invalid_params,
+    method_not_found,
+    ndjson_frames,
+    ndjson_frames_async,
+)
+from ._types import (  # noqa: E402
+    JsonRpcClassification,
+    JsonRpcErrorReply,
+    JsonRpcOptions,
+    NdjsonFrame,
+    NdjsonOptions,
+    RpcObservation,
+    RpcSessionOptions,
+    StdoutPurity,
 )

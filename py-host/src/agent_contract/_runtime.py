@@ -95,6 +95,22 @@ RESOURCES = {
 ACP = "agent-contract:core/acp@0.1.0"
 ACP_RESOURCES = {"prompt-lifecycle": ("call",)}
 
+# JSON-RPC over NDJSON (issue 10 §1-§2): interface `rpc`, its functions and resources.
+RPC = "agent-contract:core/rpc@0.1.0"
+RPC_FUNCS = (
+    "classify-json-rpc",
+    "classify-json-rpc-json",
+    "classify-json-rpc-json-bytes",
+    "method-not-found",
+    "internal-error",
+    "invalid-params",
+)
+RPC_RESOURCES = {
+    "ndjson-decoder": ("check", "push", "push-bytes", "end", "buffered"),
+    "stdout-purity": ("check", "push", "push-bytes", "finish"),
+    "rpc-session": ("check", "incoming", "outgoing"),
+}
+
 _lock = threading.Lock()
 _compiled: tuple[wasmtime.Engine, wc.Component] | None = None
 _local = threading.local()
@@ -135,12 +151,22 @@ class _Instance:
             self.funcs[name] = func
         # The schema engine's hash keys come from the host, fresh for every instance.
         self.funcs["seed"](self.store, os.urandom(32))
-        # The resources of the interfaces `assembly` (stream assemblers) and `acp` (prompt
-        # lifecycles): their constructor and methods.
+        # The resources of the interfaces `assembly` (stream assemblers), `acp` (prompt lifecycles)
+        # and `rpc` (NDJSON decoders, RPC sessions): their constructor and methods.
         self.resource_funcs: dict[str, dict[str, wc.Func]] = {}
-        for interface, resource, methods in [(ASSEMBLY, r, m) for r, m in RESOURCES.items()] + [
-            (ACP, r, m) for r, m in ACP_RESOURCES.items()
-        ]:
+        self.rpc_funcs: dict[str, wc.Func] = {}
+        rpc = instance.get_export_index(self.store, RPC)
+        for name in RPC_FUNCS:
+            index = instance.get_export_index(self.store, name, rpc) if rpc is not None else None
+            func = instance.get_func(self.store, index) if index is not None else None
+            if func is None:
+                raise RuntimeError(f"core.wasm has no export {name!r}: rebuild it with scripts/build-python.sh")
+            self.rpc_funcs[name] = func
+        for interface, resource, methods in (
+            [(ASSEMBLY, r, m) for r, m in RESOURCES.items()]
+            + [(ACP, r, m) for r, m in ACP_RESOURCES.items()]
+            + [(RPC, r, m) for r, m in RPC_RESOURCES.items()]
+        ):
             iface = instance.get_export_index(self.store, interface)
             funcs = self.resource_funcs[resource] = {}
             for name in (f"[constructor]{resource}",) + tuple(f"[method]{resource}.{m}" for m in methods):
@@ -194,6 +220,20 @@ def _instance() -> _Instance:
     if instance is None:
         instance = _local.instance = _Instance()
     return instance
+
+
+def call_rpc(export: str, *arguments: str) -> str:
+    """Calls a function of interface `rpc` in this thread's instance (strings in, JSON reply)."""
+    instance = _instance()
+    try:
+        reply: str = instance.rpc_funcs[export](instance.store, *arguments)
+    except UnicodeEncodeError:
+        raise
+    except Exception:
+        _local.instance = None
+        raise
+    instance.checked(sum(len(a) for a in arguments))
+    return reply
 
 
 def assembler_instance() -> _Instance:

@@ -437,3 +437,106 @@ class PromptCapabilityFacts(TypedDict, total=False):
 
 
 StopReason = Literal["end_turn", "max_tokens", "max_turn_requests", "refusal", "cancelled"]
+
+
+# --- JSON-RPC over NDJSON (issue 10 sections 1-2) ------------------------------------------
+
+JsonRpcId = Union[str, int, float, None]
+JsonRpcKind = Literal[
+    "request",
+    "notification",
+    "response",
+    "error_response",
+    "invalid_request",
+    "invalid_response",
+    "parse_error",
+    "batch",
+]
+RpcCode = Literal[
+    "RPC_PARSE_ERROR",
+    "RPC_INVALID_REQUEST",
+    "RPC_INVALID_RESPONSE",
+    "RPC_MESSAGE_TOO_LARGE",
+    "RPC_BLANK_LINE",
+    "RPC_ID_IN_FLIGHT",
+    "RPC_UNKNOWN_ID",
+    "RPC_ALREADY_ANSWERED",
+    "RPC_REPLY_TO_NOTIFICATION",
+    "RPC_TOO_MANY_IN_FLIGHT",
+]
+
+
+class JsonRpcErrorObject(TypedDict):
+    code: int
+    message: str
+    data: NotRequired[Any]
+
+
+JsonRpcErrorReply = TypedDict("JsonRpcErrorReply", {"jsonrpc": Literal["2.0"], "id": JsonRpcId, "error": JsonRpcErrorObject})
+
+
+class JsonRpcClassification(TypedDict):
+    kind: JsonRpcKind
+    id: NotRequired[JsonRpcId]
+    method: NotRequired[str]
+    reply: Union[JsonRpcErrorReply, list[JsonRpcErrorReply], None]
+    code: NotRequired[RpcCode]
+    path: NotRequired[str]
+    reason: NotRequired[str]
+    items: NotRequired[list["JsonRpcClassification"]]
+
+
+class JsonRpcOptions(TypedDict, total=False):
+    allowNullId: bool
+    profile: Literal["jsonrpc", "mcp"]
+    maxBytes: int
+    maxDepth: int
+
+
+class NdjsonOptions(TypedDict, total=False):
+    allowNullId: bool
+    profile: Literal["jsonrpc", "mcp"]
+    maxLineBytes: int
+    maxDepth: int
+    onMalformed: Literal["ignore", "reply"]
+
+
+class RpcSessionOptions(TypedDict, total=False):
+    allowNullId: bool
+    profile: Literal["jsonrpc", "mcp"]
+    maxBytes: int
+    maxDepth: int
+
+
+class NdjsonFrame(JsonRpcClassification):
+    text: str
+    line: int
+    offset: int
+    ignored: bool
+    message: NotRequired[Any]
+
+
+class StdoutPurityProblem(TypedDict):
+    line: int
+    offset: int
+    code: RpcCode
+    reason: str
+
+
+class StdoutPurity(TypedDict):
+    pure: bool
+    frames: int
+    problemCount: int
+    problems: list[StdoutPurityProblem]
+    truncated: bool
+
+
+class RpcSessionProblem(TypedDict):
+    code: RpcCode
+    path: str
+    id: NotRequired[JsonRpcId]
+    message: str
+
+
+class RpcObservation(JsonRpcClassification):
+    problems: list[RpcSessionProblem]

@@ -1,0 +1,102 @@
+// NDJSON decoder properties from JS (fast-check), the twin of tests/rpc_properties.rs: any
+// chunking of a stream (bytes cut anywhere, or strings cut anywhere, between the halves of a
+// surrogate pair too) gives the unsplit frames; random bytes never throw anything but a
+// ContractError-free result, the decoder never holds more than maxLineBytes, and lines and
+// offsets agree with an independent split at LF.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import fc from 'fast-check';
+import * as api from 'agent-contract';
+
+const RUNS = 200;
+const utf8 = new TextEncoder();
+
+function decode(chunks, options) {
+  const d = api.createNdjsonDecoder(options);
+  try {
+    const frames = [];
+    for (const c of chunks) {
+      frames.push(...d.push(c));
+      assert.ok(d.bufferedBytes() <= (options?.maxLineBytes ?? 16 << 20), `holds ${d.bufferedBytes()} bytes`);
+    }
+    frames.push(...d.end());
+    return frames;
+  } finally {
+    d.free();
+  }
+}
+
+function cutAt(value, cuts) {
+  const points = cuts.map((c) => Math.floor(c * (value.length + 1))).sort((a, b) => a - b);
+  const out = [];
+  let prev = 0;
+  for (const p of points) {
+    out.push(value.slice(prev, p));
+    prev = p;
+  }
+  out.push(value.slice(prev));
+  return out;
+}
+
+const text = fc.stringMatching(/^[ -~é😀\u2028\u2029]{0,20}$/u);
+const line = fc.oneof(
+  fc.stringMatching(/^[a-z/]{0,12}$/).map((m) => `{"jsonrpc":"2.0","method":"${m}"}`),
+  fc.tuple(fc.integer({ min: -5, max: 1000 }), text).map(([id, s]) => `{"jsonrpc":"2.0","id":${id},"method":"m","params":[${JSON.stringify(s)}]}`),
+  fc.integer({ min: 0, max: 99 }).map((id) => `{"jsonrpc":"2.0","id":${id},"result":null}`),
+  fc.constantFrom('', ' ', '\t', '[]', 'not json', '{"a":1,"a":2}', '[{"jsonrpc":"2.0","method":"a"},1]'),
+  text,
+);
+const stream = fc.tuple(fc.array(fc.tuple(line, fc.boolean()), { maxLength: 8 }), fc.boolean()).map(([lines, lastLf]) =>
+  lines.map(([l, crlf], i) => l + (i + 1 < lines.length || lastLf ? (crlf ? '\r\n' : '\n') : '')).join(''));
+const cuts = fc.array(fc.double({ min: 0, max: 1, noNaN: true, maxExcluded: true }), { maxLength: 8 });
+const max = fc.oneof(fc.constant(1 << 20), fc.integer({ min: 8, max: 80 }));
+
+test('any chunking of bytes or strings gives the unsplit frames', () => {
+  fc.assert(
+    fc.property(stream, cuts, max, (s, cs, maxLineBytes) => {
+      const options = { maxLineBytes };
+      const whole = decode([s], options);
+      assert.deepEqual(decode(cutAt(utf8.encode(s), cs), options), whole);
+      // String chunks cut at any UTF-16 unit: a pair cut in two still reaches the core whole.
+      assert.deepEqual(decode(cutAt(s, cs), options), whole);
+    }),
+    { numRuns: RUNS },
+  );
+});
+
+function oracle(bytes) {
+  const out = [];
+  let start = 0;
+  let n = 1;
+  for (let i = 0; i <= bytes.length; i++) {
+    if (i === bytes.length || bytes[i] === 0x0a) {
+      if (i === bytes.length && i === start) break;
+      out.push({ line: n++, offset: start });
+      start = i + 1;
+    }
+  }
+  return out;
+}
+
+test('random bytes: no throw, at most maxLineBytes held, one frame per line', () => {
+  const byte = fc.oneof(fc.constantFrom(0x0a, 0x0d, 0x7b, 0x22), fc.integer({ min: 0, max: 255 }));
+  fc.assert(
+    fc.property(fc.array(byte, { maxLength: 300 }), cuts, fc.integer({ min: 1, max: 64 }), (arr, cs, maxLineBytes) => {
+      const bytes = Uint8Array.from(arr);
+      const frames = decode(cutAt(bytes, cs), { maxLineBytes });
+      assert.deepEqual(frames.map((f) => ({ line: f.line, offset: f.offset })), oracle(bytes));
+    }),
+    { numRuns: RUNS },
+  );
+});
+
+test('random strings, lone surrogates included: no throw, one frame per line', () => {
+  fc.assert(
+    fc.property(fc.array(fc.oneof(fc.string({ unit: 'binary' }), fc.constantFrom('\n', '\r\n', '\ud800', '\udc00')), { maxLength: 12 }), (parts) => {
+      const s = parts.join('');
+      const frames = decode([s], { maxLineBytes: 64 });
+      assert.equal(frames.length, s.split('\n').length - (s.endsWith('\n') || s === '' ? 1 : 0));
+    }),
+    { numRuns: RUNS },
+  );
+});

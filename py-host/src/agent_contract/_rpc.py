@@ -1,0 +1,349 @@
+"""JSON-RPC 2.0 over NDJSON (issue 10 sections 1-2): the core's `rpc` interface in Python.
+
+Messages are written as host text (the core copies them under its own limits); texts and
+chunks cross as strings, or as carried bytes when they are not valid UTF-8. The decoder, the
+stdout purity check and the session are resources of the calling thread's instance, like the
+assemblers (`_stream.py`): `close()` (or `with`) frees one at once, garbage collection later.
+Every verdict is the core's.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+import weakref
+from typing import Any, AsyncIterable, Iterable, Iterator, AsyncIterator, Optional, Union
+
+from . import _runtime
+from ._host_text import DEFAULT_MAX_BYTES, DEFAULT_MAX_DEPTH, MAX_DEPTH_CEILING, has_surrogates, limit_options, write
+from ._text import carried, snapshot, wtf8
+from ._types import (
+    JsonRpcClassification,
+    JsonRpcErrorReply,
+    JsonRpcOptions,
+    NdjsonFrame,
+    NdjsonOptions,
+    RpcObservation,
+    RpcSessionOptions,
+    StdoutPurity,
+)
+
+Chunk = Union[str, bytes, bytearray, memoryview]
+
+
+# A message's default bound (`maxBytes` of classify, the session's): an ACP prompt carries its
+# images as base64 strings, so it is the decoder's maxLineBytes default, not the 4 MiB of the
+# other operations (src/rpc/options.rs).
+RPC_MAX_BYTES = 16 << 20
+
+
+def _message(value: Any, options: Any = None) -> str:
+    # Written under the limits the core copies it with (an invalid option: the defaults; the
+    # core then rejects the options first), so the core reaches the same verdict as from JS.
+    depth, size = limit_options(options)
+    return write(value, depth or DEFAULT_MAX_DEPTH, size or RPC_MAX_BYTES)
+
+
+def _opts(options: Any) -> str:
+    from . import _options_text
+
+    return _options_text(options)
+
+
+def _call(export: str, *args: str) -> Any:
+    from . import _reply, _unwrap
+
+    return _unwrap(_reply(_runtime.call_rpc(export, *args)))
+
+
+def classify_json_rpc(value: Any, options: Optional[JsonRpcOptions] = None) -> JsonRpcClassification:
+    """`{kind, id?, method?, reply, code?, path?, reason?, items?}` of one message or batch
+    (a dict or list); raises ContractError only for invalid options or a value with no JSON form."""
+    result: JsonRpcClassification = _call("classify-json-rpc", _message(value, options), _opts(options))
+    return result
+
+
+def classify_json_rpc_json(text: Any, options: Optional[JsonRpcOptions] = None) -> JsonRpcClassification:
+    """The same for JSON text (str or bytes): text that is not strict JSON is a `parse_error`."""
+    from . import _not_text, _unwrap
+
+    opts = _opts(options)
+    snap = snapshot(text)
+    if snap is None:
+        return _unwrap(_not_text(text))  # type: ignore[no-any-return]
+    if type(snap) is str:
+        if not has_surrogates(snap):
+            return _call("classify-json-rpc-json", snap, opts)  # type: ignore[no-any-return]
+        data = wtf8(snap)
+    else:
+        data = snap
+    return _call("classify-json-rpc-json-bytes", carried(data), opts)  # type: ignore[no-any-return]
+
+
+def method_not_found(request: Any) -> Optional[JsonRpcErrorReply]:
+    """`-32601 Method not found` for a request; None for a notification or anything else."""
+    result: Optional[JsonRpcErrorReply] = _call("method-not-found", _message(request))
+    return result
+
+
+def _error_fields(error: Any) -> Any:
+    """An exception as the core reads an error: a ContractError's message, another exception's
+    when its only argument is a str (read through BaseException's own descriptor: no code of the
+    caller runs)."""
+    from . import ContractError
+
+    if issubclass(type(error), ContractError):
+        return {"message": error.message}
+    if issubclass(type(error), BaseException):
+        args = BaseException.args.__get__(error)  # type: ignore[attr-defined]
+        if type(args) is tuple and len(args) == 1 and type(args[0]) is str:
+            return {"message": args[0]}
+        return {}
+    return error
+
+
+def internal_error(request: Any, error: Any) -> Optional[JsonRpcErrorReply]:
+    """`-32603` with the error's message (a str, or an exception's message: never a
+    traceback); None for a notification or anything that is not a request."""
+    result: Optional[JsonRpcErrorReply] = _call(
+        "internal-error", _message(request), write(_error_fields(error), MAX_DEPTH_CEILING, DEFAULT_MAX_BYTES)
+    )
+    return result
+
+
+def invalid_params(request: Any, contract_error: Any) -> Optional[JsonRpcErrorReply]:
+    """`-32602 Invalid params` with `data: {code, path}` of a ContractError (or a dict with
+    `code` and `path`); None for a notification or anything that is not a request."""
+    from . import ContractError
+
+    if issubclass(type(contract_error), ContractError):
+        fields: Any = {"code": contract_error.code, "path": contract_error.path}
+    else:
+        fields = contract_error
+    result: Optional[JsonRpcErrorReply] = _call(
+        "invalid-params", _message(request), write(fields, MAX_DEPTH_CEILING, DEFAULT_MAX_BYTES)
+    )
+    return result
+
+
+class _RpcResource:
+    """A resource of the `rpc` interface in this thread's instance."""
+
+    _kind = ""
+
+    def __init__(self, *args: str) -> None:
+        from . import _reply, _unwrap
+
+        self._reply, self._unwrap = _reply, _unwrap
+        self._thread = threading.get_ident()
+        self._instance = _runtime.assembler_instance()
+        self._resource = self._instance.resource_new(self._kind, *args)
+        self._finalizer: Optional[weakref.finalize] = weakref.finalize(
+            self, self._instance.pending_drops.append, self._resource
+        )
+        try:
+            self._unwrap(self._call("check"))  # invalid options: raise now
+        except BaseException:
+            self.close()
+            raise
+
+    def _raw(self, method: str, *args: Any) -> Any:
+        if self._finalizer is None:
+            raise RuntimeError(f"this {self._kind} is closed")
+        if threading.get_ident() != self._thread:
+            raise RuntimeError(f"a {self._kind} must be used from the thread that created it")
+        return self._instance.resource_call(self._kind, method, self._resource, *args)
+
+    def _call(self, method: str, *args: Any) -> dict[str, Any]:
+        return self._reply(self._raw(method, *args))  # type: ignore[no-any-return]
+
+    def _push_text(self, chunk: Any) -> Any:
+        """A chunk as a string, or as carried bytes when it is not valid UTF-8 (a character
+        cut at the chunk's end included: the core joins it with the next chunk)."""
+        from . import _not_text
+
+        snap = snapshot(chunk)
+        if snap is None:
+            return self._unwrap(_not_text(chunk))
+        if type(snap) is str:
+            if not has_surrogates(snap):
+                return self._unwrap(self._call("push", snap))
+            data = wtf8(snap)
+        else:
+            try:
+                return self._unwrap(self._call("push", snap.decode("utf-8")))
+            except UnicodeDecodeError:
+                data = snap
+        return self._unwrap(self._call("push-bytes", carried(data)))
+
+    def close(self) -> None:
+        """Frees the core's memory now. Idempotent."""
+        if self._finalizer is None:
+            return
+        self._finalizer.detach()
+        self._finalizer = None
+        if threading.get_ident() == self._thread:
+            self._instance.drop_resource(self._resource)
+        else:
+            self._instance.pending_drops.append(self._resource)
+
+    def __enter__(self) -> Any:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+def _with_messages(frames: list[Any]) -> list[Any]:
+    """A frame's message comes as True: the core accepted the line's text as exactly one I-JSON
+    value, so json.loads of that text is the value it would have written (see `parse_json`)."""
+    for f in frames:
+        if f.get("message") is True:
+            f["message"] = json.loads(f["text"])
+    return frames
+
+
+class NdjsonDecoder(_RpcResource):
+    """The JS `createNdjsonDecoder` twin: `push(chunk)` (str or bytes, split anywhere) returns
+    the frames of the lines it completed, `end()` the final line's frame."""
+
+    _kind = "ndjson-decoder"
+
+    def __init__(self, options: Optional[NdjsonOptions] = None) -> None:
+        super().__init__(_opts(options))
+
+    def push(self, chunk: Chunk) -> list[NdjsonFrame]:
+        result: list[NdjsonFrame] = _with_messages(self._push_text(chunk))
+        return result
+
+    def end(self) -> list[NdjsonFrame]:
+        result: list[NdjsonFrame] = _with_messages(self._unwrap(self._call("end")))
+        return result
+
+    def buffered_bytes(self) -> int:
+        """Bytes of the current line held now (never over maxLineBytes)."""
+        size: int = self._raw("buffered")
+        return size
+
+
+def create_ndjson_decoder(options: Optional[NdjsonOptions] = None) -> NdjsonDecoder:
+    """The JS `createNdjsonDecoder` twin."""
+    return NdjsonDecoder(options)
+
+
+def _raise_not_text(value: Any) -> None:
+    from . import _not_text, _unwrap
+
+    _unwrap(_not_text(value))
+
+
+def _is_chunk(value: Any) -> bool:
+    return issubclass(type(value), (str, bytes, bytearray, memoryview))
+
+
+def _sync_chunks(chunks: Any) -> Iterator[Any]:
+    """The caller's chunks (one str or bytes is one chunk). An iterator that raises, or a value
+    that is not iterable, ends the stream with the core's verdict on it as a chunk."""
+    if _is_chunk(chunks):
+        yield chunks
+        return
+    if issubclass(type(chunks), dict):
+        _raise_not_text(chunks)  # iterable, but its keys are not a stream's chunks
+        return
+    try:
+        iterator = iter(chunks)
+    except Exception:
+        _raise_not_text(chunks)
+        return
+    while True:
+        try:
+            chunk = next(iterator)
+        except StopIteration:
+            return
+        except Exception as error:
+            _raise_not_text(error)
+            return
+        yield chunk
+
+
+def ndjson_frames(chunks: Iterable[Chunk], options: Optional[NdjsonOptions] = None) -> Iterator[NdjsonFrame]:
+    """Every frame of a stream of chunks (an iterable of str or bytes, e.g. a binary file read
+    in blocks); the decoder is closed at the end either way."""
+    with NdjsonDecoder(options) as decoder:
+        for chunk in _sync_chunks(chunks):
+            yield from decoder.push(chunk)
+        yield from decoder.end()
+
+
+async def ndjson_frames_async(
+    chunks: Union[AsyncIterable[Chunk], Iterable[Chunk]], options: Optional[NdjsonOptions] = None
+) -> AsyncIterator[NdjsonFrame]:
+    """The same over an async iterable (an asyncio StreamReader's chunks) or an iterable."""
+    with NdjsonDecoder(options) as decoder:
+        if _is_chunk(chunks) or not hasattr(type(chunks), "__aiter__"):
+            for chunk in _sync_chunks(chunks):
+                for frame in decoder.push(chunk):
+                    yield frame
+        else:
+            try:
+                iterator = aiter(chunks)  # type: ignore[arg-type]
+            except Exception:
+                _raise_not_text(chunks)
+            while True:
+                try:
+                    chunk = await anext(iterator)
+                except StopAsyncIteration:
+                    break
+                except Exception as error:
+                    _raise_not_text(error)
+                for frame in decoder.push(chunk):
+                    yield frame
+        for frame in decoder.end():
+            yield frame
+
+
+class _Purity(_RpcResource):
+    _kind = "stdout-purity"
+
+
+def check_stdout_purity(
+    text: Union[Chunk, Iterable[Chunk]], options: Optional[NdjsonOptions] = None
+) -> StdoutPurity:
+    """Every line of an agent's stdout that is not a protocol frame: `{pure, frames,
+    problemCount, problems: [{line, offset, code, reason}], truncated}`. `text` is one str or
+    bytes, or a list (any iterable) of chunks."""
+    from . import _not_text
+
+    with _Purity(_opts(options)) as purity:
+        for i, chunk in enumerate(_sync_chunks(text)):
+            if snapshot(chunk) is None:
+                reply = _not_text(chunk)
+                reply["error"]["path"] = "" if _is_chunk(text) else f"/{i}"
+                purity._unwrap(reply)
+            purity._push_text(chunk)
+        result: StdoutPurity = purity._unwrap(purity._call("finish"))
+        return result
+
+
+class RpcSession(_RpcResource):
+    """The JS `createRpcSession` twin: report every message received (`incoming`) and sent
+    (`outgoing`); each returns the message's classification with `problems`."""
+
+    _kind = "rpc-session"
+
+    def __init__(self, options: Optional[RpcSessionOptions] = None) -> None:
+        super().__init__(_opts(options))
+        self._options = options
+
+    def incoming(self, message: Any) -> RpcObservation:
+        result: RpcObservation = self._unwrap(self._call("incoming", _message(message, self._options)))
+        return result
+
+    def outgoing(self, message: Any) -> RpcObservation:
+        result: RpcObservation = self._unwrap(self._call("outgoing", _message(message, self._options)))
+        return result
+
+
+def create_rpc_session(options: Optional[RpcSessionOptions] = None) -> RpcSession:
+    """The JS `createRpcSession` twin."""
+    return RpcSession(options)

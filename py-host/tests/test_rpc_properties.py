@@ -1,0 +1,103 @@
+"""NDJSON decoder properties from Python (hypothesis), the twin of tests/rpc_properties.rs: any
+chunking of a stream (bytes cut anywhere, inside characters and CRLFs; str cut at any code
+point) gives the unsplit frames; random bytes never raise, the decoder never holds more than
+maxLineBytes, and lines and offsets agree with an independent split at LF."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from typing import Any
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import agent_contract as ac
+from test_properties import SETTINGS
+
+
+def decode(chunks: list[Any], max_line_bytes: int) -> list[Any]:
+    with ac.NdjsonDecoder({"maxLineBytes": max_line_bytes}) as decoder:
+        frames = []
+        for chunk in chunks:
+            frames.extend(decoder.push(chunk))
+            assert decoder.buffered_bytes() <= max_line_bytes
+        frames.extend(decoder.end())
+        return frames
+
+
+def cut(value: Any, cuts: list[float]) -> list[Any]:
+    points = sorted(int(c * (len(value) + 1)) for c in cuts)
+    out, prev = [], 0
+    for p in points:
+        out.append(value[prev:p])
+        prev = p
+    out.append(value[prev:])
+    return out
+
+
+text_st = st.text(alphabet=st.sampled_from(list(" abc~é😀\u2028\u2029\"\\")), max_size=20)
+line_st = st.one_of(
+    st.from_regex(r"[a-z/]{0,12}", fullmatch=True).map(lambda m: '{"jsonrpc":"2.0","method":"%s"}' % m),
+    st.tuples(st.integers(-5, 1000), text_st).map(
+        lambda t: '{"jsonrpc":"2.0","id":%d,"method":"m","params":[%s]}' % (t[0], json.dumps(t[1], ensure_ascii=False))
+    ),
+    st.integers(0, 99).map(lambda i: '{"jsonrpc":"2.0","id":%d,"result":null}' % i),
+    st.sampled_from(["", " ", "\t", "[]", "not json", '{"a":1,"a":2}', '[{"jsonrpc":"2.0","method":"a"},1]']),
+    text_st,
+)
+stream_st = st.tuples(st.lists(st.tuples(line_st, st.booleans()), max_size=8), st.booleans()).map(
+    lambda t: "".join(
+        line + (("\r\n" if crlf else "\n") if i + 1 < len(t[0]) or t[1] else "") for i, (line, crlf) in enumerate(t[0])
+    )
+)
+cuts_st = st.lists(st.floats(0, 1, exclude_max=True), max_size=8)
+max_st = st.one_of(st.just(1 << 20), st.integers(8, 80))
+
+
+@settings(max_examples=150, **SETTINGS)
+@given(stream_st, cuts_st, max_st)
+def test_any_chunking_gives_the_unsplit_frames(text: str, cuts: list[float], max_line_bytes: int) -> None:
+    whole = decode([text], max_line_bytes)
+    assert decode(cut(text.encode("utf-8"), cuts), max_line_bytes) == whole
+    assert decode(cut(text, cuts), max_line_bytes) == whole
+
+
+def oracle(data: bytes) -> list[tuple[int, int]]:
+    out, start = [], 0
+    parts = data.split(b"\n")
+    for i, part in enumerate(parts[:-1]):
+        out.append((i + 1, start))
+        start += len(part) + 1
+    if parts[-1]:
+        out.append((len(parts), start))
+    return out
+
+
+byte_st = st.one_of(st.sampled_from([0x0A, 0x0D, 0x7B, 0x22]), st.integers(0, 255))
+
+
+@settings(max_examples=150, **SETTINGS)
+@given(st.lists(byte_st, max_size=300), cuts_st, st.integers(1, 64))
+def test_random_bytes_one_frame_per_line_within_the_bound(values: list[int], cuts: list[float], max_line_bytes: int) -> None:
+    data = bytes(values)
+    frames = decode(cut(data, cuts), max_line_bytes)
+    assert [(f["line"], f["offset"]) for f in frames] == oracle(data)
+
+
+def test_the_iterator_helpers_give_the_decoder_frames() -> None:
+    text = '{"jsonrpc":"2.0","method":"a"}\r\nlog line\n{"jsonrpc":"2.0","id":1,"result":2}'
+    chunks = cut(text.encode("utf-8"), [0.1, 0.5, 0.52, 0.9])
+    want = decode([text], 1 << 20)
+    assert list(ac.ndjson_frames(chunks)) == want
+
+    async def collect(source: Any) -> list[Any]:
+        return [f async for f in ac.ndjson_frames_async(source)]
+
+    async def agen() -> Any:
+        for c in chunks:
+            yield c
+
+    assert asyncio.run(collect(agen())) == want
+    assert asyncio.run(collect(chunks)) == want
+    assert [f["kind"] for f in want] == ["notification", "parse_error", "response"]

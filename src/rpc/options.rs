@@ -1,0 +1,141 @@
+//! The options of the JSON-RPC operations, read from a host value by the core (an unknown or
+//! ill-typed option is `OPTION_INVALID`, as everywhere).
+
+use crate::error::{Code, ContractError, Result};
+use crate::input::limits::{Limits, DEFAULT_MAX_DEPTH, MAX_BYTES_CEILING, MAX_DEPTH_CEILING};
+use crate::input::{member_value, HostValue, Kind};
+
+/// Default bound of one message (`maxBytes`) and of one NDJSON line (`maxLineBytes`): 16 MiB.
+pub const DEFAULT_MAX_LINE_BYTES: usize = 16 * 1024 * 1024;
+
+/// Which rules ids follow.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Profile {
+    /// JSON-RPC 2.0 as written: ids are strings, numbers or (with `allowNullId`) null.
+    JsonRpc,
+    /// MCP 2025-06-18: ids are strings or integers, never null; no batches.
+    Mcp,
+}
+
+/// What a malformed line gives (`onMalformed`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum OnMalformed {
+    /// `ignored: true`, no reply (frame sync over a dirty stream, the default).
+    Ignore,
+    /// The specification's `-32700` / `-32600` reply.
+    Reply,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RpcOptions {
+    pub allow_null_id: bool,
+    pub profile: Profile,
+    /// The bound of one message's text (classify) or one line (the decoder).
+    pub max_bytes: usize,
+    pub max_depth: usize,
+    pub on_malformed: OnMalformed,
+}
+
+impl Default for RpcOptions {
+    fn default() -> Self {
+        RpcOptions {
+            allow_null_id: true,
+            profile: Profile::JsonRpc,
+            max_bytes: DEFAULT_MAX_LINE_BYTES,
+            max_depth: DEFAULT_MAX_DEPTH,
+            on_malformed: OnMalformed::Ignore,
+        }
+    }
+}
+
+/// Which operation the options are for: each takes its own names.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RpcOptionSet {
+    /// `classifyJsonRpc*`: `allowNullId`, `profile`, `maxBytes`, `maxDepth`.
+    Classify,
+    /// The decoder and `checkStdoutPurity`: `allowNullId`, `profile`, `maxLineBytes`,
+    /// `maxDepth`, `onMalformed`.
+    Decoder,
+    /// `createRpcSession`: `allowNullId`, `profile`, `maxBytes`, `maxDepth` (of each message).
+    Session,
+}
+
+impl RpcOptions {
+    /// Ids may be null: `allowNullId` and not the MCP profile.
+    pub fn null_id_allowed(&self) -> bool {
+        self.allow_null_id && self.profile != Profile::Mcp
+    }
+
+    /// The limits a message's text is parsed with: one string may fill the whole message (an
+    /// ACP prompt carries images as base64 strings of several MB).
+    pub fn limits(&self) -> Limits {
+        Limits {
+            max_bytes: self.max_bytes,
+            max_string_bytes: self.max_bytes,
+            max_depth: self.max_depth,
+            ..Limits::default()
+        }
+    }
+
+    pub fn read<V: HostValue>(value: Option<&V>, set: RpcOptionSet) -> Result<RpcOptions> {
+        let mut options = RpcOptions::default();
+        let Some(value) = value else { return Ok(options) };
+        match value.kind() {
+            Kind::Undefined | Kind::Null => return Ok(options),
+            Kind::Object => {}
+            _ => return Err(invalid("", "options must be an object")),
+        }
+        for (key, read) in value.members().map_err(|e| e.at(""))? {
+            let path = crate::value::pointer_child("", &key);
+            let Some(item) = member_value(value, &key, read).map_err(|f| f.at(&path))? else { continue };
+            if item.kind() == Kind::Undefined {
+                continue;
+            }
+            match key.as_str() {
+                "allowNullId" => {
+                    if item.kind() != Kind::Bool {
+                        return Err(invalid(&path, "allowNullId must be a boolean"));
+                    }
+                    options.allow_null_id = item.boolean();
+                }
+                "profile" => {
+                    options.profile = match (item.kind(), item.string().as_str()) {
+                        (Kind::String, "jsonrpc") => Profile::JsonRpc,
+                        (Kind::String, "mcp") => Profile::Mcp,
+                        _ => return Err(invalid(&path, "profile must be \"jsonrpc\" or \"mcp\"")),
+                    }
+                }
+                "maxBytes" if set != RpcOptionSet::Decoder => {
+                    options.max_bytes = count(&item, &path, MAX_BYTES_CEILING)?
+                }
+                "maxLineBytes" if set == RpcOptionSet::Decoder => {
+                    options.max_bytes = count(&item, &path, MAX_BYTES_CEILING)?
+                }
+                "maxDepth" => options.max_depth = count(&item, &path, MAX_DEPTH_CEILING)?,
+                "onMalformed" if set == RpcOptionSet::Decoder => {
+                    options.on_malformed = match (item.kind(), item.string().as_str()) {
+                        (Kind::String, "ignore") => OnMalformed::Ignore,
+                        (Kind::String, "reply") => OnMalformed::Reply,
+                        _ => return Err(invalid(&path, "onMalformed must be \"ignore\" or \"reply\"")),
+                    }
+                }
+                _ => return Err(invalid(&path, format!("unknown option {key:?}"))),
+            }
+        }
+        Ok(options)
+    }
+}
+
+fn count<V: HostValue>(item: &V, path: &str, ceiling: usize) -> Result<usize> {
+    if item.kind() == Kind::Number {
+        let n = item.number();
+        if n.fract() == 0.0 && n >= 1.0 && n <= ceiling as f64 {
+            return Ok(n as usize);
+        }
+    }
+    Err(invalid(path, format!("must be an integer from 1 to {ceiling}")))
+}
+
+fn invalid(path: &str, message: impl Into<String>) -> ContractError {
+    ContractError::new(Code::OptionInvalid, path, message)
+}

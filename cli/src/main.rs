@@ -73,6 +73,23 @@ enum Check {
         events: bool,
         file: PathBuf,
     },
+    /// A session file (JSON Lines, seed 004): every line, the header, the entry tree, tool
+    /// results against their calls. Every problem is listed, with its line.
+    Session {
+        /// `seed` (the protocol's rules) or `pi` (pi-mono's older session files).
+        #[arg(long, value_enum, default_value_t = Dialect::Seed)]
+        dialect: Dialect,
+        /// Unknown fields are problems instead of being ignored.
+        #[arg(long)]
+        strict: bool,
+        file: PathBuf,
+    },
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
+enum Dialect {
+    Seed,
+    Pi,
 }
 
 /// Files at least this large get a progress bar (when standard error is a terminal).
@@ -92,6 +109,9 @@ fn main() -> ExitCode {
         Command::Check(Check::Tools { file }) => read(file).map(|text| check_tools(file, &text)),
         Command::Check(Check::Stream { provider, events, file }) => {
             read(file).map(|text| check_stream(file, provider, *events, &text))
+        }
+        Command::Check(Check::Session { dialect, strict, file }) => {
+            read(file).map(|text| check_session(file, *dialect, *strict, &text))
         }
         Command::Diff { old, new } => read(old).and_then(|a| read(new).map(|b| diff(old, &a, new, &b))),
     };
@@ -182,6 +202,63 @@ fn check_actions(path: &PathBuf, text: &[u8]) -> Report {
     }
     if let Some(bar) = bar {
         bar.finish_and_clear();
+    }
+    report
+}
+
+/// `checkSession` over the whole file: every problem at its line; the column is that of the
+/// value its pointer names in the line (the line's start for a line that is not JSON).
+fn check_session(path: &PathBuf, dialect: Dialect, strict: bool, text: &[u8]) -> Report {
+    let file = name(path);
+    let mut report = Report::new(&file, "entries");
+    let s = |x: &str| Value::String(x.to_owned());
+    let options = Value::Object(vec![
+        ("dialect".to_owned(), s(if dialect == Dialect::Pi { "pi" } else { "seed" })),
+        ("strict".to_owned(), Value::Bool(strict)),
+        // Every problem: the command line lists them all.
+        ("maxIssues".to_owned(), Value::Number(agent_contract::value::Number { value: 10_000.0, text: None })),
+    ]);
+    let checked = match api::check_session(text, Some(&&options)) {
+        Ok(checked) => checked,
+        Err(e) => {
+            report.problems.push(Problem::at(&file, None, &e));
+            return report;
+        }
+    };
+    if let Some(Value::Number(n)) = checked.get("entries") {
+        report.checked = n.value as usize;
+    }
+    let lines: Vec<&[u8]> = text.split(|&b| b == b'\n').collect();
+    let Some(Value::Array(problems)) = checked.get("problems") else { return report };
+    for p in problems {
+        let field = |k: &str| match p.get(k) {
+            Some(Value::String(v)) => v.clone(),
+            _ => String::new(),
+        };
+        let line = match p.get("line") {
+            Some(Value::Number(n)) => n.value as usize,
+            _ => 0,
+        };
+        let path = field("path");
+        let column = match lines.get(line.wrapping_sub(1)) {
+            Some(text) if !path.is_empty() => locate::locate(text, &path).1,
+            _ => 1,
+        };
+        report.problems.push(Problem {
+            file: file.clone(),
+            at: (line > 0).then_some((line, column)),
+            code: field("code"),
+            path,
+            message: field("message"),
+        });
+    }
+    if checked.get("truncated") == Some(&Value::Bool(true)) {
+        let e = ContractError::new(
+            agent_contract::error::Code::InputTooLarge,
+            "",
+            "more than 10000 problems: the first 10000 are listed",
+        );
+        report.problems.push(Problem::at(&file, None, &e));
     }
     report
 }

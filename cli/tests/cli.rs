@@ -184,3 +184,68 @@ fn usage_and_io_errors_exit_2() {
         json!("PROVIDER_UNKNOWN")
     );
 }
+
+/// `check session` on every session-file fixture given as text (with no option, or only
+/// `strict` / `dialect`): the binary lists the fixture's problems (line, code, pointer), and
+/// exits 1 exactly when there is one.
+#[test]
+fn sessions_of_the_session_fixtures_give_their_problems() {
+    let doc = fixtures("session_file.json");
+    let mut ran = 0;
+    for case in doc["cases"].as_array().unwrap() {
+        let Some(text) = case["text"].as_str() else { continue };
+        if case["op"] != "checkSession" || case["expect"]["ok"] != json!(true) {
+            continue;
+        }
+        let options = case.get("options").cloned().unwrap_or(json!({}));
+        if options.as_object().unwrap().keys().any(|k| k != "strict" && k != "dialect") {
+            continue;
+        }
+        let file = temp(&format!("{}.jsonl", case["id"].as_str().unwrap().replace('/', "_")), text.as_bytes());
+        let mut args = vec!["--format", "json", "check", "session"];
+        if options["strict"] == json!(true) {
+            args.push("--strict");
+        }
+        let dialect = options["dialect"].as_str().map(str::to_owned);
+        if let Some(d) = &dialect {
+            args.extend(["--dialect", d]);
+        }
+        args.push(file.to_str().unwrap());
+        let out = run(&args);
+        let want = &case["expect"]["value"];
+        let problems = want["problems"].as_array().unwrap();
+        assert_eq!(out.status.code(), Some(if problems.is_empty() { 0 } else { 1 }), "{}", case["id"]);
+        let got: Vec<Value> = json_of(&out)["problems"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|p| json!({"line": p["line"], "code": p["code"], "path": p["path"]}))
+            .collect();
+        let expected: Vec<Value> =
+            problems.iter().map(|p| json!({"line": p["line"], "code": p["code"], "path": p["path"]})).collect();
+        assert_eq!(got, expected, "{}", case["id"]);
+        ran += 1;
+    }
+    assert!(ran >= 40, "only {ran} session fixtures ran");
+}
+
+/// The recorded pi-mono sessions (external data) read with no problem under `--dialect pi`.
+#[test]
+fn recorded_sessions_pass_under_the_pi_dialect() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/conformance/pi-mono-sessions");
+    if !dir.is_dir() {
+        println!("SKIPPED: {} is absent", dir.display());
+        return;
+    }
+    let mut ran = 0;
+    for entry in std::fs::read_dir(&dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.extension().and_then(|e| e.to_str()) != Some("jsonl") {
+            continue;
+        }
+        let out = run(&["check", "session", "--dialect", "pi", path.to_str().unwrap()]);
+        assert_eq!(out.status.code(), Some(0), "{}: {}", path.display(), String::from_utf8_lossy(&out.stdout));
+        ran += 1;
+    }
+    assert_eq!(ran, 2, "both recordings");
+}

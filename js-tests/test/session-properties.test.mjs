@@ -159,8 +159,10 @@ test('the incremental reader, fed any chunking of strings or bytes, reports what
       const i = at % (whole.length + 1);
       const input = whole.slice(0, i) + noise + whole.slice(i);
       const options = { ...OPTIONS, maxBytes };
-      const expected = api.checkSession(input, options);
+      // The whole check of the very data pushed: `at` may fall inside the emoji's surrogate pair,
+      // and TextEncoder writes each lone half as U+FFFD, so the bytes are not the string.
       const data = bytes ? new TextEncoder().encode(input) : input;
+      const expected = api.checkSession(data, options);
       const points = [...new Set(cuts.map((c) => c % (data.length + 1)))].sort((a, b) => a - b);
       const checker = api.createSessionChecker(options);
       const pushed = [];

@@ -40,6 +40,8 @@ export interface ToolDefinition {
   readonly permissions: readonly Permission[];
   readonly outputSchema?: { readonly [key: string]: JsonValue };
   readonly version?: string;
+  /** Schema documents the schemas may `$ref` by URI (absolute, no fragment); never fetched. */
+  readonly resources?: { readonly [uri: string]: { readonly [key: string]: JsonValue } | boolean };
 }
 
 export interface ToolDefinitionInput {
@@ -51,6 +53,8 @@ export interface ToolDefinitionInput {
   permission?: Permission;
   outputSchema?: { [key: string]: JsonValue };
   version?: string;
+  /** Schema documents the schemas may `$ref` by URI (absolute, no fragment), at most 64. */
+  resources?: { [uri: string]: { [key: string]: JsonValue } | boolean };
 }
 
 /** Size limits every operation takes. */
@@ -189,7 +193,10 @@ export type ErrorCode =
   | 'PROMPT_IN_FLIGHT'
   | 'PROMPT_CANCELLED'
   | 'PROMPT_STATE_INVALID'
-  | 'PROMPT_NOT_QUIESCENT';
+  | 'PROMPT_NOT_QUIESCENT'
+  // Shared schema documents (issue 11 §6)
+  | 'TOOL_RESOURCE_INVALID'
+  | 'TOOL_RESOURCE_UNBUNDLABLE';
 
 export interface Position {
   /** Byte offset in the UTF-8 text, from 0. */
@@ -383,7 +390,11 @@ export interface CatalogDiff {
 export function compareContracts(oldTool: ToolDefinition | ToolDefinitionInput, newTool: ToolDefinition | ToolDefinitionInput): ContractReport;
 /** Registries (or catalogs) compared tool by tool; flags permissions newly requested. */
 export function diffCatalogs(oldCatalog: Registry | readonly ToolDefinition[], newCatalog: Registry | readonly ToolDefinition[]): CatalogDiff;
-/** Conformance hook (JSON Schema Test Suite): `{"schema", "instances", "resources"}` as JSON text. */
+/**
+ * @internal Conformance entry for the JSON Schema Test Suite runners, not part of the supported
+ * API (it may change or go): `{"schema", "instances", "resources"}` as JSON text. Tools use
+ * `defineTool({..., resources})`.
+ */
 export function schemaSuiteCheck(text: JsonText): boolean[];
 
 /** Stream assembly: one normalized event (see docs/semantics.md). `sequence` strictly increases. */

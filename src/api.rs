@@ -190,12 +190,12 @@ pub fn check_tool_call<V: HostValue>(registry: &V, action: &V, policy: &V, optio
 /// `toMcpTools(registry)`.
 pub fn project<V: HostValue>(registry: &V, provider: Provider) -> Result<Value> {
     let defs = crate::tools::registry::read_registry(registry, false)?;
-    Ok(match provider {
+    match provider {
         Provider::OpenAi => crate::tools::projection::openai(&defs),
         Provider::OpenAiResponses => crate::tools::projection::openai_responses(&defs),
         Provider::Anthropic => crate::tools::projection::anthropic(&defs),
         Provider::Mcp => crate::tools::projection::mcp(&defs),
-    })
+    }
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

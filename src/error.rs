@@ -163,6 +163,9 @@ codes! {
     PromptCancelled => "PROMPT_CANCELLED", Admission, false;
     PromptStateInvalid => "PROMPT_STATE_INVALID", Admission, false;
     PromptNotQuiescent => "PROMPT_NOT_QUIESCENT", Admission, false;
+    // Shared schema documents (issue 11 §6)
+    ToolResourceInvalid => "TOOL_RESOURCE_INVALID", Contract, false;
+    ToolResourceUnbundlable => "TOOL_RESOURCE_UNBUNDLABLE", Contract, false;
 }
 
 /// Where a text input stopped being acceptable: byte offset (0-based), line and column (1-based,

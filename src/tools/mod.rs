@@ -9,6 +9,7 @@ pub mod pipeline;
 pub mod policy;
 pub mod projection;
 pub mod registry;
+pub mod resources;
 pub mod result;
 pub mod schema;
 pub mod target;

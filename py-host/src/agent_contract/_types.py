@@ -47,6 +47,8 @@ class ToolDefinition(TypedDict):
     permissions: list[Permission]
     outputSchema: NotRequired[dict[str, Any]]
     version: NotRequired[str]
+    # Schema documents the schemas may $ref by URI (absolute, no fragment); never fetched.
+    resources: NotRequired[dict[str, Any]]
 
 
 class LimitOptions(TypedDict, total=False):

@@ -470,6 +470,9 @@ export function createApi(load, renew) {
     sniffMediaType: (bytes) => unwrap(done(core.sniffMediaType(bytes))),
     advertisePromptCapabilities: (facts) => unwrap(done(core.advertisePromptCapabilities(facts))),
     createPromptLifecycle: () => wrapLifecycle(new core.PromptLifecycle(), unwrap),
+    // Gemini projection (issue 11 §2)
+    toGeminiTools: (registry) => unwrap(done(core.toGeminiTools(registry))),
+    geminiSchemaIssues: (schema) => unwrap(done(core.geminiSchemaIssues(schema))),
     /** Bytes of the wasm instance's memory (for leak tests). */
     memoryBytes: () => core.memoryBytes(),
     /** The current instance's memory, the most any call left it at, and how often it was replaced. */

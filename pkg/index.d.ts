@@ -313,6 +313,14 @@ export interface OpenAIResponsesTool {
   parameters: ObjectSchema;
   strict: boolean;
 }
+/** Gemini `FunctionDeclaration` (issue 11 §2): the input schema as `parametersJsonSchema`. */
+export interface GeminiFunctionDeclaration {
+  name: string;
+  description: string;
+  parametersJsonSchema: ObjectSchema;
+}
+/** Gemini's `tools`: one `Tool` holding every declaration. */
+export type GeminiTools = [{ functionDeclarations: GeminiFunctionDeclaration[] }];
 /** A projected input (or MCP output) schema: always an object schema with `type: "object"` at its root. */
 export type ObjectSchema = { type: 'object'; [key: string]: JsonValue };
 export interface AnthropicTool {
@@ -328,8 +336,17 @@ export interface McpTool {
   annotations: { readOnlyHint: boolean; destructiveHint: boolean; openWorldHint: boolean };
 }
 /** Defines every tool and refuses duplicate names (`TOOL_DUPLICATE`); sorted by name. */
-export function createRegistry(tools: readonly (ToolDefinition | ToolDefinitionInput)[], options?: Options): Registry;
-export function safeCreateRegistry(tools: readonly (ToolDefinition | ToolDefinitionInput)[], options?: Options): SafeResult<Registry>;
+/**
+ * A list of tools, or `{tools, resources}`: schema documents the tools share (each tool takes
+ * those its schemas reference, closed over references between documents; its own win).
+ */
+export function createRegistry(
+  tools:
+    | readonly (ToolDefinition | ToolDefinitionInput)[]
+    | { readonly tools: readonly (ToolDefinition | ToolDefinitionInput)[]; readonly resources?: { readonly [uri: string]: { readonly [key: string]: JsonValue } | boolean } },
+  options?: Options,
+): Registry;
+export function safeCreateRegistry(tools: Parameters<typeof createRegistry>[0], options?: Options): SafeResult<Registry>;
 /** The registry's definitions sorted by name, deep-frozen: identical on every host. */
 export function catalog(registry: Registry): readonly ToolDefinition[];
 /** Checks a policy (`POLICY_INVALID`) and returns it normalised. */
@@ -346,6 +363,10 @@ export function toMcpTools(registry: Registry): McpTool[];
 export function normalizeToolResult(tool: ToolDefinition | ToolDefinitionInput, value: unknown, options?: LimitOptions): ToolResult;
 /** Why OpenAI strict mode would reject `schema`; empty when it would accept it. Never mutates. */
 export function strictSchemaIssues(schema: JsonObject): SchemaIssue[];
+/** Gemini's `tools` for a registry: `[{functionDeclarations: [{name, description, parametersJsonSchema}]}]`. */
+export function toGeminiTools(registry: Registry): GeminiTools;
+/** Why a schema could not be Gemini's OpenAPI-subset `parameters` (empty: it could). */
+export function geminiSchemaIssues(schema: JsonObject): SchemaIssue[];
 /** A Standard Schema v1 issue, with our error code. */
 export interface StandardToolIssue {
   readonly message: string;
@@ -763,5 +784,8 @@ declare const api: {
   fromSeedTool: typeof fromSeedTool;
   toSeedTool: typeof toSeedTool;
   createSessionChecker: typeof createSessionChecker;
+  // Gemini projection (issue 11 §2)
+  toGeminiTools: typeof toGeminiTools;
+  geminiSchemaIssues: typeof geminiSchemaIssues;
 };
 export default api;

@@ -78,5 +78,8 @@ export const {
   sniffMediaType,
   advertisePromptCapabilities,
   createPromptLifecycle,
+  // Gemini projection (issue 11 §2)
+  toGeminiTools,
+  geminiSchemaIssues,
 } = api;
 export default api;

@@ -226,6 +226,8 @@ export function targets(m) {
     t('admitPrompt', () => [m.prompt(), m.capabilities()]), t('safeAdmitPrompt', () => [m.prompt(), m.capabilities()]),
     t('isCanonicalBase64', () => [m.text()]), t('sniffMediaType', () => [m.text()]),
     t('advertisePromptCapabilities', () => [m.value()]), t('createPromptLifecycle', () => []),
+    // Gemini projection (issue 11 §2)
+    t('toGeminiTools', () => [m.registry()]), t('geminiSchemaIssues', () => [m.value()]),
   ];
 }
 
@@ -259,7 +261,7 @@ globalThis.Proxy = new RealProxy(RealProxy, {
 
 const PROGRAMMER_ERRORS = [/^this assembler was freed$/, /^this session checker was freed$/, /^this lifecycle was freed$/];
 // Functions that take no options argument.
-const NO_OPTIONS = new Set(['isCanonicalBase64', 'sniffMediaType', 'advertisePromptCapabilities']);
+const NO_OPTIONS = new Set(['isCanonicalBase64', 'sniffMediaType', 'advertisePromptCapabilities', 'geminiSchemaIssues']);
 const LIFECYCLE_CALLS = ['admitted', 'written', 'enqueue', 'cancel', 'agentIdle', 'outputDelivered', 'settle', 'abandon'];
 
 export async function run({ inputs = 1000, seconds = Infinity, seed = 1, log = () => {} } = {}) {

@@ -827,6 +827,9 @@ def _targets() -> dict[str, Callable[[Gen], tuple[tuple[Any, ...], Callable[...,
     t["sniff_media_type"] = config_op(ac.sniff_media_type, lambda g: g.text() if g.chance(0.7) else g.value())
     t["advertise_prompt_capabilities"] = config_op(ac.advertise_prompt_capabilities, lambda g: g.value())
     t["create_prompt_lifecycle"] = lambda g: ((), _lifecycle_session(g))
+    # Gemini projection (issue 11 §2)
+    t["to_gemini_tools"] = config_op(ac.to_gemini_tools, registry)
+    t["gemini_schema_issues"] = config_op(ac.gemini_schema_issues, lambda g: g.schema())
     return t
 
 

@@ -917,3 +917,14 @@ impl PromptLifecycle {
         reply(api::lifecycle_call(&mut self.inner, name, Some(&JsInput::root(arg, Caps::FLOOR))))
     }
 }
+
+// Gemini projection (issue 11 §2)
+#[wasm_bindgen(js_name = toGeminiTools)]
+pub fn to_gemini_tools(registry: JsValue) -> String {
+    reply(api::project(&program_data(registry), api::Provider::Gemini))
+}
+
+#[wasm_bindgen(js_name = geminiSchemaIssues)]
+pub fn gemini_schema_issues(schema: JsValue) -> String {
+    reply(api::gemini_schema_issues(&program_data(schema)))
+}

@@ -59,6 +59,46 @@ pub fn define_tool<V: HostValue>(def: &V, options: &Options) -> Result<ToolDefin
     Ok(tool)
 }
 
+/// `define_tool` in a registry with shared documents (`createRegistry({tools, resources})`):
+/// the tool keeps its own documents (its own wins on the same URI) and takes the shared ones
+/// its schemas reference, closed over references between documents.
+pub fn define_tool_sharing<V: HostValue>(
+    def: &V,
+    options: &Options,
+    shared: &[(String, Value)],
+) -> Result<ToolDefinition> {
+    let mut tool = define_with(def, options, Source::Host)?;
+    if !shared.is_empty() {
+        let own = tool.resources.len();
+        let mut all = std::mem::take(&mut tool.resources);
+        for (uri, doc) in shared {
+            if !all[..own].iter().any(|(u, _)| u == uri) {
+                all.push((uri.clone(), doc.clone()));
+            }
+        }
+        let mut needed = crate::tools::resources::referenced(&tool.input_schema, &all);
+        if let Some(output) = &tool.output_schema {
+            needed.extend(crate::tools::resources::referenced(output, &all));
+        }
+        tool.resources =
+            all.into_iter().enumerate().filter(|(i, _)| *i < own || needed.contains(i)).map(|(_, r)| r).collect();
+        if tool.resources.len() > crate::tools::resources::MAX_RESOURCES {
+            return Err(ContractError::new(
+                Code::ToolResourceInvalid,
+                "/resources",
+                format!(
+                    "the tool needs {} documents with the registry's shared ones; at most {}",
+                    tool.resources.len(),
+                    crate::tools::resources::MAX_RESOURCES
+                ),
+            )
+            .in_layer(Layer::Contract));
+        }
+    }
+    check_schemas(&tool)?;
+    Ok(tool)
+}
+
 /// The definition rules without compiling the schemas: a registry read again compiles only the
 /// tool a call needs (see `registry::read_registry`).
 pub fn read_definition<V: HostValue>(def: &V, options: &Options) -> Result<ToolDefinition> {

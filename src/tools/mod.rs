@@ -4,6 +4,7 @@
 
 pub mod call;
 pub mod contract;
+pub mod gemini;
 pub mod input;
 pub mod pipeline;
 pub mod policy;

@@ -48,7 +48,7 @@ pub fn client_schema(schema: &Value) -> Option<Value> {
 
 /// The input schema of a defined tool, as clients take it: object root, and the tool's
 /// `resources` embedded (`resources::bundle`), so the schema is self-contained.
-fn parameters(d: &ToolDefinition, index: usize) -> Result<Value> {
+pub(crate) fn parameters(d: &ToolDefinition, index: usize) -> Result<Value> {
     let schema = client_schema(&d.input_schema).unwrap_or_else(|| d.input_schema.clone());
     bundle(&schema, d, index)
 }

@@ -199,6 +199,11 @@ __all__ = [
     "PromptCapabilities",
     "PromptCapabilityFacts",
     "StopReason",
+    # Gemini projection (issue 11 §2):
+    "to_gemini_tools",
+    "gemini_schema_issues",
+    "GeminiFunctionDeclaration",
+    "GeminiTool",
 ]
 
 Text = Union[str, bytes, bytearray, memoryview]
@@ -609,7 +614,9 @@ def _safe(call: Any) -> Outcome[Any]:
 
 def create_registry(tools: Any, options: Optional[Options] = None) -> Registry:
     """Defines every tool, refuses duplicate names (TOOL_DUPLICATE); returns
-    {"tools": [...definitions sorted by name]}."""
+    {"tools": [...definitions sorted by name]}. `tools` is a list, or {"tools": [...],
+    "resources": {uri: schema}}: documents the tools share (each tool takes those its schemas
+    reference; its own win)."""
     result: Registry = _unwrap(_reply(_runtime.call_args("create-registry", (_config(tools),), _options_text(options))))
     return result
 
@@ -729,3 +736,20 @@ from ._acp import (  # noqa: E402  (needs the helpers above)
     safe_admit_prompt,
     sniff_media_type,
 )
+
+
+# --- Gemini projection (issue 11 §2) ------------------------------------------------------
+
+from ._types import GeminiFunctionDeclaration, GeminiTool  # noqa: E402
+
+
+def to_gemini_tools(registry: Any) -> list[GeminiTool]:
+    """Gemini `tools`: [{"functionDeclarations": [{name, description, parametersJsonSchema}]}]."""
+    result: list[GeminiTool] = _unwrap(_reply(_runtime.call("to-gemini-tools", _config(registry))))
+    return result
+
+
+def gemini_schema_issues(schema: Any) -> list[SchemaIssue]:
+    """Why `schema` could not be Gemini's OpenAPI-subset `parameters` (empty: it could)."""
+    result: list[SchemaIssue] = _unwrap(_reply(_runtime.call_args("gemini-schema-issues", (_config(schema),))))
+    return result

@@ -439,3 +439,18 @@ class PromptCapabilityFacts(TypedDict, total=False):
 
 
 StopReason = Literal["end_turn", "max_tokens", "max_turn_requests", "refusal", "cancelled"]
+
+
+# Gemini projection (issue 11 §2)
+class GeminiFunctionDeclaration(TypedDict):
+    """Gemini `FunctionDeclaration` with the input schema as `parametersJsonSchema`."""
+
+    name: str
+    description: str
+    parametersJsonSchema: dict[str, Any]
+
+
+class GeminiTool(TypedDict):
+    """Gemini `Tool`: every declaration of a registry."""
+
+    functionDeclarations: list[GeminiFunctionDeclaration]

@@ -253,3 +253,77 @@ pub fn bundle(schema: &Value, resources: &[(String, Value)], path: &str) -> Resu
     }
     Ok(Value::Object(out))
 }
+
+/// The first `$ref` (document order: the schema, then the documents in the given order) whose
+/// document is neither the schema, nor a resource, nor an identifier declared in either, nor a
+/// JSON Schema metaschema: `(pointer, uri)`, pointers under `pointer` for the schema and under
+/// `/resources/<uri>` for a document. The engine names one unresolved reference, but which one
+/// depends on its hash order; this names the same one in every host.
+pub fn first_unresolved(schema: &Value, pointer: &str, resources: &[(String, Value)]) -> Option<(String, String)> {
+    let root = Url::parse("urn:agent-contract:schema:root").expect("static URL");
+    let mut known: std::collections::HashSet<String> = std::collections::HashSet::new();
+    known.insert(root.to_string());
+    uris(schema, &root, &mut |is_id, u| {
+        if is_id {
+            known.insert(u);
+        }
+    });
+    let bases: Vec<Option<Url>> = resources.iter().map(|(u, _)| Url::parse(u).ok()).collect();
+    for ((_, doc), base) in resources.iter().zip(&bases) {
+        if let Some(b) = base {
+            known.insert(b.to_string());
+            uris(doc, b, &mut |is_id, u| {
+                if is_id {
+                    known.insert(u);
+                }
+            });
+        }
+    }
+    let metaschema = |u: &str| u.starts_with("https://json-schema.org/") || u.starts_with("http://json-schema.org/");
+    let mut docs: Vec<(&Value, Url, String)> = vec![(schema, root, pointer.to_owned())];
+    for ((uri, doc), base) in resources.iter().zip(bases) {
+        if let Some(b) = base {
+            docs.push((doc, b, pointer_child("/resources", uri)));
+        }
+    }
+    for (doc, base, at) in docs {
+        // Pre-order, members in order: document order.
+        let mut stack: Vec<(&Value, Url, String)> = vec![(doc, base, at)];
+        while let Some((value, base, path)) = stack.pop() {
+            match value {
+                Value::Object(entries) => {
+                    let mut base = base;
+                    if let Some(Value::String(id)) = value.get("$id") {
+                        if let Ok(u) = base.join(id) {
+                            base = u;
+                        }
+                    }
+                    let mut children = Vec::new();
+                    for (k, v) in entries {
+                        let child = pointer_child(&path, k);
+                        match (k.as_str(), v) {
+                            ("$ref" | "$dynamicRef" | "$recursiveRef", Value::String(r)) => {
+                                if let Ok(mut u) = base.join(r) {
+                                    u.set_fragment(None);
+                                    let u = u.to_string();
+                                    if !known.contains(&u) && !metaschema(&u) {
+                                        return Some((child, u));
+                                    }
+                                }
+                            }
+                            ("enum" | "const" | "examples" | "default", _) => {}
+                            (_, Value::Object(_) | Value::Array(_)) => children.push((v, base.clone(), child)),
+                            _ => {}
+                        }
+                    }
+                    stack.extend(children.into_iter().rev());
+                }
+                Value::Array(items) => {
+                    stack.extend(items.iter().enumerate().rev().map(|(i, v)| (v, base.clone(), format!("{path}/{i}"))))
+                }
+                _ => {}
+            }
+        }
+    }
+    None
+}

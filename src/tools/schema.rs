@@ -135,12 +135,13 @@ pub fn compile_with(schema: &Value, pointer: &str, resources: Resources<'_>) -> 
         }
     }
     let mut schemas = boon::Schemas::new();
-    let index = compiler
-        .compile(&base, &mut schemas)
-        .map_err(|e| in_resource(&e, resources).unwrap_or_else(|| compile_error(&e, &base, pointer, schema)))?;
-    let verdict = compiler
-        .compile(&verdict_url, &mut schemas)
-        .map_err(|e| in_resource(&e, resources).unwrap_or_else(|| compile_error(&e, &base, pointer, schema)))?;
+    let fail = |e: boon::CompileError| {
+        in_resource(&e, resources)
+            .or_else(|| unresolved(&e, schema, pointer, resources))
+            .unwrap_or_else(|| compile_error(&e, &base, pointer, schema))
+    };
+    let index = compiler.compile(&base, &mut schemas).map_err(fail)?;
+    let verdict = compiler.compile(&verdict_url, &mut schemas).map_err(fail)?;
     Ok(CompiledSchema { schemas, index, verdict, bounds, schema: schema.clone(), base })
 }
 
@@ -241,6 +242,28 @@ fn in_resource(e: &boon::CompileError, resources: Resources<'_>) -> Option<Contr
         Code::ToolSchemaInvalid,
         format!("{}{path}", crate::value::pointer_child("/resources", uri)),
         format!("resource {uri} is not a valid JSON Schema: {message}"),
+    ))
+}
+
+/// A reference no document answers: reported at the first such `$ref` in document order (the
+/// engine's choice among several depends on its hash order, which differs between hosts).
+fn unresolved(
+    e: &boon::CompileError,
+    schema: &Value,
+    pointer: &str,
+    resources: Resources<'_>,
+) -> Option<ContractError> {
+    use boon::CompileError as E;
+    if !matches!(e, E::LoadUrlError { .. } | E::UnsupportedUrlScheme { .. }) {
+        return None;
+    }
+    let (path, url) = crate::tools::resources::first_unresolved(schema, pointer, resources)?;
+    Some(contract(
+        Code::ToolSchemaUnsupported,
+        path,
+        format!(
+            "reference to {url} cannot be resolved: nothing is fetched; give the document in the definition's resources (URI -> schema)"
+        ),
     ))
 }
 

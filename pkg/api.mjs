@@ -626,6 +626,9 @@ export function createApi(load, renew) {
         /** A message sent: the same. */
         outgoing: (inner, message) => unwrap(decode(inner.outgoing(message))),
       }),
+    // Gemini projection (issue 11 §2)
+    toGeminiTools: (registry) => unwrap(done(core.toGeminiTools(registry))),
+    geminiSchemaIssues: (schema) => unwrap(done(core.geminiSchemaIssues(schema))),
     /** Bytes of the wasm instance's memory (for leak tests). */
     memoryBytes: () => core.memoryBytes(),
     /** The current instance's memory, the most any call left it at, and how often it was replaced. */

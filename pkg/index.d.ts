@@ -40,6 +40,8 @@ export interface ToolDefinition {
   readonly permissions: readonly Permission[];
   readonly outputSchema?: { readonly [key: string]: JsonValue };
   readonly version?: string;
+  /** Schema documents the schemas may `$ref` by URI (absolute, no fragment); never fetched. */
+  readonly resources?: { readonly [uri: string]: { readonly [key: string]: JsonValue } | boolean };
 }
 
 export interface ToolDefinitionInput {
@@ -51,6 +53,84 @@ export interface ToolDefinitionInput {
   permission?: Permission;
   outputSchema?: { [key: string]: JsonValue };
   version?: string;
+  /** Schema documents the schemas may `$ref` by URI (absolute, no fragment), at most 64. */
+  resources?: { [uri: string]: { [key: string]: JsonValue } | boolean };
+}
+
+// Typed tool inputs (issue 11 §3): the TypeScript type of the values a literal JSON Schema
+// accepts, for `defineTool` with a literal `inputSchema` (`as const`, or written inline). Read:
+// `type`/type lists, `properties` with `required`, `enum`, `const`, `items` (one schema),
+// `anyOf`, boolean schemas. Not inferred (the type is wider than the schema, never narrower):
+// `$ref`, `allOf`, `oneOf`, `not`, `if`/`then`/`else`, `patternProperties`,
+// `additionalProperties` (extra properties are not typed), `prefixItems`, and every bound or
+// format (`minimum`, `pattern`, ...). A schema with none of the read keywords gives `ToolInput`.
+
+/** The TypeScript type of the values the literal JSON Schema `S` accepts (see above). */
+export type InferSchema<S> = S extends boolean
+  ? S extends false
+    ? never
+    : ToolInput
+  : S extends { readonly const: infer C }
+    ? C
+    : S extends { readonly enum: readonly (infer E)[] }
+      ? E
+      : S extends { readonly anyOf: readonly (infer A)[] }
+        ? InferSchema<A>
+        : S extends { readonly type: infer T }
+          ? InferType<T, S>
+          : S extends { readonly properties: object }
+            ? InferObject<S>
+            : ToolInput;
+type InferType<T, S> = T extends readonly (infer U)[]
+  ? InferType<U, S>
+  : T extends 'string'
+    ? string
+    : T extends 'number' | 'integer'
+      ? number
+      : T extends 'boolean'
+        ? boolean
+        : T extends 'null'
+          ? null
+          : T extends 'array'
+            ? S extends { readonly items: infer I }
+              ? I extends readonly unknown[]
+                ? ToolInput[]
+                : InferSchema<I>[]
+              : ToolInput[]
+            : T extends 'object'
+              ? InferObject<S>
+              : never;
+type RequiredKeys<S> = S extends { readonly required: readonly (infer R)[] } ? R : never;
+type InferObject<S> = S extends { readonly properties: infer P }
+  ? Flatten<
+      { -readonly [K in keyof P as K extends RequiredKeys<S> ? K : never]: InferSchema<P[K]> } & {
+        -readonly [K in keyof P as K extends RequiredKeys<S> ? never : K]?: InferSchema<P[K]>;
+      }
+    >
+  : { [key: string]: ToolInput | undefined };
+type Flatten<T> = { [K in keyof T]: T[K] };
+
+/** Type-only brand carrying a defined tool's name and input type; never present at run time. */
+declare const toolInput: unique symbol;
+/** A definition `defineTool` returned for a literal definition: its name and input type. */
+export interface TypedToolDefinition<Name extends string = string, Input = ToolInput> extends ToolDefinition {
+  readonly name: Name;
+  readonly [toolInput]: Input;
+}
+/** What `checkToolCall` approves for a registry of typed tools: a union discriminated by `tool`. */
+export type ApprovedCallFor<T> = T extends TypedToolDefinition<infer N, infer I>
+  ? { callId: string; tool: N; input: I; permissions: Permission[] }
+  : ApprovedCall;
+/** The literal definitions `defineTool` infers from. */
+export interface LiteralToolDefinition {
+  readonly name: string;
+  readonly description: string;
+  readonly inputSchema: object;
+  readonly permissions?: readonly Permission[];
+  readonly permission?: Permission;
+  readonly outputSchema?: object;
+  readonly version?: string;
+  readonly resources?: { readonly [uri: string]: object | boolean };
 }
 
 /** Size limits every operation takes. */
@@ -200,7 +280,10 @@ export type ErrorCode =
   | 'RPC_UNKNOWN_ID'
   | 'RPC_ALREADY_ANSWERED'
   | 'RPC_REPLY_TO_NOTIFICATION'
-  | 'RPC_TOO_MANY_IN_FLIGHT';
+  | 'RPC_TOO_MANY_IN_FLIGHT'
+  // Shared schema documents (issue 11 §6)
+  | 'TOOL_RESOURCE_INVALID'
+  | 'TOOL_RESOURCE_UNBUNDLABLE';
 
 export interface Position {
   /** Byte offset in the UTF-8 text, from 0. */
@@ -266,7 +349,16 @@ export function parseAgentActions(list: unknown, options?: Options): SafeResult<
 export function parseAgentActionsJsonl(text: JsonText, options?: Options): SafeResult<AgentAction>[];
 /** Never throws for bad input: returns `{ok: false, code, path}`. */
 export function previewAction(value: unknown, options?: Options): ActionPreview;
+/** A literal definition gives a typed tool: `validateToolInput` and `checkToolCall` return its input type. */
+export function defineTool<const D extends LiteralToolDefinition>(
+  definition: D,
+  options?: Options,
+): TypedToolDefinition<D['name'], InferSchema<D['inputSchema']>>;
 export function defineTool(definition: unknown, options?: Options): ToolDefinition;
+export function safeDefineTool<const D extends LiteralToolDefinition>(
+  definition: D,
+  options?: Options,
+): SafeResult<TypedToolDefinition<D['name'], InferSchema<D['inputSchema']>>>;
 export function safeDefineTool(definition: unknown, options?: Options): SafeResult<ToolDefinition>;
 export function defineToolJson(text: JsonText, options?: Options): ToolDefinition;
 export function safeDefineToolJson(text: JsonText, options?: Options): SafeResult<ToolDefinition>;
@@ -279,13 +371,15 @@ export function parseDecisionJson(text: JsonText, options?: DecisionOptions): De
 export function safeParseDecisionJson(text: JsonText, options?: DecisionOptions): SafeResult<Decision>;
 /** The input (a copy) when it satisfies `tool.inputSchema`; else throws `SCHEMA_MISMATCH` with `issues`.
  *  `tool` is a definition as `defineTool` returned it (it is checked again; its compiled schema is cached). */
+export function validateToolInput<I>(tool: TypedToolDefinition<string, I>, input: unknown, options?: Options): I;
 export function validateToolInput(tool: ToolDefinition | ToolDefinitionInput, input: unknown, options?: Options): ToolInput;
+export function safeValidateToolInput<I>(tool: TypedToolDefinition<string, I>, input: unknown, options?: Options): SafeResult<I>;
 export function safeValidateToolInput(tool: ToolDefinition | ToolDefinitionInput, input: unknown, options?: Options): SafeResult<ToolInput>;
 export function validateToolInputJson(tool: ToolDefinition | ToolDefinitionInput, text: JsonText, options?: Options): JsonValue;
 export function safeValidateToolInputJson(tool: ToolDefinition | ToolDefinitionInput, text: JsonText, options?: Options): SafeResult<JsonValue>;
 /** A registry: the plain, deep-frozen value `createRegistry` returns; every operation reads it again. */
-export interface Registry {
-  readonly tools: readonly ToolDefinition[];
+export interface Registry<T extends ToolDefinition = ToolDefinition> {
+  readonly tools: readonly T[];
 }
 export type PolicyEffect = 'allow' | 'ask' | 'deny';
 export type PolicyRule =
@@ -317,6 +411,14 @@ export interface OpenAIResponsesTool {
   parameters: ObjectSchema;
   strict: boolean;
 }
+/** Gemini `FunctionDeclaration` (issue 11 §2): the input schema as `parametersJsonSchema`. */
+export interface GeminiFunctionDeclaration {
+  name: string;
+  description: string;
+  parametersJsonSchema: ObjectSchema;
+}
+/** Gemini's `tools`: one `Tool` holding every declaration. */
+export type GeminiTools = [{ functionDeclarations: GeminiFunctionDeclaration[] }];
 /** A projected input (or MCP output) schema: always an object schema with `type: "object"` at its root. */
 export type ObjectSchema = { type: 'object'; [key: string]: JsonValue };
 export interface AnthropicTool {
@@ -332,16 +434,27 @@ export interface McpTool {
   annotations: { readOnlyHint: boolean; destructiveHint: boolean; openWorldHint: boolean };
 }
 /** Defines every tool and refuses duplicate names (`TOOL_DUPLICATE`); sorted by name. */
-export function createRegistry(tools: readonly (ToolDefinition | ToolDefinitionInput)[], options?: Options): Registry;
-export function safeCreateRegistry(tools: readonly (ToolDefinition | ToolDefinitionInput)[], options?: Options): SafeResult<Registry>;
+/**
+ * A list of tools, or `{tools, resources}`: schema documents the tools share (each tool takes
+ * those its schemas reference, closed over references between documents; its own win).
+ */
+/** Typed tools give a typed registry: `checkToolCall` returns a call whose `input` has the tool's type. */
+export function createRegistry<T extends TypedToolDefinition<string, unknown>>(tools: readonly T[], options?: Options): Registry<T>;
+export function createRegistry(
+  tools:
+    | readonly (ToolDefinition | ToolDefinitionInput)[]
+    | { readonly tools: readonly (ToolDefinition | ToolDefinitionInput)[]; readonly resources?: { readonly [uri: string]: { readonly [key: string]: JsonValue } | boolean } },
+  options?: Options,
+): Registry;
+export function safeCreateRegistry(tools: Parameters<typeof createRegistry>[0], options?: Options): SafeResult<Registry>;
 /** The registry's definitions sorted by name, deep-frozen: identical on every host. */
 export function catalog(registry: Registry): readonly ToolDefinition[];
 /** Checks a policy (`POLICY_INVALID`) and returns it normalised. */
 export function definePolicy(policy: unknown): Policy;
 export function safeDefinePolicy(policy: unknown): SafeResult<Policy>;
 /** protocol → UNKNOWN_TOOL → SCHEMA_MISMATCH → POLICY_DENIED / APPROVAL_REQUIRED → the approved call. `call`: an action, a decision or assembled call, an OpenAI Chat / Responses, Anthropic, Gemini or MCP tools/call call object. Executes nothing. */
-export function checkToolCall(registry: Registry, call: unknown, policy: Policy | unknown, options?: Options): ApprovedCall;
-export function safeCheckToolCall(registry: Registry, call: unknown, policy: Policy | unknown, options?: Options): SafeResult<ApprovedCall>;
+export function checkToolCall<T extends ToolDefinition>(registry: Registry<T>, call: unknown, policy: Policy | unknown, options?: Options): ApprovedCallFor<T>;
+export function safeCheckToolCall<T extends ToolDefinition>(registry: Registry<T>, call: unknown, policy: Policy | unknown, options?: Options): SafeResult<ApprovedCallFor<T>>;
 export function toOpenAITools(registry: Registry): OpenAITool[];
 export function toOpenAIResponsesTools(registry: Registry): OpenAIResponsesTool[];
 export function toAnthropicTools(registry: Registry): AnthropicTool[];
@@ -350,6 +463,10 @@ export function toMcpTools(registry: Registry): McpTool[];
 export function normalizeToolResult(tool: ToolDefinition | ToolDefinitionInput, value: unknown, options?: LimitOptions): ToolResult;
 /** Why OpenAI strict mode would reject `schema`; empty when it would accept it. Never mutates. */
 export function strictSchemaIssues(schema: JsonObject): SchemaIssue[];
+/** Gemini's `tools` for a registry: `[{functionDeclarations: [{name, description, parametersJsonSchema}]}]`. */
+export function toGeminiTools(registry: Registry): GeminiTools;
+/** Why a schema could not be Gemini's OpenAPI-subset `parameters` (empty: it could). */
+export function geminiSchemaIssues(schema: JsonObject): SchemaIssue[];
 /** A Standard Schema v1 issue, with our error code. */
 export interface StandardToolIssue {
   readonly message: string;
@@ -394,7 +511,11 @@ export interface CatalogDiff {
 export function compareContracts(oldTool: ToolDefinition | ToolDefinitionInput, newTool: ToolDefinition | ToolDefinitionInput): ContractReport;
 /** Registries (or catalogs) compared tool by tool; flags permissions newly requested. */
 export function diffCatalogs(oldCatalog: Registry | readonly ToolDefinition[], newCatalog: Registry | readonly ToolDefinition[]): CatalogDiff;
-/** Conformance hook (JSON Schema Test Suite): `{"schema", "instances", "resources"}` as JSON text. */
+/**
+ * @internal Conformance entry for the JSON Schema Test Suite runners, not part of the supported
+ * API (it may change or go): `{"schema", "instances", "resources"}` as JSON text. Tools use
+ * `defineTool({..., resources})`.
+ */
 export function schemaSuiteCheck(text: JsonText): boolean[];
 
 /** Stream assembly: one normalized event (see docs/semantics.md). `sequence` strictly increases. */
@@ -894,5 +1015,8 @@ declare const api: {
   ndjsonFramesAsync: typeof ndjsonFramesAsync;
   checkStdoutPurity: typeof checkStdoutPurity;
   createRpcSession: typeof createRpcSession;
+  // Gemini projection (issue 11 §2)
+  toGeminiTools: typeof toGeminiTools;
+  geminiSchemaIssues: typeof geminiSchemaIssues;
 };
 export default api;

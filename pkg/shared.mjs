@@ -89,5 +89,8 @@ export const {
   ndjsonFramesAsync,
   checkStdoutPurity,
   createRpcSession,
+  // Gemini projection (issue 11 §2)
+  toGeminiTools,
+  geminiSchemaIssues,
 } = api;
 export default api;

@@ -190,12 +190,13 @@ pub fn check_tool_call<V: HostValue>(registry: &V, action: &V, policy: &V, optio
 /// `toMcpTools(registry)`.
 pub fn project<V: HostValue>(registry: &V, provider: Provider) -> Result<Value> {
     let defs = crate::tools::registry::read_registry(registry, false)?;
-    Ok(match provider {
+    match provider {
         Provider::OpenAi => crate::tools::projection::openai(&defs),
         Provider::OpenAiResponses => crate::tools::projection::openai_responses(&defs),
         Provider::Anthropic => crate::tools::projection::anthropic(&defs),
         Provider::Mcp => crate::tools::projection::mcp(&defs),
-    })
+        Provider::Gemini => crate::tools::gemini::gemini(&defs),
+    }
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -204,6 +205,8 @@ pub enum Provider {
     OpenAiResponses,
     Anthropic,
     Mcp,
+    /// `toGeminiTools` (issue 11 §2).
+    Gemini,
 }
 
 /// `normalizeToolResult(tool, value)`: always a tool result, unless the tool or the options are
@@ -218,6 +221,25 @@ pub fn strict_schema_issues<V: HostValue>(schema: &V) -> Result<Value> {
         crate::tools::registry::read_value(schema, &crate::Limits::ceilings(), crate::input::Undefined::Reject)?;
     Ok(Value::Array(
         crate::tools::projection::strict_schema_issues(&schema)
+            .into_iter()
+            .map(|i| {
+                Value::Object(vec![
+                    ("path".to_owned(), Value::String(i.path)),
+                    ("keyword".to_owned(), Value::String(i.keyword)),
+                    ("message".to_owned(), Value::String(i.message)),
+                ])
+            })
+            .collect(),
+    ))
+}
+
+/// `geminiSchemaIssues(schema)`: why the schema could not be Gemini's `parameters` (empty: it
+/// could), as `{path, keyword, message}`.
+pub fn gemini_schema_issues<V: HostValue>(schema: &V) -> Result<Value> {
+    let schema =
+        crate::tools::registry::read_value(schema, &crate::Limits::ceilings(), crate::input::Undefined::Reject)?;
+    Ok(Value::Array(
+        crate::tools::gemini::gemini_schema_issues(&schema)
             .into_iter()
             .map(|i| {
                 Value::Object(vec![

@@ -175,6 +175,9 @@ codes! {
     RpcAlreadyAnswered => "RPC_ALREADY_ANSWERED", Protocol, false;
     RpcReplyToNotification => "RPC_REPLY_TO_NOTIFICATION", Protocol, false;
     RpcTooManyInFlight => "RPC_TOO_MANY_IN_FLIGHT", Protocol, false;
+    // Shared schema documents (issue 11 §6)
+    ToolResourceInvalid => "TOOL_RESOURCE_INVALID", Contract, false;
+    ToolResourceUnbundlable => "TOOL_RESOURCE_UNBUNDLABLE", Contract, false;
 }
 
 /// Where a text input stopped being acceptable: byte offset (0-based), line and column (1-based,

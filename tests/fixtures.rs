@@ -423,6 +423,8 @@ fn run_args(op: &str, args: Value, options: Option<Value>) -> Value {
         "toMcpTools" => outcome(api::project(&a(0), api::Provider::Mcp)),
         "normalizeToolResult" => outcome(api::normalize_tool_result(&a(0), &a(1), opts.as_ref())),
         "strictSchemaIssues" => outcome(api::strict_schema_issues(&a(0))),
+        "toGeminiTools" => outcome(api::project(&a(0), api::Provider::Gemini)),
+        "geminiSchemaIssues" => outcome(api::gemini_schema_issues(&a(0))),
         "compareContracts" => outcome(api::compare_contracts(&a(0), &a(1))),
         "diffCatalogs" => outcome(api::diff_catalogs(&a(0), &a(1))),
         "fromSeedTool" => outcome(api::from_seed_tool(&a(0), &a(1), opts.as_ref())),

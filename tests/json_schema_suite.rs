@@ -116,3 +116,105 @@ fn json_schema_test_suite_draft2020_12() {
     assert!(p > 0);
     assert_eq!(f, 0, "{f} required tests failed");
 }
+
+/// The documents the draft 2020-12 `refRemote` group may reference: its own folder and the
+/// shared folders at the top of `remotes/` (the other drafts' folders are for their groups).
+fn ref_remote_resources(remotes: &[(String, Value)]) -> Value {
+    let other_draft = |uri: &str| {
+        let rel = uri.trim_start_matches("http://localhost:1234/");
+        (rel.starts_with("draft") || rel.starts_with("v1/")) && !rel.starts_with("draft2020-12/")
+    };
+    Value::Object(remotes.iter().filter(|(u, _)| !other_draft(u)).cloned().collect())
+}
+
+fn suite_tool(schema: &Value, resources: Option<&Value>) -> Value {
+    let mut entries = vec![
+        ("name".to_owned(), Value::String("suite_case".into())),
+        ("description".to_owned(), Value::String("A conformance case.".into())),
+        ("permission".to_owned(), Value::String("read".into())),
+        ("inputSchema".to_owned(), schema.clone()),
+    ];
+    if let Some(r) = resources {
+        entries.push(("resources".to_owned(), r.clone()));
+    }
+    Value::Object(entries)
+}
+
+/// The verdict of the public API: `defineTool` then `validateToolInput`; `Err` for any other
+/// outcome than valid / `SCHEMA_MISMATCH`.
+fn public_verdict(tool: &Value, data: &Value) -> Result<bool, String> {
+    use agent_contract::api;
+    let describe = |e: agent_contract::ContractError| format!("{} {}: {}", e.code.as_str(), e.path, e.message);
+    let defined = api::define_tool(&tool, None).map_err(describe)?.into_value();
+    match api::validate_tool_input(&&defined, &data, None) {
+        Ok(_) => Ok(true),
+        Err(e) if e.code.as_str() == "SCHEMA_MISMATCH" => Ok(false),
+        Err(e) => Err(describe(e)),
+    }
+}
+
+/// `refRemote` through the public API (issue 11 §6): each schema becomes a tool whose
+/// `resources` hold the remotes, and each instance is checked with `validateToolInput`. Then
+/// the Anthropic projection of that tool (documents bundled into the schema) is defined again
+/// without resources and must give the same verdicts (for objects: the projection's root is an
+/// object schema); a document whose `$id` differs from its
+/// URI cannot be bundled and must be refused with `TOOL_RESOURCE_UNBUNDLABLE`, never sent.
+#[test]
+fn json_schema_test_suite_ref_remote_through_the_public_api() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/conformance/json-schema-test-suite");
+    if !root.is_dir() {
+        println!("SKIPPED: JSON Schema Test Suite not found at {} (../shared is absent)", root.display());
+        return;
+    }
+    agent_contract::entropy::seed(&[7; 32]);
+    let resources = ref_remote_resources(&remotes(&root.join("remotes")));
+    let Value::Array(groups) = load(&root.join("tests/draft2020-12/refRemote.json")) else { panic!() };
+    let (mut passed, mut failures) = (0, Vec::new());
+    let (mut bundled, mut refused) = (0, 0);
+    for group in &groups {
+        let schema = group.get("schema").unwrap();
+        let Some(Value::Array(tests)) = group.get("tests") else { panic!() };
+        let tool = suite_tool(schema, Some(&resources));
+        for t in tests {
+            let want = t.get("valid") == Some(&Value::Bool(true));
+            match public_verdict(&tool, t.get("data").unwrap()) {
+                Ok(got) if got == want => passed += 1,
+                other => failures.push(format!(
+                    "{:?} | {:?}: want {want}, got {other:?}",
+                    group.get("description"),
+                    t.get("description")
+                )),
+            }
+        }
+        let defined = agent_contract::api::define_tool(&&tool, None).unwrap().into_value();
+        let registry = Value::Object(vec![("tools".to_owned(), Value::Array(vec![defined]))]);
+        match agent_contract::api::project(&&registry, agent_contract::api::Provider::Anthropic) {
+            Ok(Value::Array(items)) => {
+                bundled += 1;
+                let standalone = suite_tool(items[0].get("input_schema").unwrap(), None);
+                for t in tests {
+                    // Projections write `"type": "object"` into a root without `type` (a tool's
+                    // input is one object): other instances fail there by design.
+                    let data = t.get("data").unwrap();
+                    let want = t.get("valid") == Some(&Value::Bool(true)) && matches!(data, Value::Object(_));
+                    match public_verdict(&standalone, t.get("data").unwrap()) {
+                        Ok(got) if got == want => {}
+                        other => failures.push(format!(
+                            "bundled {:?} | {:?}: want {want}, got {other:?}",
+                            group.get("description"),
+                            t.get("description")
+                        )),
+                    }
+                }
+            }
+            Err(e) if e.code.as_str() == "TOOL_RESOURCE_UNBUNDLABLE" => refused += 1,
+            other => failures.push(format!("projection of {:?}: {other:?}", group.get("description"))),
+        }
+    }
+    for f in &failures {
+        eprintln!("FAIL {f}");
+    }
+    println!("refRemote through the public API (rust): {passed} passed, {} failed; {bundled} schemas bundled, {refused} refused", failures.len());
+    assert!(passed > 0 && bundled > 0);
+    assert!(failures.is_empty(), "{} refRemote checks failed", failures.len());
+}

@@ -232,6 +232,8 @@ export function targets(m, r) {
     t('invalidParams', () => [m.value(), m.value()]), t('checkStdoutPurity', () => [r.chance(0.5) ? m.sse() : [m.sse(), m.text(), m.value()]]),
     t('ndjsonFrames', () => [r.chance(0.2) ? m.value() : [m.sse(), m.text(), m.sse()]]),
     t('createNdjsonDecoder', () => []), t('createRpcSession', () => []),
+    // Gemini projection (issue 11 §2)
+    t('toGeminiTools', () => [m.registry()]), t('geminiSchemaIssues', () => [m.value()]),
   ];
 }
 
@@ -265,7 +267,7 @@ globalThis.Proxy = new RealProxy(RealProxy, {
 
 const PROGRAMMER_ERRORS = [/^this assembler was freed$/, /^this session checker was freed$/, /^this lifecycle was freed$/, /^this object was freed$/];
 // Functions that take no options argument.
-const NO_OPTIONS = new Set(['isCanonicalBase64', 'sniffMediaType', 'advertisePromptCapabilities']);
+const NO_OPTIONS = new Set(['isCanonicalBase64', 'sniffMediaType', 'advertisePromptCapabilities', 'geminiSchemaIssues']);
 const LIFECYCLE_CALLS = ['admitted', 'written', 'enqueue', 'cancel', 'agentIdle', 'outputDelivered', 'settle', 'abandon'];
 
 export async function run({ inputs = 1000, seconds = Infinity, seed = 1, log = () => {} } = {}) {

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { schemaSuiteCheck } from 'agent-contract';
+import { schemaSuiteCheck, defineTool, safeValidateToolInput, createRegistry, toAnthropicTools } from 'agent-contract';
 
 const root = fileURLToPath(new URL('../../../shared/conformance/json-schema-test-suite/', import.meta.url));
 
@@ -67,4 +67,58 @@ test('JSON Schema Test Suite draft2020-12 through the wasm build', (t) => {
   console.log(`json-schema-test-suite draft2020-12 (node): optional ${o.passed} passed, ${o.failed} failed; format ${f.passed} passed, ${f.failed} failed (not asserted)`);
   assert.ok(r.passed > 0);
   assert.equal(r.failed, 0);
+});
+
+// refRemote through the public API (issue 11 §6): each schema becomes a tool whose `resources`
+// hold the remotes of its draft, each instance goes through validateToolInput; the Anthropic
+// projection (documents bundled) is defined again without resources and gives the same
+// verdicts for objects (its root is an object schema), or is refused with
+// TOOL_RESOURCE_UNBUNDLABLE.
+test('JSON Schema Test Suite refRemote through defineTool resources and validateToolInput', (t) => {
+  if (!existsSync(root)) {
+    t.skip(`SKIPPED: JSON Schema Test Suite not found at ${root} (../shared is absent outside this workplace)`);
+    return;
+  }
+  const resources = {};
+  for (const path of files(join(root, 'remotes'))) {
+    const rel = relative(join(root, 'remotes'), path);
+    if ((rel.startsWith('draft') || rel.startsWith('v1/')) && !rel.startsWith('draft2020-12/')) continue;
+    resources[`http://localhost:1234/${rel}`] = JSON.parse(readFileSync(path, 'utf8'));
+  }
+  const tool = (inputSchema, res) => ({
+    name: 'suite_case', description: 'A conformance case.', permission: 'read', inputSchema, ...(res ? { resources: res } : {}),
+  });
+  const verdict = (def, data) => {
+    const r = safeValidateToolInput(defineTool(def), data);
+    if (r.ok) return true;
+    if (r.error.code === 'SCHEMA_MISMATCH') return false;
+    return `${r.error.code} ${r.error.path}`;
+  };
+  let passed = 0, bundled = 0, refused = 0;
+  const failures = [];
+  for (const group of JSON.parse(readFileSync(join(root, 'tests/draft2020-12/refRemote.json'), 'utf8'))) {
+    const def = tool(group.schema, resources);
+    for (const c of group.tests) {
+      const got = verdict(def, c.data);
+      if (got === c.valid) passed++;
+      else failures.push(`${group.description} | ${c.description}: want ${c.valid}, got ${got}`);
+    }
+    let projected;
+    try {
+      projected = toAnthropicTools(createRegistry([def]));
+    } catch (e) {
+      if (e.code === 'TOOL_RESOURCE_UNBUNDLABLE') { refused++; continue; }
+      throw e;
+    }
+    bundled++;
+    for (const c of group.tests) {
+      const isObject = c.data !== null && typeof c.data === 'object' && !Array.isArray(c.data);
+      const got = verdict(tool(projected[0].input_schema), c.data);
+      if (got !== (c.valid && isObject)) failures.push(`bundled ${group.description} | ${c.description}: got ${got}`);
+    }
+  }
+  for (const f of failures) console.log(`FAIL ${f}`);
+  console.log(`refRemote through the public API (node): ${passed} passed, ${failures.length} failed; ${bundled} bundled, ${refused} refused`);
+  assert.ok(passed > 0 && bundled > 0);
+  assert.deepEqual(failures, []);
 });

@@ -22,6 +22,9 @@ test('pkg/index.d.ts types a strict TypeScript caller', () => strictCompile('typ
 test("the projections' types are the real clients' tool types (openai, @anthropic-ai/sdk, MCP SDK)", () =>
   strictCompile('types/clients.ts'));
 
+test('defineTool with a literal inputSchema types validateToolInput and checkToolCall (issue 11 §3)', () =>
+  strictCompile('types/inference.ts'));
+
 test('ErrorCode in pkg/index.d.ts lists exactly the codes of the core', async () => {
   const { readFileSync } = await import('node:fs');
   const root = new URL('../../', import.meta.url);

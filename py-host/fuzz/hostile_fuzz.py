@@ -886,6 +886,9 @@ def _targets() -> dict[str, Callable[[Gen], tuple[tuple[Any, ...], Callable[...,
     t["ndjson_frames_async"] = frames_async
     t["create_ndjson_decoder"] = _decoder_session
     t["create_rpc_session"] = _rpc_session
+    # Gemini projection (issue 11 §2)
+    t["to_gemini_tools"] = config_op(ac.to_gemini_tools, registry)
+    t["gemini_schema_issues"] = config_op(ac.gemini_schema_issues, lambda g: g.schema())
     return t
 
 

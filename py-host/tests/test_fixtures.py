@@ -147,6 +147,8 @@ ARGS_OPS = {
     "toMcpTools": ac.to_mcp_tools,
     "normalizeToolResult": ac.normalize_tool_result,
     "strictSchemaIssues": ac.strict_schema_issues,
+    "toGeminiTools": ac.to_gemini_tools,
+    "geminiSchemaIssues": ac.gemini_schema_issues,
     "jsonSchemaForTarget": ac.json_schema_for_target,
     "compareContracts": ac.compare_contracts,
     "diffCatalogs": ac.diff_catalogs,

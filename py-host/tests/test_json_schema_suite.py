@@ -60,3 +60,60 @@ def test_json_schema_test_suite_draft2020_12(capsys: pytest.CaptureFixture[str])
         )
     assert passed > 0
     assert not failures
+
+
+def test_ref_remote_through_the_public_api(capsys: pytest.CaptureFixture[str]) -> None:
+    """refRemote through define_tool(resources) and validate_tool_input (issue 11 §6); the
+    Anthropic projection (documents bundled) gives the same verdicts for objects when defined
+    again without resources, or is refused with TOOL_RESOURCE_UNBUNDLABLE."""
+    if not ROOT.is_dir():
+        pytest.skip(f"SKIPPED: JSON Schema Test Suite not found at {ROOT} (../shared is absent outside this workplace)")
+    import agent_contract as ac
+
+    resources: dict[str, Any] = {}
+    for p in sorted((ROOT / "remotes").rglob("*.json")):
+        rel = p.relative_to(ROOT / "remotes").as_posix()
+        if (rel.startswith("draft") or rel.startswith("v1/")) and not rel.startswith("draft2020-12/"):
+            continue
+        resources[f"http://localhost:1234/{rel}"] = json.loads(p.read_text(encoding="utf-8"))
+
+    def tool(schema: Any, res: dict[str, Any] | None) -> dict[str, Any]:
+        t: dict[str, Any] = {"name": "suite_case", "description": "A conformance case.", "permission": "read", "inputSchema": schema}
+        if res is not None:
+            t["resources"] = res
+        return t
+
+    def verdict(definition: dict[str, Any], data: Any) -> bool | str:
+        r = ac.safe_validate_tool_input(ac.define_tool(definition), data)
+        if r["ok"]:
+            return True
+        error = r["error"]
+        return False if error.code == "SCHEMA_MISMATCH" else f"{error.code} {error.path}"
+
+    passed, bundled, refused, failures = 0, 0, 0, []
+    for group in json.loads((ROOT / "tests" / "draft2020-12" / "refRemote.json").read_text(encoding="utf-8")):
+        definition = tool(group["schema"], resources)
+        for c in group["tests"]:
+            got = verdict(definition, c["data"])
+            if got is c["valid"]:
+                passed += 1
+            else:
+                failures.append(f"{group['description']} | {c['description']}: want {c['valid']}, got {got}")
+        try:
+            projected = ac.to_anthropic_tools(ac.create_registry([definition]))
+        except ac.ContractError as e:
+            assert e.code == "TOOL_RESOURCE_UNBUNDLABLE", e
+            refused += 1
+            continue
+        bundled += 1
+        for c in group["tests"]:
+            want = c["valid"] and isinstance(c["data"], dict)
+            got = verdict(tool(projected[0]["input_schema"], None), c["data"])
+            if got is not want:
+                failures.append(f"bundled {group['description']} | {c['description']}: got {got}")
+    with capsys.disabled():
+        for f in failures:
+            print(f"FAIL {f}")
+        print(f"\nrefRemote through the public API (python): {passed} passed, {len(failures)} failed; {bundled} bundled, {refused} refused")
+    assert passed > 0 and bundled > 0
+    assert failures == []

@@ -420,6 +420,15 @@ impl Guest for Core {
         reply(host_value(&facts).and_then(|f| api::advertise_prompt_capabilities(&&f)))
     }
 
+    // Gemini projection (issue 11 §2)
+    fn to_gemini_tools(registry: String) -> String {
+        reply(host_value(&registry).and_then(|r| api::project(&&r, api::Provider::Gemini)))
+    }
+
+    fn gemini_schema_issues(schema: String) -> String {
+        reply(host_value(&schema).and_then(|s| api::gemini_schema_issues(&&s)))
+    }
+
     fn memory_bytes() -> u64 {
         #[cfg(target_arch = "wasm32")]
         return core::arch::wasm32::memory_size(0) as u64 * 65536;

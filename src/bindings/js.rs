@@ -1158,3 +1158,14 @@ impl NdjsonDecoder {
         reply(self.inner.as_ref().map(|_| Value::Null).map_err(|e| e.clone()))
     }
 }
+
+// Gemini projection (issue 11 §2)
+#[wasm_bindgen(js_name = toGeminiTools)]
+pub fn to_gemini_tools(registry: JsValue) -> String {
+    reply(api::project(&program_data(registry), api::Provider::Gemini))
+}
+
+#[wasm_bindgen(js_name = geminiSchemaIssues)]
+pub fn gemini_schema_issues(schema: JsValue) -> String {
+    reply(api::gemini_schema_issues(&program_data(schema)))
+}

@@ -14,8 +14,8 @@ use crate::value::{pointer_child, pointer_index, take_member, Value};
 
 pub const NAME_MAX_LEN: usize = 64;
 pub const PERMISSIONS: [&str; 4] = ["read", "write", "execute", "network"];
-const TOOL_FIELDS: [&str; 7] =
-    ["name", "description", "inputSchema", "permissions", "permission", "outputSchema", "version"];
+const TOOL_FIELDS: [&str; 8] =
+    ["name", "description", "inputSchema", "permissions", "permission", "outputSchema", "version", "resources"];
 
 #[derive(Clone, Debug, PartialEq)]
 pub struct ToolDefinition {
@@ -27,6 +27,9 @@ pub struct ToolDefinition {
     pub permissions: Vec<String>,
     pub output_schema: Option<Value>,
     pub version: Option<String>,
+    /// Schema documents the schemas may `$ref` by URI (`tools::resources`), in the order
+    /// given; empty when the definition has none.
+    pub resources: Vec<(String, Value)>,
 }
 
 impl ToolDefinition {
@@ -43,12 +46,55 @@ impl ToolDefinition {
         if let Some(version) = self.version {
             entries.push(("version".to_owned(), Value::String(version)));
         }
+        if !self.resources.is_empty() {
+            entries.push(("resources".to_owned(), Value::Object(self.resources)));
+        }
         Value::Object(entries)
     }
 }
 
 pub fn define_tool<V: HostValue>(def: &V, options: &Options) -> Result<ToolDefinition> {
     let tool = define_with(def, options, Source::Host)?;
+    check_schemas(&tool)?;
+    Ok(tool)
+}
+
+/// `define_tool` in a registry with shared documents (`createRegistry({tools, resources})`):
+/// the tool keeps its own documents (its own wins on the same URI) and takes the shared ones
+/// its schemas reference, closed over references between documents.
+pub fn define_tool_sharing<V: HostValue>(
+    def: &V,
+    options: &Options,
+    shared: &[(String, Value)],
+) -> Result<ToolDefinition> {
+    let mut tool = define_with(def, options, Source::Host)?;
+    if !shared.is_empty() {
+        let own = tool.resources.len();
+        let mut all = std::mem::take(&mut tool.resources);
+        for (uri, doc) in shared {
+            if !all[..own].iter().any(|(u, _)| u == uri) {
+                all.push((uri.clone(), doc.clone()));
+            }
+        }
+        let mut needed = crate::tools::resources::referenced(&tool.input_schema, &all);
+        if let Some(output) = &tool.output_schema {
+            needed.extend(crate::tools::resources::referenced(output, &all));
+        }
+        tool.resources =
+            all.into_iter().enumerate().filter(|(i, _)| *i < own || needed.contains(i)).map(|(_, r)| r).collect();
+        if tool.resources.len() > crate::tools::resources::MAX_RESOURCES {
+            return Err(ContractError::new(
+                Code::ToolResourceInvalid,
+                "/resources",
+                format!(
+                    "the tool needs {} documents with the registry's shared ones; at most {}",
+                    tool.resources.len(),
+                    crate::tools::resources::MAX_RESOURCES
+                ),
+            )
+            .in_layer(Layer::Contract));
+        }
+    }
     check_schemas(&tool)?;
     Ok(tool)
 }
@@ -65,6 +111,9 @@ pub fn define_tool_json(text: &[u8], options: &Options) -> Result<ToolDefinition
     tool.input_schema = take_member(&mut document, "inputSchema");
     if let Some(schema) = tool.output_schema.as_mut() {
         *schema = take_member(&mut document, "outputSchema");
+    }
+    if document.get("resources").is_some() {
+        tool.resources = crate::tools::resources::read(take_member(&mut document, "resources"))?;
     }
     check_schemas(&tool)?;
     Ok(tool)
@@ -125,7 +174,26 @@ fn define_with<V: HostValue>(def: &V, options: &Options, source: Source) -> Resu
         }
         None => None,
     };
-    Ok(ToolDefinition { name, description, input_schema, permissions, output_schema, version })
+    let resources = match r.field(def, "resources")? {
+        Field::Missing => Vec::new(),
+        Field::Undefined => return Err(r.undefined("/resources", "resources")),
+        Field::Present(v) if v.kind() == Kind::Object => {
+            let value = r.copy(&v, "/resources", Undefined::Reject)?;
+            match source {
+                Source::Host => crate::tools::resources::read(value)?,
+                // Strict text: `define_tool_json` moves the documents out of the parsed text.
+                Source::StrictText => Vec::new(),
+            }
+        }
+        Field::Present(v) => {
+            return Err(r.error(
+                Code::ToolResourceInvalid,
+                "/resources",
+                format!("resources must be an object from URI to schema document, got {}", kind_name(&v, v.kind())),
+            ))
+        }
+    };
+    Ok(ToolDefinition { name, description, input_schema, permissions, output_schema, version, resources })
 }
 
 /// `^[a-z][a-z0-9_]*$`, at most 64 characters.
@@ -262,10 +330,10 @@ fn check_permission(r: &Reader<'_>, p: &str, path: &str) -> Result<()> {
 /// `defineTool`'s last step: both schemas must compile (input first), and the input schema
 /// must admit objects at its root.
 fn check_schemas(tool: &ToolDefinition) -> Result<()> {
-    crate::tools::schema::compile(&tool.input_schema, "/inputSchema")?;
+    crate::tools::schema::compile_in(&tool.input_schema, "/inputSchema", &tool.resources)?;
     check_input_root(&tool.input_schema)?;
     if let Some(output) = &tool.output_schema {
-        crate::tools::schema::compile(output, "/outputSchema")?;
+        crate::tools::schema::compile_in(output, "/outputSchema", &tool.resources)?;
     }
     Ok(())
 }

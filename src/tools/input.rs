@@ -9,7 +9,7 @@ use crate::input::options::Options;
 use crate::input::{Budget, Copier, HostValue, Path, Undefined};
 use crate::json::{self, Mode};
 use crate::tools::contract::{self, ToolDefinition};
-use crate::tools::schema::{compile, validate};
+use crate::tools::schema::{compile_in, validate};
 use crate::value::Value;
 
 /// `validateToolInput(tool, input)`: the tool is read as a definition (so a changed or forged
@@ -17,7 +17,7 @@ use crate::value::Value;
 /// the limits, then validated. Returns the copied input.
 pub fn validate_tool_input<V: HostValue>(tool: &V, input: &V, options: &Options) -> Result<Value> {
     let tool = read_tool(tool, options)?;
-    let compiled = compile(&tool.input_schema, "/inputSchema")?;
+    let compiled = compile_in(&tool.input_schema, "/inputSchema", &tool.resources)?;
     let mut budget = Budget::new(&options.limits);
     let mut copier = Copier { limits: &options.limits, budget: &mut budget, undefined: Undefined::Keep };
     let copied = copier.copy(input, &Path::Root(""), 0)?;
@@ -42,7 +42,7 @@ fn read_tool<V: HostValue>(tool: &V, options: &Options) -> Result<ToolDefinition
 /// The same with the input as JSON text (strict parser, limits on the text).
 pub fn validate_tool_input_json<V: HostValue>(tool: &V, text: &[u8], options: &Options) -> Result<Value> {
     let tool = read_tool(tool, options)?;
-    let compiled = compile(&tool.input_schema, "/inputSchema")?;
+    let compiled = compile_in(&tool.input_schema, "/inputSchema", &tool.resources)?;
     let input = json::parse(text, Mode::Strict, &options.limits)?;
     validate(&compiled, &input, options.max_issues)?;
     Ok(input)

@@ -4,11 +4,13 @@
 
 pub mod call;
 pub mod contract;
+pub mod gemini;
 pub mod input;
 pub mod pipeline;
 pub mod policy;
 pub mod projection;
 pub mod registry;
+pub mod resources;
 pub mod result;
 pub mod schema;
 pub mod target;

@@ -37,7 +37,7 @@ pub fn check_tool_call<V: HostValue>(registry: &V, call: &V, policy: &V, options
         return Err(e);
     };
     let def = &registry::read_tool_at(&list, index)?;
-    let compiled = crate::tools::schema::compile(&def.input_schema, "/inputSchema")?;
+    let compiled = crate::tools::schema::compile_in(&def.input_schema, "/inputSchema", &def.resources)?;
     crate::tools::schema::validate(&compiled, &input, options.max_issues).map_err(|mut e| {
         if e.code == Code::SchemaMismatch {
             e.path = call.input_path.to_owned();

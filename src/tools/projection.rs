@@ -17,7 +17,7 @@
 //! nothing a provider could send, since tool arguments are always one JSON object. Projections
 //! are fresh plain data; the definitions stay as given.
 
-use crate::error::Issue;
+use crate::error::{Issue, Result};
 use crate::tools::contract::ToolDefinition;
 use crate::value::{push_pointer, Value};
 
@@ -46,18 +46,25 @@ pub fn client_schema(schema: &Value) -> Option<Value> {
     }
 }
 
-/// The input schema of a defined tool, as clients take it.
-fn parameters(d: &ToolDefinition) -> Value {
-    client_schema(&d.input_schema).unwrap_or_else(|| d.input_schema.clone())
+/// The input schema of a defined tool, as clients take it: object root, and the tool's
+/// `resources` embedded (`resources::bundle`), so the schema is self-contained.
+pub(crate) fn parameters(d: &ToolDefinition, index: usize) -> Result<Value> {
+    let schema = client_schema(&d.input_schema).unwrap_or_else(|| d.input_schema.clone());
+    bundle(&schema, d, index)
 }
 
-pub fn openai(defs: &[ToolDefinition]) -> Value {
-    Value::Array(
+fn bundle(schema: &Value, d: &ToolDefinition, index: usize) -> Result<Value> {
+    crate::tools::resources::bundle(schema, &d.resources, &format!("/tools/{index}/resources"))
+}
+
+pub fn openai(defs: &[ToolDefinition]) -> Result<Value> {
+    Ok(Value::Array(
         defs.iter()
-            .map(|d| {
-                let parameters = parameters(d);
+            .enumerate()
+            .map(|(i, d)| {
+                let parameters = parameters(d, i)?;
                 let strict = strict_schema_issues(&parameters).is_empty();
-                obj(vec![
+                Ok(obj(vec![
                     ("type", s("function")),
                     (
                         "function",
@@ -68,52 +75,59 @@ pub fn openai(defs: &[ToolDefinition]) -> Value {
                             ("strict", Value::Bool(strict)),
                         ]),
                     ),
-                ])
+                ]))
             })
-            .collect(),
-    )
+            .collect::<Result<_>>()?,
+    ))
 }
 
 /// OpenAI Responses `FunctionTool`s: the Chat Completions function, flattened.
-pub fn openai_responses(defs: &[ToolDefinition]) -> Value {
-    Value::Array(
+pub fn openai_responses(defs: &[ToolDefinition]) -> Result<Value> {
+    Ok(Value::Array(
         defs.iter()
-            .map(|d| {
-                let parameters = parameters(d);
+            .enumerate()
+            .map(|(i, d)| {
+                let parameters = parameters(d, i)?;
                 let strict = strict_schema_issues(&parameters).is_empty();
-                obj(vec![
+                Ok(obj(vec![
                     ("type", s("function")),
                     ("name", s(&d.name)),
                     ("description", s(&d.description)),
                     ("parameters", parameters),
                     ("strict", Value::Bool(strict)),
-                ])
+                ]))
             })
-            .collect(),
-    )
+            .collect::<Result<_>>()?,
+    ))
 }
 
-pub fn anthropic(defs: &[ToolDefinition]) -> Value {
-    Value::Array(
+pub fn anthropic(defs: &[ToolDefinition]) -> Result<Value> {
+    Ok(Value::Array(
         defs.iter()
-            .map(|d| {
-                obj(vec![("name", s(&d.name)), ("description", s(&d.description)), ("input_schema", parameters(d))])
+            .enumerate()
+            .map(|(i, d)| {
+                Ok(obj(vec![
+                    ("name", s(&d.name)),
+                    ("description", s(&d.description)),
+                    ("input_schema", parameters(d, i)?),
+                ]))
             })
-            .collect(),
-    )
+            .collect::<Result<_>>()?,
+    ))
 }
 
-pub fn mcp(defs: &[ToolDefinition]) -> Value {
-    Value::Array(
+pub fn mcp(defs: &[ToolDefinition]) -> Result<Value> {
+    Ok(Value::Array(
         defs.iter()
-            .map(|d| {
+            .enumerate()
+            .map(|(i, d)| {
                 let has = |p: &str| d.permissions.iter().any(|x| x == p);
                 let mut entries =
-                    vec![("name", s(&d.name)), ("description", s(&d.description)), ("inputSchema", parameters(d))];
+                    vec![("name", s(&d.name)), ("description", s(&d.description)), ("inputSchema", parameters(d, i)?)];
                 // MCP's `structuredContent` is an object: an output schema of another root type
                 // has no MCP form, so it is left out (the tool still lists and calls).
                 if let Some(out) = d.output_schema.as_ref().and_then(client_schema) {
-                    entries.push(("outputSchema", out));
+                    entries.push(("outputSchema", bundle(&out, d, i)?));
                 }
                 entries.push((
                     "annotations",
@@ -123,10 +137,10 @@ pub fn mcp(defs: &[ToolDefinition]) -> Value {
                         ("openWorldHint", Value::Bool(has("network") || has("execute"))),
                     ]),
                 ));
-                obj(entries)
+                Ok(obj(entries))
             })
-            .collect(),
-    )
+            .collect::<Result<_>>()?,
+    ))
 }
 
 /// Keywords OpenAI's strict mode accepts (structured outputs' supported subset).

@@ -31,13 +31,17 @@ fn invalid(path: &str, message: impl Into<String>) -> ContractError {
     ContractError::new(Code::RegistryInvalid, path, message).in_layer(Layer::Contract)
 }
 
-/// `createRegistry(tools)`: `tools` is a list of tool definitions.
+/// `createRegistry(tools)`: `tools` is a list of tool definitions, or `{tools, resources}` with
+/// schema documents the tools share (each tool takes those its schemas reference).
 pub fn create_registry<V: HostValue>(tools: &V, options: &Options) -> Result<Vec<ToolDefinition>> {
+    if tools.kind() == Kind::Object && tools.get("tools").map_err(|f| f.at("/tools"))?.is_some() {
+        return create_sharing(tools, options);
+    }
     if tools.kind() != Kind::Array {
         return Err(invalid(
             "",
             format!(
-                "createRegistry expects a list of tool definitions, got {}",
+                "createRegistry expects a list of tool definitions (or {{tools, resources}}), got {}",
                 crate::input::fields::kind_name(tools, tools.kind())
             ),
         ));
@@ -50,6 +54,46 @@ pub fn create_registry<V: HostValue>(tools: &V, options: &Options) -> Result<Vec
         defs.push(contract::define_tool(&item, options).map_err(|e| under(e, &prefix))?);
     }
     finish(defs, "")
+}
+
+/// `createRegistry({tools: [...], resources?: {uri: schema}})`.
+fn create_sharing<V: HostValue>(arg: &V, options: &Options) -> Result<Vec<ToolDefinition>> {
+    let keys = arg.keys().map_err(|e| e.at(""))?;
+    if let Some(k) = keys.iter().find(|k| k.as_str() != "tools" && k.as_str() != "resources") {
+        return Err(invalid(
+            &crate::value::pointer_child("", k),
+            format!("unknown field {k:?}: createRegistry takes a list of tools or {{tools, resources}}"),
+        ));
+    }
+    let shared = match arg.get("resources").map_err(|f| f.at("/resources"))? {
+        None => Vec::new(),
+        Some(r) if r.kind() == Kind::Object => {
+            let value = read_value(&r, &options.limits, Undefined::Reject).map_err(|e| under(e, "/resources"))?;
+            crate::tools::resources::read(value)?
+        }
+        Some(_) => {
+            return Err(ContractError::new(
+                Code::ToolResourceInvalid,
+                "/resources",
+                "resources must be an object from URI to schema document",
+            )
+            .in_layer(Layer::Contract))
+        }
+    };
+    let Some(tools) = arg.get("tools").map_err(|f| f.at("/tools"))? else {
+        return Err(invalid("/tools", "createRegistry({tools, resources}) needs a tools list"));
+    };
+    if tools.kind() != Kind::Array {
+        return Err(invalid("/tools", "tools must be a list of tool definitions"));
+    }
+    let len = tools.len().map_err(|f| f.at("/tools"))?;
+    let mut defs = Vec::with_capacity(len.min(1 << 12));
+    for i in 0..len {
+        let prefix = format!("/tools/{i}");
+        let item = tools.index(i).map_err(|f| f.at(&prefix))?;
+        defs.push(contract::define_tool_sharing(&item, options, &shared).map_err(|e| under(e, &prefix))?);
+    }
+    finish(defs, "/tools")
 }
 
 /// Sorts by name and refuses duplicates (reported at the later one's `name`, in given order).

@@ -77,7 +77,7 @@ pub fn normalize_tool_result<V: HostValue>(tool: &V, value: &V, options: &Option
                 return Ok(failed(TOOL_RESULT_INVALID, "a successful result must have data".into(), false));
             };
             if let Some(schema) = &tool.output_schema {
-                let compiled = crate::tools::schema::compile(schema, "/outputSchema")?;
+                let compiled = crate::tools::schema::compile_in(schema, "/outputSchema", &tool.resources)?;
                 if let Err(e) = crate::tools::schema::validate(&compiled, data, 5) {
                     let detail: Vec<String> =
                         e.issues.iter().take(5).map(|i| format!("{} at {:?}", i.keyword, i.path)).collect();

@@ -65,11 +65,22 @@ fn canonical(schema: &Value) -> String {
 /// Compiles `schema` (found at `pointer` in the caller's argument: `/inputSchema`), or finds it
 /// in the cache.
 pub fn compile(schema: &Value, pointer: &str) -> Result<Rc<CompiledSchema>> {
-    let key = canonical(schema);
+    compile_in(schema, pointer, &[])
+}
+
+/// `compile` with the documents a definition carries (`tools::resources`); they are part of the
+/// cache key, so the same schema with other documents is compiled again.
+pub fn compile_in(schema: &Value, pointer: &str, resources: Resources<'_>) -> Result<Rc<CompiledSchema>> {
+    let mut key = canonical(schema);
+    if !resources.is_empty() {
+        // `\n` never occurs in canonical JSON text outside a string, so the key is unambiguous.
+        key.push('\n');
+        write_json(&mut key, &Value::Object(resources.to_vec()));
+    }
     if let Some(hit) = CACHE.with(|c| c.borrow().get(&key).cloned()) {
         return Ok(hit);
     }
-    let compiled = Rc::new(compile_with(schema, pointer, &[])?);
+    let compiled = Rc::new(compile_with(schema, pointer, resources)?);
     CACHE.with(|c| {
         let mut c = c.borrow_mut();
         if c.len() >= CACHE_SIZE {
@@ -124,9 +135,13 @@ pub fn compile_with(schema: &Value, pointer: &str, resources: Resources<'_>) -> 
         }
     }
     let mut schemas = boon::Schemas::new();
-    let index = compiler.compile(&base, &mut schemas).map_err(|e| compile_error(&e, &base, pointer, schema))?;
-    let verdict =
-        compiler.compile(&verdict_url, &mut schemas).map_err(|e| compile_error(&e, &base, pointer, schema))?;
+    let fail = |e: boon::CompileError| {
+        in_resource(&e, resources)
+            .or_else(|| unresolved(&e, schema, pointer, resources))
+            .unwrap_or_else(|| compile_error(&e, &base, pointer, schema))
+    };
+    let index = compiler.compile(&base, &mut schemas).map_err(fail)?;
+    let verdict = compiler.compile(&verdict_url, &mut schemas).map_err(fail)?;
     Ok(CompiledSchema { schemas, index, verdict, bounds, schema: schema.clone(), base })
 }
 
@@ -216,6 +231,42 @@ fn unsupported_regex(pattern: &str, path: &str) -> Result<()> {
     ))
 }
 
+/// A referenced resource that is not valid JSON Schema, reported at its place in the
+/// definition (`/resources/<uri>/...`) rather than at the schema that references it.
+fn in_resource(e: &boon::CompileError, resources: Resources<'_>) -> Option<ContractError> {
+    let boon::CompileError::ValidationError { url, src } = e else { return None };
+    let doc = url.split_once('#').map_or(url.as_str(), |(d, _)| d);
+    let (uri, _) = resources.iter().find(|(u, _)| u == doc)?;
+    let (path, message) = deepest(src);
+    Some(contract(
+        Code::ToolSchemaInvalid,
+        format!("{}{path}", crate::value::pointer_child("/resources", uri)),
+        format!("resource {uri} is not a valid JSON Schema: {message}"),
+    ))
+}
+
+/// A reference no document answers: reported at the first such `$ref` in document order (the
+/// engine's choice among several depends on its hash order, which differs between hosts).
+fn unresolved(
+    e: &boon::CompileError,
+    schema: &Value,
+    pointer: &str,
+    resources: Resources<'_>,
+) -> Option<ContractError> {
+    use boon::CompileError as E;
+    if !matches!(e, E::LoadUrlError { .. } | E::UnsupportedUrlScheme { .. }) {
+        return None;
+    }
+    let (path, url) = crate::tools::resources::first_unresolved(schema, pointer, resources)?;
+    Some(contract(
+        Code::ToolSchemaUnsupported,
+        path,
+        format!(
+            "reference to {url} cannot be resolved: nothing is fetched; give the document in the definition's resources (URI -> schema)"
+        ),
+    ))
+}
+
 /// Maps an engine compile error to our codes, with the JSON Pointer of the bad keyword.
 fn compile_error(e: &boon::CompileError, base: &str, pointer: &str, schema: &Value) -> ContractError {
     use boon::CompileError as E;
@@ -247,7 +298,9 @@ fn compile_error(e: &boon::CompileError, base: &str, pointer: &str, schema: &Val
         E::LoadUrlError { url, .. } | E::UnsupportedUrlScheme { url } => contract(
             Code::ToolSchemaUnsupported,
             ref_location(schema, pointer, url),
-            format!("reference to {url} cannot be resolved: schemas must be self-contained (no remote $ref)"),
+            format!(
+                "reference to {url} cannot be resolved: nothing is fetched; give the document in the definition's resources (URI -> schema)"
+            ),
         ),
         E::UnsupportedDraft { url } | E::InvalidMetaSchemaUrl { url, .. } | E::MetaSchemaCycle { url } => {
             contract(Code::ToolSchemaUnsupported, format!("{pointer}/$schema"), format!("unsupported $schema {url}"))

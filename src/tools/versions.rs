@@ -82,7 +82,36 @@ pub fn compare(old: &ToolDefinition, new: &ToolDefinition) -> Vec<Reason> {
         _ => push("/outputSchema", Change::Breaking, "the output schema changed".into()),
     }
     schema(&old.input_schema, &new.input_schema, "/inputSchema", &mut reasons);
+    resources(old, new, &mut reasons);
     reasons
+}
+
+/// Shared schema documents: one the schemas may reference changed or went away is breaking
+/// (the rules do not follow a `$ref` into a document to prove a change compatible); one added
+/// is compatible (no schema that compiled before could reference it).
+fn resources(old: &ToolDefinition, new: &ToolDefinition, out: &mut Vec<Reason>) {
+    let (om, nm) = (by_name(&old.resources), by_name(&new.resources));
+    for (uri, doc) in &old.resources {
+        let path = pointer_child("/resources", uri);
+        match nm.get(uri.as_str()) {
+            None => {
+                out.push(Reason { path, change: Change::Breaking, message: format!("resource {uri:?} was removed") })
+            }
+            Some(d) if text(d) != text(doc) => {
+                out.push(Reason { path, change: Change::Breaking, message: format!("resource {uri:?} changed") })
+            }
+            Some(_) => {}
+        }
+    }
+    for (uri, _) in &new.resources {
+        if !om.contains_key(uri.as_str()) {
+            out.push(Reason {
+                path: pointer_child("/resources", uri),
+                change: Change::Compatible,
+                message: format!("resource {uri:?} was added"),
+            });
+        }
+    }
 }
 
 const LOWER: [&str; 5] = ["minLength", "minimum", "minItems", "minProperties", "exclusiveMinimum"];

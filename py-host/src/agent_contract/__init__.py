@@ -222,6 +222,11 @@ __all__ = [
     "RpcObservation",
     "RpcSessionOptions",
     "StdoutPurity",
+    # Gemini projection (issue 11 §2):
+    "to_gemini_tools",
+    "gemini_schema_issues",
+    "GeminiFunctionDeclaration",
+    "GeminiTool",
 ]
 
 Text = Union[str, bytes, bytearray, memoryview]
@@ -650,7 +655,9 @@ def _safe(call: Any) -> Outcome[Any]:
 
 def create_registry(tools: Any, options: Optional[Options] = None) -> Registry:
     """Defines every tool, refuses duplicate names (TOOL_DUPLICATE); returns
-    {"tools": [...definitions sorted by name]}."""
+    {"tools": [...definitions sorted by name]}. `tools` is a list, or {"tools": [...],
+    "resources": {uri: schema}}: documents the tools share (each tool takes those its schemas
+    reference; its own win)."""
     result: Registry = _unwrap(_reply(_runtime.call_args("create-registry", (_config(tools),), _options_text(options))))
     return result
 
@@ -798,3 +805,20 @@ from ._types import (  # noqa: E402
     RpcSessionOptions,
     StdoutPurity,
 )
+
+
+# --- Gemini projection (issue 11 §2) ------------------------------------------------------
+
+from ._types import GeminiFunctionDeclaration, GeminiTool  # noqa: E402
+
+
+def to_gemini_tools(registry: Any) -> list[GeminiTool]:
+    """Gemini `tools`: [{"functionDeclarations": [{name, description, parametersJsonSchema}]}]."""
+    result: list[GeminiTool] = _unwrap(_reply(_runtime.call("to-gemini-tools", _config(registry))))
+    return result
+
+
+def gemini_schema_issues(schema: Any) -> list[SchemaIssue]:
+    """Why `schema` could not be Gemini's OpenAPI-subset `parameters` (empty: it could)."""
+    result: list[SchemaIssue] = _unwrap(_reply(_runtime.call_args("gemini-schema-issues", (_config(schema),))))
+    return result

@@ -81,6 +81,9 @@ EXPORTS = _WITH_OPTIONS + tuple(name + "-with-options" for name in _WITH_OPTIONS
     "sniff-media-type",
     "not-bytes",
     "advertise-prompt-capabilities",
+    # Gemini projection (issue 11 §2):
+    "to-gemini-tools",
+    "gemini-schema-issues",
 )
 
 ASSEMBLY = "agent-contract:core/assembly@0.1.0"

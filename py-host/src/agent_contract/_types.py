@@ -47,6 +47,8 @@ class ToolDefinition(TypedDict):
     permissions: list[Permission]
     outputSchema: NotRequired[dict[str, Any]]
     version: NotRequired[str]
+    # Schema documents the schemas may $ref by URI (absolute, no fragment); never fetched.
+    resources: NotRequired[dict[str, Any]]
 
 
 class LimitOptions(TypedDict, total=False):
@@ -540,3 +542,18 @@ class RpcSessionProblem(TypedDict):
 
 class RpcObservation(JsonRpcClassification):
     problems: list[RpcSessionProblem]
+
+
+# Gemini projection (issue 11 §2)
+class GeminiFunctionDeclaration(TypedDict):
+    """Gemini `FunctionDeclaration` with the input schema as `parametersJsonSchema`."""
+
+    name: str
+    description: str
+    parametersJsonSchema: dict[str, Any]
+
+
+class GeminiTool(TypedDict):
+    """Gemini `Tool`: every declaration of a registry."""
+
+    functionDeclarations: list[GeminiFunctionDeclaration]

@@ -383,3 +383,20 @@ pub fn not_bytes<V: HostValue>(value: &V) -> ContractError {
         ),
     )
 }
+
+// Agent events and the session response (issue 9 §3). Options: `strict` and the limits.
+
+/// `parseAgentEvent(value, options?)`: the event with its known fields.
+pub fn parse_agent_event<V: HostValue>(value: &V, options: Option<&V>) -> Result<Value> {
+    crate::session::event::parse_agent_event(value, &Options::read_for(options, OptionSet::Session)?)
+}
+
+/// `checkEventSequence(events, options?)`: the checked events, or the first problem.
+pub fn check_event_sequence<V: HostValue>(events: &V, options: Option<&V>) -> Result<Value> {
+    crate::session::sequence::check_event_sequence(events, &Options::read_for(options, OptionSet::Session)?)
+}
+
+/// `checkSessionResponse(value, options?)`: the checked response, or the first problem.
+pub fn check_session_response<V: HostValue>(value: &V, options: Option<&V>) -> Result<Value> {
+    crate::session::response::check_session_response(value, &Options::read_for(options, OptionSet::Session)?)
+}

@@ -163,6 +163,10 @@ codes! {
     PromptCancelled => "PROMPT_CANCELLED", Admission, false;
     PromptStateInvalid => "PROMPT_STATE_INVALID", Admission, false;
     PromptNotQuiescent => "PROMPT_NOT_QUIESCENT", Admission, false;
+    // Agent events and the session response (issue 9 §3)
+    EventTypeUnknown => "EVENT_TYPE_UNKNOWN", Protocol, true;
+    EventSequenceInvalid => "EVENT_SEQUENCE_INVALID", Protocol, false;
+    EventMessageUnknown => "EVENT_MESSAGE_UNKNOWN", Protocol, false;
 }
 
 /// Where a text input stopped being acceptable: byte offset (0-based), line and column (1-based,

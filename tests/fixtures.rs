@@ -192,6 +192,10 @@ fn run(case: &Json) -> Value {
             let query = to_value(&case["query"]);
             outcome(api::query_session(&session_text(case), &&query, opts.as_ref()))
         }
+        // Agent events and the session response (issue 9 §3)
+        "parseAgentEvent" => outcome(api::parse_agent_event(&input.unwrap(), opts.as_ref())),
+        "checkEventSequence" => outcome(api::check_event_sequence(&input.unwrap(), opts.as_ref())),
+        "checkSessionResponse" => outcome(api::check_session_response(&input.unwrap(), opts.as_ref())),
         // ACP prompt admission and lifecycle (issue 10 §3-§4):
         "isCanonicalBase64" => {
             let arg = match case.get("text") {

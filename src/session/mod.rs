@@ -9,3 +9,7 @@ pub mod message; // agent messages and content blocks
 pub mod pi; // the pi dialect's extra entry types, roles, blocks and fields
 pub mod seed_tool; // the seed's ToolDefinition <-> defineTool
 pub mod tool_result; // parseToolResult
+// Agent events and the session response (issue 9 §3)
+pub mod event; // parseAgentEvent: the ten event kinds
+pub mod response; // checkSessionResponse: the response and its projection rule
+pub mod sequence; // checkEventSequence: the order of one run's events

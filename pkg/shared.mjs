@@ -78,5 +78,12 @@ export const {
   sniffMediaType,
   advertisePromptCapabilities,
   createPromptLifecycle,
+  // Agent events and the session response (issue 9 §3)
+  parseAgentEvent,
+  safeParseAgentEvent,
+  checkEventSequence,
+  safeCheckEventSequence,
+  checkSessionResponse,
+  safeCheckSessionResponse,
 } = api;
 export default api;

@@ -917,3 +917,23 @@ impl PromptLifecycle {
         reply(api::lifecycle_call(&mut self.inner, name, Some(&JsInput::root(arg, Caps::FLOOR))))
     }
 }
+
+// Agent events and the session response (issue 9 §3)
+
+#[wasm_bindgen(js_name = parseAgentEvent)]
+pub fn parse_agent_event(value: JsValue, options: JsValue) -> String {
+    let o = CallOptions::read(&options, OptionSet::Session);
+    reply(api::parse_agent_event(&o.value(value), Some(&o.input)))
+}
+
+#[wasm_bindgen(js_name = checkEventSequence)]
+pub fn check_event_sequence(events: JsValue, options: JsValue) -> String {
+    let o = CallOptions::read(&options, OptionSet::Session);
+    reply(api::check_event_sequence(&o.value(events), Some(&o.input)))
+}
+
+#[wasm_bindgen(js_name = checkSessionResponse)]
+pub fn check_session_response(value: JsValue, options: JsValue) -> String {
+    let o = CallOptions::read(&options, OptionSet::Session);
+    reply(api::check_session_response(&o.value(value), Some(&o.input)))
+}

@@ -199,6 +199,25 @@ __all__ = [
     "PromptCapabilities",
     "PromptCapabilityFacts",
     "StopReason",
+    # Agent events and the session response (issue 9 §3):
+    "parse_agent_event",
+    "safe_parse_agent_event",
+    "check_event_sequence",
+    "safe_check_event_sequence",
+    "check_session_response",
+    "safe_check_session_response",
+    "AgentEvent",
+    "AgentStartEvent",
+    "AgentEndEvent",
+    "TurnStartEvent",
+    "TurnEndEvent",
+    "MessageStartEvent",
+    "MessageUpdateEvent",
+    "MessageEndEvent",
+    "ToolExecutionStartEvent",
+    "ToolExecutionEndEvent",
+    "CompactionEvent",
+    "SessionResponse",
 ]
 
 Text = Union[str, bytes, bytearray, memoryview]
@@ -728,4 +747,30 @@ from ._acp import (  # noqa: E402  (needs the helpers above)
     is_canonical_base64,
     safe_admit_prompt,
     sniff_media_type,
+)
+
+
+# --- Agent events and the session response (issue 9 §3) -------------------------------------
+
+from ._events import (  # noqa: E402  (needs the helpers above)
+    check_event_sequence,
+    check_session_response,
+    parse_agent_event,
+    safe_check_event_sequence,
+    safe_check_session_response,
+    safe_parse_agent_event,
+)
+from ._types import (  # noqa: E402
+    AgentEndEvent,
+    AgentEvent,
+    AgentStartEvent,
+    CompactionEvent,
+    MessageEndEvent,
+    MessageStartEvent,
+    MessageUpdateEvent,
+    SessionResponse,
+    ToolExecutionEndEvent,
+    ToolExecutionStartEvent,
+    TurnEndEvent,
+    TurnStartEvent,
 )

@@ -499,6 +499,8 @@ export function createApi(load, renew) {
     safeCheckEventSequence: (events, options) => safe(done(core.checkEventSequence(events, options))),
     checkSessionResponse: (value, options) => unwrap(done(core.checkSessionResponse(value, options))),
     safeCheckSessionResponse: (value, options) => safe(done(core.checkSessionResponse(value, options))),
+    // The protocol as JSON Schema (issue 9 §4): a fresh copy on every call.
+    protocolSchemas: () => unwrap(done(core.protocolSchemas())),
   };
   // A session holds its text (a string, or its own copy of the bytes) and the core's reading
   // of it; each tree query reads the text again in the core (`querySession`), so no tree rule

@@ -639,6 +639,20 @@ export function safeCheckEventSequence(events: unknown, options?: SessionOptions
 export function checkSessionResponse(value: unknown, options?: SessionOptions): SessionResponse;
 export function safeCheckSessionResponse(value: unknown, options?: SessionOptions): SafeResult<SessionResponse>;
 
+// The protocol as JSON Schema (issue 9 §4).
+/** JSON Schema (draft 2020-12) of the protocol as the parsers read it by default; `strict`: the
+ *  action and the decision in the form OpenAI structured outputs accept (every field required,
+ *  the unused ones null). What a schema cannot say is listed in docs/semantics.md. */
+export interface ProtocolSchemas {
+  action: { [key: string]: JsonValue };
+  decision: { [key: string]: JsonValue };
+  message: { [key: string]: JsonValue };
+  sessionEntry: { [key: string]: JsonValue };
+  event: { [key: string]: JsonValue };
+  strict: { action: { [key: string]: JsonValue }; decision: { [key: string]: JsonValue } };
+}
+export function protocolSchemas(): ProtocolSchemas;
+
 // ACP prompt admission and lifecycle (issue 10 §3-§4):
 /** The `promptCapabilities` an agent advertised at `initialize` (absent or null: false). */
 export interface PromptCapabilities {
@@ -803,5 +817,7 @@ declare const api: {
   safeCheckEventSequence: typeof safeCheckEventSequence;
   checkSessionResponse: typeof checkSessionResponse;
   safeCheckSessionResponse: typeof safeCheckSessionResponse;
+  // The protocol as JSON Schema (issue 9 §4)
+  protocolSchemas: typeof protocolSchemas;
 };
 export default api;

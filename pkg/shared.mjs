@@ -85,5 +85,7 @@ export const {
   safeCheckEventSequence,
   checkSessionResponse,
   safeCheckSessionResponse,
+  // The protocol as JSON Schema (issue 9 §4)
+  protocolSchemas,
 } = api;
 export default api;

@@ -400,3 +400,10 @@ pub fn check_event_sequence<V: HostValue>(events: &V, options: Option<&V>) -> Re
 pub fn check_session_response<V: HostValue>(value: &V, options: Option<&V>) -> Result<Value> {
     crate::session::response::check_session_response(value, &Options::read_for(options, OptionSet::Session)?)
 }
+
+// The protocol as JSON Schema (issue 9 §4).
+
+/// `protocolSchemas()`: `{action, decision, message, sessionEntry, event, strict: {action, decision}}`.
+pub fn protocol_schemas() -> Value {
+    crate::protocol::schemas::protocol_schemas()
+}

@@ -343,6 +343,8 @@ fn run_args(op: &str, args: Value, options: Option<Value>) -> Value {
         "toSeedTool" => outcome(api::to_seed_tool(&a(0))),
         "admitPrompt" => outcome(api::admit_prompt(&a(0), &a(1), opts.as_ref()).map(plan_value)),
         "advertisePromptCapabilities" => outcome(api::advertise_prompt_capabilities(&a(0))),
+        // The protocol as JSON Schema (issue 9 §4)
+        "protocolSchemas" => outcome(Ok(api::protocol_schemas())),
         other => panic!("unknown op {other}"),
     }
 }

@@ -152,6 +152,7 @@ ARGS_OPS = {
     "diffCatalogs": ac.diff_catalogs,
     "fromSeedTool": ac.from_seed_tool,
     "toSeedTool": ac.to_seed_tool,
+    "protocolSchemas": ac.protocol_schemas,
 }
 SAFE_ARGS_OPS = {
     "admitPrompt": safe_admit_prompt_hex,

@@ -574,6 +574,11 @@ impl Guest for Core {
             api::check_session_response(&&v, o.as_ref().as_ref())
         })())
     }
+
+    // The protocol as JSON Schema (issue 9 §4)
+    fn protocol_schemas() -> String {
+        reply(Ok(api::protocol_schemas()))
+    }
 }
 
 /// One assembler per resource; wit-bindgen drops it when the host drops the resource.

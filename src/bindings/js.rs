@@ -937,3 +937,10 @@ pub fn check_session_response(value: JsValue, options: JsValue) -> String {
     let o = CallOptions::read(&options, OptionSet::Session);
     reply(api::check_session_response(&o.value(value), Some(&o.input)))
 }
+
+// The protocol as JSON Schema (issue 9 §4)
+
+#[wasm_bindgen(js_name = protocolSchemas)]
+pub fn protocol_schemas() -> String {
+    reply(Ok(api::protocol_schemas()))
+}

@@ -218,6 +218,9 @@ __all__ = [
     "ToolExecutionEndEvent",
     "CompactionEvent",
     "SessionResponse",
+    # The protocol as JSON Schema (issue 9 §4):
+    "protocol_schemas",
+    "ProtocolSchemas",
 ]
 
 Text = Union[str, bytes, bytearray, memoryview]
@@ -756,6 +759,7 @@ from ._events import (  # noqa: E402  (needs the helpers above)
     check_event_sequence,
     check_session_response,
     parse_agent_event,
+    protocol_schemas,
     safe_check_event_sequence,
     safe_check_session_response,
     safe_parse_agent_event,
@@ -768,6 +772,7 @@ from ._types import (  # noqa: E402
     MessageEndEvent,
     MessageStartEvent,
     MessageUpdateEvent,
+    ProtocolSchemas,
     SessionResponse,
     ToolExecutionEndEvent,
     ToolExecutionStartEvent,

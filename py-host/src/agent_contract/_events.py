@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from typing import Any, Optional
 
-from ._types import AgentEvent, Outcome, SessionOptions, SessionResponse
+from . import _runtime
+from ._types import AgentEvent, Outcome, ProtocolSchemas, SessionOptions, SessionResponse
 
 
 def _core() -> Any:
@@ -51,6 +52,15 @@ def safe_check_session_response(value: Any, options: Optional[SessionOptions] = 
     return _core()._safe(lambda: check_session_response(value, options))
 
 
+def protocol_schemas() -> ProtocolSchemas:
+    """JSON Schema (draft 2020-12) of the action, the decision, the message, the session entry
+    and the event as the parsers read them by default, plus "strict": the action and the
+    decision in the form OpenAI structured outputs accept. A fresh copy on every call."""
+    ac = _core()
+    result: ProtocolSchemas = ac._unwrap(ac._reply(_runtime.call_args("protocol-schemas", ())))
+    return result
+
+
 __all__ = [
     "parse_agent_event",
     "safe_parse_agent_event",
@@ -58,4 +68,5 @@ __all__ = [
     "safe_check_event_sequence",
     "check_session_response",
     "safe_check_session_response",
+    "protocol_schemas",
 ]

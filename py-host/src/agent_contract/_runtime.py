@@ -85,6 +85,8 @@ EXPORTS = _WITH_OPTIONS + tuple(name + "-with-options" for name in _WITH_OPTIONS
     "sniff-media-type",
     "not-bytes",
     "advertise-prompt-capabilities",
+    # The protocol as JSON Schema (issue 9 §4)
+    "protocol-schemas",
 )
 
 ASSEMBLY = "agent-contract:core/assembly@0.1.0"

@@ -521,3 +521,19 @@ class SessionResponse(TypedDict):
     events: list[AgentEvent]
     tools: list[SeedToolDefinition]
     entries: list[SessionEntry]
+
+
+class ProtocolSchemaForms(TypedDict):
+    action: dict[str, Any]
+    decision: dict[str, Any]
+
+
+class ProtocolSchemas(TypedDict):
+    """`protocol_schemas()` (issue 9 §4)."""
+
+    action: dict[str, Any]
+    decision: dict[str, Any]
+    message: dict[str, Any]
+    sessionEntry: dict[str, Any]
+    event: dict[str, Any]
+    strict: ProtocolSchemaForms

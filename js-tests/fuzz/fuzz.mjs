@@ -226,6 +226,11 @@ export function targets(m) {
     t('admitPrompt', () => [m.prompt(), m.capabilities()]), t('safeAdmitPrompt', () => [m.prompt(), m.capabilities()]),
     t('isCanonicalBase64', () => [m.text()]), t('sniffMediaType', () => [m.text()]),
     t('advertisePromptCapabilities', () => [m.value()]), t('createPromptLifecycle', () => []),
+    // Agent events and the session response (issue 9 §3-§4)
+    t('parseAgentEvent', () => [m.value()]), t('safeParseAgentEvent', () => [m.value()]),
+    t('checkEventSequence', () => [[m.value(), m.value(), m.value()]]), t('safeCheckEventSequence', () => [m.value()]),
+    t('checkSessionResponse', () => [m.value()]), t('safeCheckSessionResponse', () => [m.value()]),
+    t('protocolSchemas', () => []),
   ];
 }
 

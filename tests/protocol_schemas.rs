@@ -2,7 +2,8 @@
 //! input of `parseAgentAction(Json)`, `parseDecision(Json)`, `parseAgentMessage(Json)`,
 //! `parseSessionEntry` and `parseAgentEvent` that a schema can judge (no host values, no
 //! options, text that is JSON) is validated with the schema by the project's own engine, and
-//! the verdict must be the parser's, except for the cases listed in `DIFFERENCES`, each with
+//! the verdict must be the parser's, except for the cases listed in
+//! `tests/protocol_schema_differences.json`, each with
 //! the rule a schema cannot express (`docs/semantics.md`, "The protocol as JSON Schema"). The
 //! list is exact: a listed case on which schema and parser agree fails the test too.
 
@@ -15,14 +16,13 @@ use agent_contract::tools::schema::check_instances;
 use agent_contract::value::Value;
 use serde_json::Value as Json;
 
-/// Fixture cases where the schema's verdict is not the parser's, and why.
-const DIFFERENCES: &[(&str, &str)] = &[
-    // Unique values inside an array of objects: `uniqueItems` compares whole items, not one field.
-    ("decision/callId-duplicate", "unique callId among a decision's calls"),
-    ("decision/callId-duplicate-third", "unique callId among a decision's calls"),
-    ("decision-json/duplicate-call-id", "unique callId among a decision's calls"),
-    ("message/toolcall-duplicate-id", "unique toolCall id among a message's blocks"),
-];
+/// Fixture cases where the schema's verdict is not the parser's, and why (shared with the Node and
+/// Python checks).
+fn differences() -> BTreeMap<String, String> {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/protocol_schema_differences.json");
+    let doc: Json = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+    doc["differences"].as_object().unwrap().iter().map(|(k, v)| (k.clone(), v.as_str().unwrap().to_owned())).collect()
+}
 
 fn to_value(j: &Json) -> Value {
     match j {
@@ -53,7 +53,7 @@ fn schemas_agree_with_the_parsers_on_every_fixture() {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures");
     let mut files: Vec<_> = std::fs::read_dir(&dir).unwrap().map(|e| e.unwrap().path()).collect();
     files.sort();
-    let known: BTreeMap<&str, &str> = DIFFERENCES.iter().copied().collect();
+    let known = differences();
     let mut checked: BTreeMap<&str, usize> = BTreeMap::new();
     let mut unexpected = Vec::new();
     let mut differing = Vec::new();

@@ -26,8 +26,12 @@ impl Rng {
 }
 
 fn value(j: &Json) -> Value {
-    agent_contract::json::parse(j.to_string().as_bytes(), agent_contract::json::Mode::Strict, &agent_contract::Limits::ceilings())
-        .unwrap()
+    agent_contract::json::parse(
+        j.to_string().as_bytes(),
+        agent_contract::json::Mode::Strict,
+        &agent_contract::Limits::ceilings(),
+    )
+    .unwrap()
 }
 
 fn text(t: &str) -> Json {
@@ -64,9 +68,7 @@ fn run(seed: u64) -> (Vec<Json>, Vec<Json>) {
             (0..r.below(4)).map(|j| (format!("c{turn}_{j}"), ["ls", "cat", "grep"][r.below(3)].to_owned())).collect();
         let ts = tick();
         let stop = if calls.is_empty() { "stop" } else { "toolUse" };
-        let partial = |content: Vec<Json>| {
-            json!({"role": "assistant", "content": content, "stopReason": stop, "usage": usage(), "timestamp": ts})
-        };
+        let partial = |content: Vec<Json>| json!({"role": "assistant", "content": content, "stopReason": stop, "usage": usage(), "timestamp": ts});
         events.push(json!({"type": "message_start", "message": partial(vec![])}));
         let mut so_far = String::new();
         for _ in 0..r.below(4) {

@@ -118,9 +118,10 @@ fn the_strict_forms_are_strict_ready_and_hold_the_valid_fixtures() {
     }
     // Every valid decision of the fixtures, with the unused field null, fits the strict form;
     // the same with a second non-null field does not.
-    let doc: Json =
-        serde_json::from_str(&std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/decision.json")).unwrap())
-            .unwrap();
+    let doc: Json = serde_json::from_str(
+        &std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/decision.json")).unwrap(),
+    )
+    .unwrap();
     let mut n = 0;
     for case in doc["cases"].as_array().unwrap() {
         if case["op"] != "parseDecision" || case["expect"]["ok"] != true || case.get("options").is_some() {

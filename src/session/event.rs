@@ -116,7 +116,11 @@ pub fn read_event<V: HostValue>(c: &mut Ctx<'_>, value: &V, path: &str, level: u
 fn turn<V: HostValue>(c: &mut Ctx<'_>, value: &V, path: &str) -> Result<Value> {
     let n = c.count(value, path, "turn")?;
     if n < 1.0 {
-        return Err(c.error(Code::FieldValueInvalid, &pointer_child(path, "turn"), "turn must be an integer from 1, got 0"));
+        return Err(c.error(
+            Code::FieldValueInvalid,
+            &pointer_child(path, "turn"),
+            "turn must be an integer from 1, got 0",
+        ));
     }
     Ok(number(n))
 }

@@ -15,6 +15,7 @@
 //! - Every tool result in `messages` answers a `toolCall` of an earlier assistant message there,
 //!   with the same tool name, at most once (`TOOL_RESULT_UNMATCHED`, `TOOL_RESULT_NAME_MISMATCH`,
 //!   `TOOL_RESULT_DUPLICATE` at `/messages/<i>/toolCallId` or `/toolName`).
+//!
 //! The first problem is thrown; the result is the response with its known fields.
 
 use std::collections::{BTreeMap, BTreeSet};
@@ -78,7 +79,11 @@ fn tool<V: HostValue>(c: &mut Ctx<'_>, item: &V, path: &str, level: usize) -> Re
     let description = c.payload(item, path, "description")?;
     let p = c.required(item, path, "parameters")?;
     if p.kind() != Kind::Object {
-        return Err(c.type_error(&p, &pointer_child(path, "parameters"), "parameters must be a JSON object (a JSON Schema)"));
+        return Err(c.type_error(
+            &p,
+            &pointer_child(path, "parameters"),
+            "parameters must be a JSON object (a JSON Schema)",
+        ));
     }
     let parameters = c.json_of(&p, &Path::Key(&Path::Root(path), "parameters"), level)?;
     Ok(object(vec![("name", string(name)), ("description", description), ("parameters", parameters)]))

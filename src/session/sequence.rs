@@ -131,7 +131,10 @@ pub fn check_order(events: &[Value], path: &str) -> Result<()> {
                 }
                 let n = num(event, "turn");
                 if n != (turn + 1) as f64 {
-                    return Err(invalid(at(i), format!("turns are numbered from 1 in order: expected turn {}, got {n}", turn + 1)));
+                    return Err(invalid(
+                        at(i),
+                        format!("turns are numbered from 1 in order: expected turn {}, got {n}", turn + 1),
+                    ));
                 }
                 turn += 1;
                 turn_open = true;
@@ -153,7 +156,12 @@ pub fn check_order(events: &[Value], path: &str) -> Result<()> {
                 match (last, event.get("message")) {
                     (Some(last), Some(m)) if *last == m => {}
                     (None, _) => return Err(invalid(at(i), "turn_end, but no assistant message ended in this turn")),
-                    _ => return Err(invalid(at(i), "turn_end's message is not the last assistant message ended in the turn")),
+                    _ => {
+                        return Err(invalid(
+                            at(i),
+                            "turn_end's message is not the last assistant message ended in the turn",
+                        ))
+                    }
                 }
                 if let Some(Value::Array(list)) = event.get("toolResults") {
                     for (j, m) in list.iter().enumerate() {
@@ -179,7 +187,10 @@ pub fn check_order(events: &[Value], path: &str) -> Result<()> {
                 match open_message {
                     None => return Err(invalid(at(i), "message_update without an open message (no message_start)")),
                     Some(m) if role(m) != "assistant" => {
-                        return Err(invalid(at(i), format!("message_update for a {} message (only assistant messages stream)", role(m))))
+                        return Err(invalid(
+                            at(i),
+                            format!("message_update for a {} message (only assistant messages stream)", role(m)),
+                        ))
                     }
                     Some(_) => {}
                 }
@@ -209,11 +220,16 @@ pub fn check_order(events: &[Value], path: &str) -> Result<()> {
                     None => {
                         return Err(invalid(
                             at(i),
-                            format!("tool_execution_start for {id:?}, which no toolCall of an ended assistant message holds"),
+                            format!(
+                            "tool_execution_start for {id:?}, which no toolCall of an ended assistant message holds"
+                        ),
                         ))
                     }
                     Some(called) if called != name => {
-                        return Err(invalid(at(i), format!("tool_execution_start names {name:?}, the call {id:?} names {called:?}")))
+                        return Err(invalid(
+                            at(i),
+                            format!("tool_execution_start names {name:?}, the call {id:?} names {called:?}"),
+                        ))
                     }
                     Some(_) => {}
                 }
@@ -226,9 +242,17 @@ pub fn check_order(events: &[Value], path: &str) -> Result<()> {
                 in_turn("tool_execution_end")?;
                 let (id, name) = (text(event, "toolCallId"), text(event, "toolName"));
                 match running.get(id) {
-                    None => return Err(invalid(at(i), format!("tool_execution_end for {id:?}, which has no open tool_execution_start"))),
+                    None => {
+                        return Err(invalid(
+                            at(i),
+                            format!("tool_execution_end for {id:?}, which has no open tool_execution_start"),
+                        ))
+                    }
                     Some(started) if started != name => {
-                        return Err(invalid(at(i), format!("tool_execution_end names {name:?}, its start names {started:?}")))
+                        return Err(invalid(
+                            at(i),
+                            format!("tool_execution_end names {name:?}, its start names {started:?}"),
+                        ))
                     }
                     Some(_) => {}
                 }
@@ -237,7 +261,10 @@ pub fn check_order(events: &[Value], path: &str) -> Result<()> {
             _ => {
                 // "compaction"
                 if turn_open {
-                    return Err(invalid(at(i), format!("compaction while turn {turn} is open (it happens between turns)")));
+                    return Err(invalid(
+                        at(i),
+                        format!("compaction while turn {turn} is open (it happens between turns)"),
+                    ));
                 }
             }
         }

@@ -27,7 +27,10 @@ pub fn read_tool_result<V: HostValue>(c: &mut Ctx<'_>, value: &V, path: &str, le
         out.push(("details", c.json_of(&d, &Path::Key(&Path::Root(path), "details"), level)?));
     }
     if let Some(t) = c.optional(value, path, "terminate")? {
-        out.push(("terminate", Value::Bool(c.boolean_of(&t, &Path::Key(&Path::Root(path), "terminate"), "terminate")?)));
+        out.push((
+            "terminate",
+            Value::Bool(c.boolean_of(&t, &Path::Key(&Path::Root(path), "terminate"), "terminate")?),
+        ));
     }
     Ok(object(out))
 }

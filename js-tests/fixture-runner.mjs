@@ -187,6 +187,10 @@ const SAFE_TWIN = {
   parseAgentMessageJson: 'safeParseAgentMessageJson',
   parseToolResult: 'safeParseToolResult',
   parseSessionEntry: 'safeParseSessionEntry',
+  // Agent events and the session response (issue 9 §3)
+  parseAgentEvent: 'safeParseAgentEvent',
+  checkEventSequence: 'safeCheckEventSequence',
+  checkSessionResponse: 'safeCheckSessionResponse',
 };
 
 /** checkSession, readSession, querySession: a session text (`sessionFile`: a recorded pi-mono

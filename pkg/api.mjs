@@ -651,6 +651,15 @@ export function createApi(load, renew) {
     fromSeedTool: (def, extra, options) => unwrap(done(core.fromSeedTool(def, extra, options)), deepFreeze),
     toSeedTool: (tool) => unwrap(done(core.toSeedTool(tool))),
     createSessionChecker: (options) => sessionChecker(new core.SessionChecker(options), unwrap),
+    // Agent events and the session response (issue 9 §3): every verdict is the core's.
+    parseAgentEvent: (value, options) => unwrap(done(core.parseAgentEvent(value, options))),
+    safeParseAgentEvent: (value, options) => safe(done(core.parseAgentEvent(value, options))),
+    checkEventSequence: (events, options) => unwrap(done(core.checkEventSequence(events, options))),
+    safeCheckEventSequence: (events, options) => safe(done(core.checkEventSequence(events, options))),
+    checkSessionResponse: (value, options) => unwrap(done(core.checkSessionResponse(value, options))),
+    safeCheckSessionResponse: (value, options) => safe(done(core.checkSessionResponse(value, options))),
+    // The protocol as JSON Schema (issue 9 §4): a fresh copy on every call.
+    protocolSchemas: () => unwrap(done(core.protocolSchemas())),
   };
   // A session holds its text (a string, or its own copy of the bytes) and the core's reading
   // of it; each tree query reads the text again in the core (`querySession`), so no tree rule

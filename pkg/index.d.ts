@@ -283,7 +283,11 @@ export type ErrorCode =
   | 'RPC_TOO_MANY_IN_FLIGHT'
   // Shared schema documents (issue 11 §6)
   | 'TOOL_RESOURCE_INVALID'
-  | 'TOOL_RESOURCE_UNBUNDLABLE';
+  | 'TOOL_RESOURCE_UNBUNDLABLE'
+  // Agent events and the session response (issue 9 §3):
+  | 'EVENT_TYPE_UNKNOWN'
+  | 'EVENT_SEQUENCE_INVALID'
+  | 'EVENT_MESSAGE_UNKNOWN';
 
 export interface Position {
   /** Byte offset in the UTF-8 text, from 0. */
@@ -727,6 +731,60 @@ export interface SessionChecker {
 /** Throws OPTION_INVALID at once. */
 export function createSessionChecker(options?: SessionOptions): SessionChecker;
 
+// Agent events and the session response (issue 9 §3, seed 004 §AgentEvent): a union on `type`.
+export interface AgentStartEvent { type: 'agent_start' }
+export interface AgentEndEvent { type: 'agent_end'; messages: AgentMessage[] }
+export interface TurnStartEvent { type: 'turn_start'; turn: number }
+export interface TurnEndEvent { type: 'turn_end'; turn: number; message: AssistantMessage; toolResults: ToolResultMessage[] }
+export interface MessageStartEvent { type: 'message_start'; message: AgentMessage }
+export interface MessageUpdateEvent { type: 'message_update'; message: AssistantMessage; delta: string }
+export interface MessageEndEvent { type: 'message_end'; message: AgentMessage }
+export interface ToolExecutionStartEvent { type: 'tool_execution_start'; toolCallId: string; toolName: string; args: { [key: string]: JsonValue } }
+export interface ToolExecutionEndEvent { type: 'tool_execution_end'; toolCallId: string; toolName: string; result: SeedToolResult; isError: boolean }
+export interface CompactionEvent { type: 'compaction'; summary: string; tokensBefore: number; firstKeptEntryId: string }
+export type AgentEvent =
+  | AgentStartEvent
+  | AgentEndEvent
+  | TurnStartEvent
+  | TurnEndEvent
+  | MessageStartEvent
+  | MessageUpdateEvent
+  | MessageEndEvent
+  | ToolExecutionStartEvent
+  | ToolExecutionEndEvent
+  | CompactionEvent;
+/** The seed's SessionResponse. */
+export interface SessionResponse {
+  sessionId: string;
+  messages: AgentMessage[];
+  events: AgentEvent[];
+  tools: SeedToolDefinition[];
+  entries: SessionEntry[];
+}
+/** One event with its known fields. */
+export function parseAgentEvent(value: unknown, options?: SessionOptions): AgentEvent;
+export function safeParseAgentEvent(value: unknown, options?: SessionOptions): SafeResult<AgentEvent>;
+/** One run's events in order (agent_start ... agent_end); throws the first offending event (EVENT_SEQUENCE_INVALID at `/<index>`). */
+export function checkEventSequence(events: unknown, options?: SessionOptions): AgentEvent[];
+export function safeCheckEventSequence(events: unknown, options?: SessionOptions): SafeResult<AgentEvent[]>;
+/** The response, its events a projection of its messages; throws the first problem. */
+export function checkSessionResponse(value: unknown, options?: SessionOptions): SessionResponse;
+export function safeCheckSessionResponse(value: unknown, options?: SessionOptions): SafeResult<SessionResponse>;
+
+// The protocol as JSON Schema (issue 9 §4).
+/** JSON Schema (draft 2020-12) of the protocol as the parsers read it by default; `strict`: the
+ *  action and the decision in the form OpenAI structured outputs accept (every field required,
+ *  the unused ones null). What a schema cannot say is listed in docs/semantics.md. */
+export interface ProtocolSchemas {
+  action: { [key: string]: JsonValue };
+  decision: { [key: string]: JsonValue };
+  message: { [key: string]: JsonValue };
+  sessionEntry: { [key: string]: JsonValue };
+  event: { [key: string]: JsonValue };
+  strict: { action: { [key: string]: JsonValue }; decision: { [key: string]: JsonValue } };
+}
+export function protocolSchemas(): ProtocolSchemas;
+
 // ACP prompt admission and lifecycle (issue 10 §3-§4):
 /** The `promptCapabilities` an agent advertised at `initialize` (absent or null: false). */
 export interface PromptCapabilities {
@@ -1018,5 +1076,14 @@ declare const api: {
   // Gemini projection (issue 11 §2)
   toGeminiTools: typeof toGeminiTools;
   geminiSchemaIssues: typeof geminiSchemaIssues;
+  // Agent events and the session response (issue 9 §3)
+  parseAgentEvent: typeof parseAgentEvent;
+  safeParseAgentEvent: typeof safeParseAgentEvent;
+  checkEventSequence: typeof checkEventSequence;
+  safeCheckEventSequence: typeof safeCheckEventSequence;
+  checkSessionResponse: typeof checkSessionResponse;
+  safeCheckSessionResponse: typeof safeCheckSessionResponse;
+  // The protocol as JSON Schema (issue 9 §4)
+  protocolSchemas: typeof protocolSchemas;
 };
 export default api;

@@ -92,5 +92,14 @@ export const {
   // Gemini projection (issue 11 §2)
   toGeminiTools,
   geminiSchemaIssues,
+  // Agent events and the session response (issue 9 §3)
+  parseAgentEvent,
+  safeParseAgentEvent,
+  checkEventSequence,
+  safeCheckEventSequence,
+  checkSessionResponse,
+  safeCheckSessionResponse,
+  // The protocol as JSON Schema (issue 9 §4)
+  protocolSchemas,
 } = api;
 export default api;

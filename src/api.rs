@@ -500,3 +500,27 @@ pub fn rpc_session_observe<V: HostValue>(
     out.push(("problems".to_owned(), Value::Array(problems)));
     Ok(Value::Object(out))
 }
+
+// Agent events and the session response (issue 9 §3). Options: `strict` and the limits.
+
+/// `parseAgentEvent(value, options?)`: the event with its known fields.
+pub fn parse_agent_event<V: HostValue>(value: &V, options: Option<&V>) -> Result<Value> {
+    crate::session::event::parse_agent_event(value, &Options::read_for(options, OptionSet::Session)?)
+}
+
+/// `checkEventSequence(events, options?)`: the checked events, or the first problem.
+pub fn check_event_sequence<V: HostValue>(events: &V, options: Option<&V>) -> Result<Value> {
+    crate::session::sequence::check_event_sequence(events, &Options::read_for(options, OptionSet::Session)?)
+}
+
+/// `checkSessionResponse(value, options?)`: the checked response, or the first problem.
+pub fn check_session_response<V: HostValue>(value: &V, options: Option<&V>) -> Result<Value> {
+    crate::session::response::check_session_response(value, &Options::read_for(options, OptionSet::Session)?)
+}
+
+// The protocol as JSON Schema (issue 9 §4).
+
+/// `protocolSchemas()`: `{action, decision, message, sessionEntry, event, strict: {action, decision}}`.
+pub fn protocol_schemas() -> Value {
+    crate::protocol::schemas::protocol_schemas()
+}

@@ -178,6 +178,10 @@ codes! {
     // Shared schema documents (issue 11 §6)
     ToolResourceInvalid => "TOOL_RESOURCE_INVALID", Contract, false;
     ToolResourceUnbundlable => "TOOL_RESOURCE_UNBUNDLABLE", Contract, false;
+    // Agent events and the session response (issue 9 §3)
+    EventTypeUnknown => "EVENT_TYPE_UNKNOWN", Protocol, true;
+    EventSequenceInvalid => "EVENT_SEQUENCE_INVALID", Protocol, false;
+    EventMessageUnknown => "EVENT_MESSAGE_UNKNOWN", Protocol, false;
 }
 
 /// Where a text input stopped being acceptable: byte offset (0-based), line and column (1-based,

@@ -195,6 +195,10 @@ fn run(case: &Json) -> Value {
             let query = to_value(&case["query"]);
             outcome(api::query_session(&session_text(case), &&query, opts.as_ref()))
         }
+        // Agent events and the session response (issue 9 §3)
+        "parseAgentEvent" => outcome(api::parse_agent_event(&input.unwrap(), opts.as_ref())),
+        "checkEventSequence" => outcome(api::check_event_sequence(&input.unwrap(), opts.as_ref())),
+        "checkSessionResponse" => outcome(api::check_session_response(&input.unwrap(), opts.as_ref())),
         // ACP prompt admission and lifecycle (issue 10 §3-§4):
         "isCanonicalBase64" => {
             let arg = match case.get("text") {
@@ -431,6 +435,8 @@ fn run_args(op: &str, args: Value, options: Option<Value>) -> Value {
         "toSeedTool" => outcome(api::to_seed_tool(&a(0))),
         "admitPrompt" => outcome(api::admit_prompt(&a(0), &a(1), opts.as_ref()).map(plan_value)),
         "advertisePromptCapabilities" => outcome(api::advertise_prompt_capabilities(&a(0))),
+        // The protocol as JSON Schema (issue 9 §4)
+        "protocolSchemas" => outcome(Ok(api::protocol_schemas())),
         other => panic!("unknown op {other}"),
     }
 }

@@ -234,6 +234,11 @@ export function targets(m, r) {
     t('createNdjsonDecoder', () => []), t('createRpcSession', () => []),
     // Gemini projection (issue 11 §2)
     t('toGeminiTools', () => [m.registry()]), t('geminiSchemaIssues', () => [m.value()]),
+    // Agent events and the session response (issue 9 §3-§4)
+    t('parseAgentEvent', () => [m.value()]), t('safeParseAgentEvent', () => [m.value()]),
+    t('checkEventSequence', () => [[m.value(), m.value(), m.value()]]), t('safeCheckEventSequence', () => [m.value()]),
+    t('checkSessionResponse', () => [m.value()]), t('safeCheckSessionResponse', () => [m.value()]),
+    t('protocolSchemas', () => []),
   ];
 }
 

@@ -196,3 +196,28 @@ void sessions;
   lifecycle.free();
   void [image, canonical, sniffed, cancelAgent, stop];
 }
+
+// Agent events and the session response (issue 9 §3), the protocol schemas (§4).
+{
+  const event = api.parseAgentEvent({ type: 'turn_start', turn: 1 });
+  if (event.type === 'turn_end') {
+    const stop: 'stop' | 'toolUse' | 'error' | 'aborted' = event.message.stopReason;
+    const results: api.ToolResultMessage[] = event.toolResults;
+    void [stop, results];
+  } else if (event.type === 'tool_execution_end') {
+    const terminate: boolean | undefined = event.result.terminate;
+    void terminate;
+  }
+  // @ts-expect-error an agent_start event has no turn
+  if (event.type === 'agent_start') void event.turn;
+  const events: api.AgentEvent[] = api.checkEventSequence([event]);
+  const checked = api.safeCheckSessionResponse({});
+  if (checked.ok) {
+    const id: string = checked.value.sessionId;
+    const tools: api.SeedToolDefinition[] = checked.value.tools;
+    void [id, tools];
+  }
+  const schemas: api.ProtocolSchemas = api.protocolSchemas();
+  const strictDecision = schemas.strict.decision;
+  void [events, strictDecision];
+}

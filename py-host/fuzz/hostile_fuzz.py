@@ -834,6 +834,11 @@ def _targets() -> dict[str, Callable[[Gen], tuple[tuple[Any, ...], Callable[...,
     for name in ["parse_agent_message", "safe_parse_agent_message", "parse_tool_result", "safe_parse_tool_result",
                  "parse_session_entry", "safe_parse_session_entry"]:
         t[name] = value_op(getattr(ac, name), "value")
+    # Agent events and the session response (issue 9 §3-§4)
+    for name in ["parse_agent_event", "safe_parse_agent_event", "check_event_sequence", "safe_check_event_sequence",
+                 "check_session_response", "safe_check_session_response"]:
+        t[name] = value_op(getattr(ac, name), "value")
+    t["protocol_schemas"] = lambda g: ((), ac.protocol_schemas)
     for name in ["parse_agent_message_json", "safe_parse_agent_message_json", "check_session", "read_session",
                  "safe_read_session"]:
         t[name] = text_op(getattr(ac, name))

@@ -157,6 +157,7 @@ ARGS_OPS = {
     "methodNotFound": ac.method_not_found,
     "internalError": ac.internal_error,
     "invalidParams": ac.invalid_params,
+    "protocolSchemas": ac.protocol_schemas,
 }
 SAFE_ARGS_OPS = {
     "admitPrompt": safe_admit_prompt_hex,
@@ -272,6 +273,13 @@ def run(case: dict[str, Any]) -> dict[str, Any]:
         return outcome(lambda: ac.parse_tool_result(value, options))
     if op == "parseSessionEntry":
         return outcome(lambda: ac.parse_session_entry(value, options))
+    # Agent events and the session response (issue 9 §3)
+    if op == "parseAgentEvent":
+        return outcome(lambda: ac.parse_agent_event(value, options))
+    if op == "checkEventSequence":
+        return outcome(lambda: ac.check_event_sequence(value, options))
+    if op == "checkSessionResponse":
+        return outcome(lambda: ac.check_session_response(value, options))
     if op == "checkSession":
         return outcome(lambda: without_messages(ac.check_session(session_text(case), options)))
     if op == "readSession":
@@ -460,6 +468,9 @@ def check_safe_twin(case: dict[str, Any], got: dict[str, Any]) -> None:
             "parseAgentMessageJson": ac.safe_parse_agent_message_json,
             "parseToolResult": ac.safe_parse_tool_result,
             "parseSessionEntry": ac.safe_parse_session_entry,
+            "parseAgentEvent": ac.safe_parse_agent_event,
+            "checkEventSequence": ac.safe_check_event_sequence,
+            "checkSessionResponse": ac.safe_check_session_response,
         }.get(op)
         if safe is None:
             return

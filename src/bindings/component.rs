@@ -548,6 +548,46 @@ impl Guest for Core {
     fn to_seed_tool(tool: String) -> String {
         reply((|| api::to_seed_tool(&&host_value(&tool)?))())
     }
+
+    // Agent events and the session response (issue 9 §3)
+
+    fn parse_agent_event(value: String) -> String {
+        Self::parse_agent_event_with_options(value, String::new())
+    }
+
+    fn parse_agent_event_with_options(value: String, options: String) -> String {
+        reply((|| {
+            let (v, o) = (host_value(&value)?, host_options(&options)?);
+            api::parse_agent_event(&&v, o.as_ref().as_ref())
+        })())
+    }
+
+    fn check_event_sequence(value: String) -> String {
+        Self::check_event_sequence_with_options(value, String::new())
+    }
+
+    fn check_event_sequence_with_options(value: String, options: String) -> String {
+        reply((|| {
+            let (v, o) = (host_value(&value)?, host_options(&options)?);
+            api::check_event_sequence(&&v, o.as_ref().as_ref())
+        })())
+    }
+
+    fn check_session_response(value: String) -> String {
+        Self::check_session_response_with_options(value, String::new())
+    }
+
+    fn check_session_response_with_options(value: String, options: String) -> String {
+        reply((|| {
+            let (v, o) = (host_value(&value)?, host_options(&options)?);
+            api::check_session_response(&&v, o.as_ref().as_ref())
+        })())
+    }
+
+    // The protocol as JSON Schema (issue 9 §4)
+    fn protocol_schemas() -> String {
+        reply(Ok(api::protocol_schemas()))
+    }
 }
 
 /// One assembler per resource; wit-bindgen drops it when the host drops the resource.

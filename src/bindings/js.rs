@@ -1169,3 +1169,30 @@ pub fn to_gemini_tools(registry: JsValue) -> String {
 pub fn gemini_schema_issues(schema: JsValue) -> String {
     reply(api::gemini_schema_issues(&program_data(schema)))
 }
+
+// Agent events and the session response (issue 9 §3)
+
+#[wasm_bindgen(js_name = parseAgentEvent)]
+pub fn parse_agent_event(value: JsValue, options: JsValue) -> String {
+    let o = CallOptions::read(&options, OptionSet::Session);
+    reply(api::parse_agent_event(&o.value(value), Some(&o.input)))
+}
+
+#[wasm_bindgen(js_name = checkEventSequence)]
+pub fn check_event_sequence(events: JsValue, options: JsValue) -> String {
+    let o = CallOptions::read(&options, OptionSet::Session);
+    reply(api::check_event_sequence(&o.value(events), Some(&o.input)))
+}
+
+#[wasm_bindgen(js_name = checkSessionResponse)]
+pub fn check_session_response(value: JsValue, options: JsValue) -> String {
+    let o = CallOptions::read(&options, OptionSet::Session);
+    reply(api::check_session_response(&o.value(value), Some(&o.input)))
+}
+
+// The protocol as JSON Schema (issue 9 §4)
+
+#[wasm_bindgen(js_name = protocolSchemas)]
+pub fn protocol_schemas() -> String {
+    reply(Ok(api::protocol_schemas()))
+}

@@ -5,3 +5,4 @@
 pub mod action;
 pub mod decision;
 pub mod preview;
+pub mod schemas; // protocolSchemas: the protocol as JSON Schema (issue 9 §4)

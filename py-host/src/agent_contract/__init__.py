@@ -227,6 +227,28 @@ __all__ = [
     "gemini_schema_issues",
     "GeminiFunctionDeclaration",
     "GeminiTool",
+    # Agent events and the session response (issue 9 §3):
+    "parse_agent_event",
+    "safe_parse_agent_event",
+    "check_event_sequence",
+    "safe_check_event_sequence",
+    "check_session_response",
+    "safe_check_session_response",
+    "AgentEvent",
+    "AgentStartEvent",
+    "AgentEndEvent",
+    "TurnStartEvent",
+    "TurnEndEvent",
+    "MessageStartEvent",
+    "MessageUpdateEvent",
+    "MessageEndEvent",
+    "ToolExecutionStartEvent",
+    "ToolExecutionEndEvent",
+    "CompactionEvent",
+    "SessionResponse",
+    # The protocol as JSON Schema (issue 9 §4):
+    "protocol_schemas",
+    "ProtocolSchemas",
 ]
 
 Text = Union[str, bytes, bytearray, memoryview]
@@ -822,3 +844,31 @@ def gemini_schema_issues(schema: Any) -> list[SchemaIssue]:
     """Why `schema` could not be Gemini's OpenAPI-subset `parameters` (empty: it could)."""
     result: list[SchemaIssue] = _unwrap(_reply(_runtime.call_args("gemini-schema-issues", (_config(schema),))))
     return result
+
+
+# --- Agent events and the session response (issue 9 §3) -------------------------------------
+
+from ._events import (  # noqa: E402  (needs the helpers above)
+    check_event_sequence,
+    check_session_response,
+    parse_agent_event,
+    protocol_schemas,
+    safe_check_event_sequence,
+    safe_check_session_response,
+    safe_parse_agent_event,
+)
+from ._types import (  # noqa: E402
+    AgentEndEvent,
+    AgentEvent,
+    AgentStartEvent,
+    CompactionEvent,
+    MessageEndEvent,
+    MessageStartEvent,
+    MessageUpdateEvent,
+    ProtocolSchemas,
+    SessionResponse,
+    ToolExecutionEndEvent,
+    ToolExecutionStartEvent,
+    TurnEndEvent,
+    TurnStartEvent,
+)

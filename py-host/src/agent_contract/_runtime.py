@@ -56,6 +56,10 @@ _WITH_OPTIONS = (
     "query-session",
     "query-session-bytes",
     "from-seed-tool",
+    # Agent events and the session response (issue 9 §3)
+    "parse-agent-event",
+    "check-event-sequence",
+    "check-session-response",
 )
 EXPORTS = _WITH_OPTIONS + tuple(name + "-with-options" for name in _WITH_OPTIONS) + (
     "not-text",
@@ -84,6 +88,8 @@ EXPORTS = _WITH_OPTIONS + tuple(name + "-with-options" for name in _WITH_OPTIONS
     # Gemini projection (issue 11 §2):
     "to-gemini-tools",
     "gemini-schema-issues",
+    # The protocol as JSON Schema (issue 9 §4)
+    "protocol-schemas",
 )
 
 ASSEMBLY = "agent-contract:core/assembly@0.1.0"

@@ -557,3 +557,103 @@ class GeminiTool(TypedDict):
     """Gemini `Tool`: every declaration of a registry."""
 
     functionDeclarations: list[GeminiFunctionDeclaration]
+
+
+# Agent events and the session response (issue 9 §3, seed 004 §AgentEvent): a union on "type".
+
+
+class AgentStartEvent(TypedDict):
+    type: Literal["agent_start"]
+
+
+class AgentEndEvent(TypedDict):
+    type: Literal["agent_end"]
+    messages: list[AgentMessage]
+
+
+class TurnStartEvent(TypedDict):
+    type: Literal["turn_start"]
+    turn: int
+
+
+class TurnEndEvent(TypedDict):
+    type: Literal["turn_end"]
+    turn: int
+    message: AssistantMessage
+    toolResults: list[ToolResultMessage]
+
+
+class MessageStartEvent(TypedDict):
+    type: Literal["message_start"]
+    message: AgentMessage
+
+
+class MessageUpdateEvent(TypedDict):
+    type: Literal["message_update"]
+    message: AssistantMessage
+    delta: str
+
+
+class MessageEndEvent(TypedDict):
+    type: Literal["message_end"]
+    message: AgentMessage
+
+
+class ToolExecutionStartEvent(TypedDict):
+    type: Literal["tool_execution_start"]
+    toolCallId: str
+    toolName: str
+    args: dict[str, Any]
+
+
+class ToolExecutionEndEvent(TypedDict):
+    type: Literal["tool_execution_end"]
+    toolCallId: str
+    toolName: str
+    result: SeedToolResult
+    isError: bool
+
+
+class CompactionEvent(TypedDict):
+    type: Literal["compaction"]
+    summary: str
+    tokensBefore: int
+    firstKeptEntryId: str
+
+
+AgentEvent = Union[
+    AgentStartEvent,
+    AgentEndEvent,
+    TurnStartEvent,
+    TurnEndEvent,
+    MessageStartEvent,
+    MessageUpdateEvent,
+    MessageEndEvent,
+    ToolExecutionStartEvent,
+    ToolExecutionEndEvent,
+    CompactionEvent,
+]
+
+
+class SessionResponse(TypedDict):
+    sessionId: str
+    messages: list[AgentMessage]
+    events: list[AgentEvent]
+    tools: list[SeedToolDefinition]
+    entries: list[SessionEntry]
+
+
+class ProtocolSchemaForms(TypedDict):
+    action: dict[str, Any]
+    decision: dict[str, Any]
+
+
+class ProtocolSchemas(TypedDict):
+    """`protocol_schemas()` (issue 9 §4)."""
+
+    action: dict[str, Any]
+    decision: dict[str, Any]
+    message: dict[str, Any]
+    sessionEntry: dict[str, Any]
+    event: dict[str, Any]
+    strict: ProtocolSchemaForms

@@ -634,7 +634,6 @@ export function createApi(load, renew) {
     /** The current instance's memory, the most any call left it at, and how often it was replaced. */
     memoryReport: () => ({ bytes: core.memoryBytes(), peakBytes, renewals }),
     /** Conformance hook: one JSON Schema Test Suite group as JSON text; one boolean per instance. */
-    schemaSuiteCheck: (text) => unwrap(done(core.schemaSuiteCheck(text))),
     // Messages and sessions (seed 004): every verdict and tree query is the core's.
     parseAgentMessage: (value, options) => unwrap(done(core.parseAgentMessage(value, options))),
     safeParseAgentMessage: (value, options) => safe(done(core.parseAgentMessage(value, options))),

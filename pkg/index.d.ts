@@ -515,12 +515,6 @@ export interface CatalogDiff {
 export function compareContracts(oldTool: ToolDefinition | ToolDefinitionInput, newTool: ToolDefinition | ToolDefinitionInput): ContractReport;
 /** Registries (or catalogs) compared tool by tool; flags permissions newly requested. */
 export function diffCatalogs(oldCatalog: Registry | readonly ToolDefinition[], newCatalog: Registry | readonly ToolDefinition[]): CatalogDiff;
-/**
- * @internal Conformance entry for the JSON Schema Test Suite runners, not part of the supported
- * API (it may change or go): `{"schema", "instances", "resources"}` as JSON text. Tools use
- * `defineTool({..., resources})`.
- */
-export function schemaSuiteCheck(text: JsonText): boolean[];
 
 /** Stream assembly: one normalized event (see docs/semantics.md). `sequence` strictly increases. */
 export type StreamEvent =
@@ -1010,7 +1004,6 @@ declare const api: {
   safeValidateToolInput: typeof safeValidateToolInput;
   validateToolInputJson: typeof validateToolInputJson;
   safeValidateToolInputJson: typeof safeValidateToolInputJson;
-  schemaSuiteCheck: typeof schemaSuiteCheck;
   createRegistry: typeof createRegistry;
   safeCreateRegistry: typeof safeCreateRegistry;
   catalog: typeof catalog;

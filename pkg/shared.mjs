@@ -26,7 +26,6 @@ export const {
   safeValidateToolInput,
   validateToolInputJson,
   safeValidateToolInputJson,
-  schemaSuiteCheck,
   createRegistry,
   safeCreateRegistry,
   catalog,

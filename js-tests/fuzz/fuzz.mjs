@@ -212,7 +212,6 @@ export function targets(m, r) {
     t('normalizeToolResult', () => [m.toolDef(), m.value()]), t('strictSchemaIssues', () => [m.value()]),
     t('compareContracts', () => [m.toolDef(), m.toolDef()]), t('diffCatalogs', () => [[m.toolDef()], m.value()]),
     t('assembleProviderStream', () => [m.provider(), m.sse()]), t('safeAssembleProviderStream', () => [m.provider(), [m.providerEvent(), m.providerEvent()]]),
-    t('schemaSuiteCheck', () => [m.text()]),
     t('createAssembler', () => []), t('createProviderAssembler', () => [m.provider()]), t('providerResponseStream', () => [m.provider()]),
     // Messages and sessions (seed 004)
     t('parseAgentMessage', () => [m.value()]), t('safeParseAgentMessage', () => [m.action()]),
@@ -392,7 +391,7 @@ export async function run({ inputs = 1000, seconds = Infinity, seed = 1, log = (
       s.calls++;
       if (ms > s.slowest) s.slowest = ms;
     } else {
-      check(target.name, i, () => api[target.name](...args, ...(target.name === 'catalog' || target.name.includes('Policy') || target.name.startsWith('to') || target.name === 'strictSchemaIssues' || target.name === 'compareContracts' || target.name === 'diffCatalogs' || target.name === 'schemaSuiteCheck' || target.name === 'methodNotFound' || target.name === 'internalError' || target.name === 'invalidParams' || NO_OPTIONS.has(target.name) ? [] : [options])), defaults, size);
+      check(target.name, i, () => api[target.name](...args, ...(target.name === 'catalog' || target.name.includes('Policy') || target.name.startsWith('to') || target.name === 'strictSchemaIssues' || target.name === 'compareContracts' || target.name === 'diffCatalogs' || target.name === 'methodNotFound' || target.name === 'internalError' || target.name === 'invalidParams' || NO_OPTIONS.has(target.name) ? [] : [options])), defaults, size);
     }
     if (i % 1000 === 999) log(report);
   }

@@ -7,7 +7,8 @@ import assert from 'node:assert/strict';
 import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { schemaSuiteCheck, defineTool, safeValidateToolInput, createRegistry, toAnthropicTools } from 'agent-contract';
+import { defineTool, safeValidateToolInput, createRegistry, toAnthropicTools } from 'agent-contract';
+import { schemaSuiteCheck } from '../suite-core.mjs';
 
 const root = fileURLToPath(new URL('../../../shared/conformance/json-schema-test-suite/', import.meta.url));
 

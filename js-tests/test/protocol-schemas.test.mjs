@@ -7,7 +7,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync, readdirSync } from 'node:fs';
-import { protocolSchemas, schemaSuiteCheck, strictSchemaIssues } from 'agent-contract';
+import { protocolSchemas, strictSchemaIssues } from 'agent-contract';
+import { schemaSuiteCheck } from '../suite-core.mjs';
 
 const root = new URL('../../', import.meta.url);
 const SCHEMA_OF = {

@@ -10,7 +10,7 @@ import agent_contract as ac
 # Conformance and leak-test hooks of the JS package; Python tests reach the component directly.
 # providerResponseStream is a WHATWG TransformStream; Python's twin for a response body is
 # assemble_sse_lines (an iterable of lines).
-JS_ONLY = {"schemaSuiteCheck", "memoryBytes", "memoryReport", "providerResponseStream", "toStandardSchema"}
+JS_ONLY = {"memoryBytes", "memoryReport", "providerResponseStream", "toStandardSchema"}
 # Loading the wasm in the npm package (bundlers and explicit init); the Python package loads its component itself.
 JS_ONLY |= {"init", "initSync"}
 

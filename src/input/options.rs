@@ -137,7 +137,8 @@ impl Options {
     }
 }
 
-fn read_count<V: HostValue>(item: &V, path: &str, ceiling: usize) -> Result<usize> {
+/// A count option: an integer from 1 to `ceiling` (shared with the RPC options).
+pub(crate) fn read_count<V: HostValue>(item: &V, path: &str, ceiling: usize) -> Result<usize> {
     if item.kind() == Kind::Number {
         let n = item.number();
         if n.fract() == 0.0 && n >= 1.0 && n <= ceiling as f64 {
@@ -147,6 +148,6 @@ fn read_count<V: HostValue>(item: &V, path: &str, ceiling: usize) -> Result<usiz
     Err(invalid(path, format!("must be an integer from 1 to {ceiling}")))
 }
 
-fn invalid(path: &str, message: impl Into<String>) -> ContractError {
+pub(crate) fn invalid(path: &str, message: impl Into<String>) -> ContractError {
     ContractError::new(Code::OptionInvalid, path, message)
 }

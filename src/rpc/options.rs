@@ -1,8 +1,9 @@
 //! The options of the JSON-RPC operations, read from a host value by the core (an unknown or
 //! ill-typed option is `OPTION_INVALID`, as everywhere).
 
-use crate::error::{Code, ContractError, Result};
+use crate::error::Result;
 use crate::input::limits::{Limits, DEFAULT_MAX_DEPTH, MAX_BYTES_CEILING, MAX_DEPTH_CEILING};
+use crate::input::options::{invalid, read_count};
 use crate::input::{member_value, HostValue, Kind};
 
 /// Default bound of one message (`maxBytes`) and of one NDJSON line (`maxLineBytes`): 16 MiB.
@@ -106,12 +107,12 @@ impl RpcOptions {
                     }
                 }
                 "maxBytes" if set != RpcOptionSet::Decoder => {
-                    options.max_bytes = count(&item, &path, MAX_BYTES_CEILING)?
+                    options.max_bytes = read_count(&item, &path, MAX_BYTES_CEILING)?
                 }
                 "maxLineBytes" if set == RpcOptionSet::Decoder => {
-                    options.max_bytes = count(&item, &path, MAX_BYTES_CEILING)?
+                    options.max_bytes = read_count(&item, &path, MAX_BYTES_CEILING)?
                 }
-                "maxDepth" => options.max_depth = count(&item, &path, MAX_DEPTH_CEILING)?,
+                "maxDepth" => options.max_depth = read_count(&item, &path, MAX_DEPTH_CEILING)?,
                 "onMalformed" if set == RpcOptionSet::Decoder => {
                     options.on_malformed = match (item.kind(), item.string().as_str()) {
                         (Kind::String, "ignore") => OnMalformed::Ignore,
@@ -126,16 +127,3 @@ impl RpcOptions {
     }
 }
 
-fn count<V: HostValue>(item: &V, path: &str, ceiling: usize) -> Result<usize> {
-    if item.kind() == Kind::Number {
-        let n = item.number();
-        if n.fract() == 0.0 && n >= 1.0 && n <= ceiling as f64 {
-            return Ok(n as usize);
-        }
-    }
-    Err(invalid(path, format!("must be an integer from 1 to {ceiling}")))
-}
-
-fn invalid(path: &str, message: impl Into<String>) -> ContractError {
-    ContractError::new(Code::OptionInvalid, path, message)
-}

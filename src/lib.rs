@@ -12,8 +12,8 @@ pub mod error; // the one error type: closed layers, stable codes
 pub mod input; // the host-value layer: `HostValue`, limits, options, field states
 pub mod json; // the strict JSON parser (and host text)
 pub mod protocol; // what a model produces: actions, decisions, previews
-pub mod session; // the shared message and session protocol (seed 004)
 pub mod rpc; // JSON-RPC 2.0 over NDJSON: messages, replies, framing, stdout purity, sessions
+pub mod session; // the shared message and session protocol (seed 004)
 pub mod stream; // provider streams to normalized responses
 pub mod tools; // tool contracts, their schemas, registries, policies, the call pipeline
 pub mod value; // JSON values plus the host-only states

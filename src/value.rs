@@ -184,6 +184,16 @@ pub fn push_pointer(path: &mut String, segment: &str) {
     }
 }
 
+/// A member name as messages quote it: Debug-quoted, cut after 64 characters ("…" then). The
+/// error's `path` keeps the whole name; a message need not repeat a megabyte-long key (it was
+/// several copies of it in a reply, past the memory bound).
+pub fn quoted_name(name: &str) -> String {
+    match name.char_indices().nth(64) {
+        Some((at, _)) => format!("{:?}…", &name[..at]),
+        None => format!("{name:?}"),
+    }
+}
+
 pub fn pointer_child(path: &str, segment: &str) -> String {
     let mut p = String::with_capacity(path.len() + segment.len() + 1);
     p.push_str(path);

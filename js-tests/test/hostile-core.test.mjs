@@ -71,3 +71,15 @@ test('uniqueItems on 65,536 objects', () => {
   const a = Array.from({ length: 65536 }, (_, i) => ({ x: i }));
   timed(() => validateToolInput(t, { a }));
 });
+
+test('a megabyte-long unknown key: the path names it whole, the message quotes 64 characters', () => {
+  // Found by the fuzzer: projections read a registry under the ceilings, and the key was
+  // copied into the path, the message and their reply: ~62 MB of wasm memory for a 6 MB key.
+  const key = '€'.repeat(2 ** 21);
+  const renewals = memoryReport().renewals;
+  const tool = { name: 'echo', description: 'Echo.', inputSchema: { type: 'object' }, permissions: ['read'] };
+  const { error } = timed(() => api.toOpenAITools({ tools: [tool], [key]: 1 }));
+  assert.deepEqual([error.code, error.path === `/${key}`], ['REGISTRY_INVALID', true]);
+  assert.ok(error.message.length < 200, error.message.slice(0, 200));
+  assert.equal(memoryReport().renewals, renewals);
+});

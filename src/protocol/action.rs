@@ -135,7 +135,10 @@ fn parse_with<V: HostValue>(value: &V, options: &Options, source: Source) -> Res
                 return Err(r.error(
                     Code::ActionFieldUnknown,
                     &pointer_child("", &key),
-                    format!("unknown field {key:?} in a {action_type} action (strict mode)"),
+                    format!(
+                        "unknown field {} in a {action_type} action (strict mode)",
+                        crate::value::quoted_name(&key)
+                    ),
                 ));
             }
         }

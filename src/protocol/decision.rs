@@ -286,7 +286,11 @@ fn missing(r: &Reader<'_>, path: &str, key: &str) -> ContractError {
 }
 
 fn unknown_field(r: &Reader<'_>, parent: &str, key: &str, what: &str) -> ContractError {
-    r.error(Code::DecisionFieldUnknown, &pointer_child(parent, key), format!("unknown field {key:?} in {what}"))
+    r.error(
+        Code::DecisionFieldUnknown,
+        &pointer_child(parent, key),
+        format!("unknown field {} in {what}", crate::value::quoted_name(key)),
+    )
 }
 
 /// A container at nesting `level` (the decision itself is level 1) over `maxDepth`.

@@ -126,4 +126,3 @@ impl RpcOptions {
         Ok(options)
     }
 }
-

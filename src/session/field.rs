@@ -89,7 +89,7 @@ impl<'l> Ctx<'l> {
                 return Err(self.error(
                     Code::FieldUnknown,
                     &pointer_child(path, &key),
-                    format!("unknown field {key:?} in {what} (strict mode)"),
+                    format!("unknown field {} in {what} (strict mode)", crate::value::quoted_name(&key)),
                 ));
             }
         }

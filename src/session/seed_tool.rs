@@ -44,7 +44,10 @@ pub fn from_seed_tool<V: HostValue>(def: &V, extra: &V, options: &Options) -> Re
                         return Err(ContractError::new(
                             Code::ToolFieldUnknown,
                             crate::value::pointer_child("", &key),
-                            format!("unknown field {key:?} in a seed ToolDefinition (strict mode)"),
+                            format!(
+                                "unknown field {} in a seed ToolDefinition (strict mode)",
+                                crate::value::quoted_name(&key)
+                            ),
                         ))
                     }
                     _ => {}

@@ -139,7 +139,7 @@ fn define_with<V: HostValue>(def: &V, options: &Options, source: Source) -> Resu
                 return Err(r.error(
                     Code::ToolFieldUnknown,
                     &pointer_child("", &key),
-                    format!("unknown field {key:?} in a tool definition (strict mode)"),
+                    format!("unknown field {} in a tool definition (strict mode)", crate::value::quoted_name(&key)),
                 ));
             }
         }

@@ -70,7 +70,10 @@ fn from_value(value: &Value) -> Result<Policy> {
         return Err(invalid("", format!("a policy must be an object {{rules: [...]}}, got {}", value.kind_name())));
     };
     if let Some((k, _)) = entries.iter().find(|(k, _)| k != "rules") {
-        return Err(invalid(&pointer_child("", k), format!("unknown field {k:?} in a policy")));
+        return Err(invalid(
+            &pointer_child("", k),
+            format!("unknown field {} in a policy", crate::value::quoted_name(k)),
+        ));
     }
     let Some(rules) = value.get("rules") else {
         return Err(invalid("/rules", "a policy must have a rules list (it may be empty: everything is denied)"));
@@ -104,7 +107,10 @@ fn rule(item: &Value, path: &str) -> Result<Rule> {
     };
     for (k, _) in entries {
         if !["effect", "tool", "permission"].contains(&k.as_str()) {
-            return Err(invalid(&pointer_child(path, k), format!("unknown field {k:?} in a policy rule")));
+            return Err(invalid(
+                &pointer_child(path, k),
+                format!("unknown field {} in a policy rule", crate::value::quoted_name(k)),
+            ));
         }
     }
     let effect = match item.get("effect") {

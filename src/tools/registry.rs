@@ -62,7 +62,10 @@ fn create_sharing<V: HostValue>(arg: &V, options: &Options) -> Result<Vec<ToolDe
     if let Some(k) = keys.iter().find(|k| k.as_str() != "tools" && k.as_str() != "resources") {
         return Err(invalid(
             &crate::value::pointer_child("", k),
-            format!("unknown field {k:?}: createRegistry takes a list of tools or {{tools, resources}}"),
+            format!(
+                "unknown field {}: createRegistry takes a list of tools or {{tools, resources}}",
+                crate::value::quoted_name(k)
+            ),
         ));
     }
     let shared = match arg.get("resources").map_err(|f| f.at("/resources"))? {
@@ -135,7 +138,10 @@ fn tools_list<V: HostValue>(registry: &V) -> Result<V> {
     }
     let keys = registry.keys().map_err(|e| e.at(""))?;
     if let Some(k) = keys.iter().find(|k| k.as_str() != "tools") {
-        return Err(invalid(&crate::value::pointer_child("", k), format!("unknown field {k:?} in a registry")));
+        return Err(invalid(
+            &crate::value::pointer_child("", k),
+            format!("unknown field {} in a registry", crate::value::quoted_name(k)),
+        ));
     }
     let Some(tools) = registry.get("tools").map_err(|f| f.at("/tools"))? else {
         return Err(invalid("/tools", "a registry must have a tools list"));

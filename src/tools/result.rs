@@ -71,7 +71,11 @@ pub fn normalize_tool_result<V: HostValue>(tool: &V, value: &V, options: &Option
     match copied.get("ok") {
         Some(Value::Bool(true)) => {
             if let Some(k) = keys.iter().find(|k| !["ok", "data"].contains(k)) {
-                return Ok(failed(TOOL_RESULT_INVALID, format!("unknown field {k:?} in a successful result"), false));
+                return Ok(failed(
+                    TOOL_RESULT_INVALID,
+                    format!("unknown field {} in a successful result", crate::value::quoted_name(k)),
+                    false,
+                ));
             }
             let Some(data) = copied.get("data") else {
                 return Ok(failed(TOOL_RESULT_INVALID, "a successful result must have data".into(), false));
@@ -93,7 +97,11 @@ pub fn normalize_tool_result<V: HostValue>(tool: &V, value: &V, options: &Option
         }
         Some(Value::Bool(false)) => {
             if let Some(k) = keys.iter().find(|k| !["ok", "code", "message", "retryable"].contains(k)) {
-                return Ok(failed(TOOL_RESULT_INVALID, format!("unknown field {k:?} in a failed result"), false));
+                return Ok(failed(
+                    TOOL_RESULT_INVALID,
+                    format!("unknown field {} in a failed result", crate::value::quoted_name(k)),
+                    false,
+                ));
             }
             let code = match copied.get("code") {
                 Some(Value::String(c)) if is_code(c) => c.clone(),

@@ -34,6 +34,12 @@ const BASE: &str = "urn:agent-contract:schema";
 /// registry of several hundred tools fits: otherwise `catalog` and the projections of a 500-tool
 /// registry recompile every schema on every call (measured: 73 ms vs 12 ms in Node).
 const CACHE_SIZE: usize = 1024;
+/// The most schema text (cache keys: canonical schema and documents) the cache holds; past it the
+/// cache is cleared, and a schema larger than this is compiled but not kept. The compiled form
+/// is several times its text, so a count alone let large schemas (or large shared documents)
+/// keep tens of MB alive between calls (the Node fuzzer saw an instance over 64 MiB after
+/// projections of registries with large documents).
+const CACHE_BYTES: usize = 2 << 20;
 
 /// A schema compiled by the engine, with its work bounds.
 pub struct CompiledSchema {
@@ -50,6 +56,8 @@ pub struct CompiledSchema {
 
 thread_local! {
     static CACHE: RefCell<HashMap<String, Rc<CompiledSchema>>> = RefCell::new(HashMap::new());
+    /// Bytes of the keys in `CACHE`.
+    static CACHE_HELD: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
 }
 
 /// Extra documents the engine may resolve references to (the conformance suite's remotes).
@@ -81,11 +89,17 @@ pub fn compile_in(schema: &Value, pointer: &str, resources: Resources<'_>) -> Re
         return Ok(hit);
     }
     let compiled = Rc::new(compile_with(schema, pointer, resources)?);
+    if key.len() > CACHE_BYTES {
+        return Ok(compiled);
+    }
     CACHE.with(|c| {
         let mut c = c.borrow_mut();
-        if c.len() >= CACHE_SIZE {
+        let held = CACHE_HELD.with(|h| h.get());
+        if c.len() >= CACHE_SIZE || held + key.len() > CACHE_BYTES {
             c.clear();
+            CACHE_HELD.with(|h| h.set(0));
         }
+        CACHE_HELD.with(|h| h.set(h.get() + key.len()));
         c.insert(key, compiled.clone());
     });
     Ok(compiled)

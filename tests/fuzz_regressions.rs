@@ -14,6 +14,18 @@ fn a_pattern_the_regex_engine_refuses_is_an_error_not_a_panic() {
     assert_eq!((err.code.as_str(), err.path.as_str()), ("TOOL_SCHEMA_UNSUPPORTED", "/inputSchema/pattern"));
 }
 
+/// registry, crash-e4300a01: a pattern too large for the regex engine (`{888888885}`) inside a
+/// shared `$ref` document made the engine panic in debug builds (its `debug_assert!` on
+/// `CompileError::Bug`; the core's pattern pre-check reads the tool's own schema only). The
+/// vendored boon returns the error in every build (vendor/boon/PATCHES.md, 2).
+#[test]
+fn a_pattern_too_large_in_a_shared_document_is_an_error_not_a_panic() {
+    let text = br##"{"name":"ship_parcel","description":"Ship a parcel.","permissions":["write"],"inputSchema":{"type":"object","properties":{"to":{"$ref":"https://schemas.example.com/address.json"}}},"resources":{"https://schemas.example.com/address.json":{"type":"object","properties":{"zip":{"type":"string","pattern":"^[0-9]{888888885}$"}}}}}"##;
+    let v = json::parse(text, Mode::Host, &Limits::default()).unwrap();
+    let err = api::define_tool(&&v, None).unwrap_err();
+    assert_eq!(err.code.as_str(), "TOOL_SCHEMA_UNSUPPORTED", "{err:?}");
+}
+
 /// tool_input: the target compared the value read from the text with the value read from a
 /// copy of the same JSON and found `{"b":1,"1":2}` in two orders. Both are right: a value's copy
 /// has ECMAScript key order (array-index keys first, ascending), as every host reads an

@@ -204,11 +204,10 @@ impl Compiler {
         // resolve anchor
         let up = self.roots.resolve_fragment(uf)?;
 
-        let result = self.do_compile(up, target);
-        if let Err(bug @ CompileError::Bug(_)) = &result {
-            debug_assert!(false, "{bug}");
-        }
-        result
+        // PATCH(agent-contract): a `CompileError::Bug` is returned in every build; upstream
+        // panics on it when debug assertions are on (a regex over the size limit is one), so debug
+        // builds (tests, fuzzing) and release builds gave different outcomes.
+        self.do_compile(up, target)
     }
 
     fn do_compile(

@@ -217,29 +217,21 @@ pub fn normalize_tool_result<V: HostValue>(tool: &V, value: &V, options: Option<
 
 /// `strictSchemaIssues(schema)`: the list of `{path, keyword, message}` (empty: strict-ready).
 pub fn strict_schema_issues<V: HostValue>(schema: &V) -> Result<Value> {
-    let schema =
-        crate::tools::registry::read_value(schema, &crate::Limits::ceilings(), crate::input::Undefined::Reject)?;
-    Ok(Value::Array(
-        crate::tools::projection::strict_schema_issues(&schema)
-            .into_iter()
-            .map(|i| {
-                Value::Object(vec![
-                    ("path".to_owned(), Value::String(i.path)),
-                    ("keyword".to_owned(), Value::String(i.keyword)),
-                    ("message".to_owned(), Value::String(i.message)),
-                ])
-            })
-            .collect(),
-    ))
+    schema_issues(schema, crate::tools::projection::strict_schema_issues)
 }
 
 /// `geminiSchemaIssues(schema)`: why the schema could not be Gemini's `parameters` (empty: it
 /// could), as `{path, keyword, message}`.
 pub fn gemini_schema_issues<V: HostValue>(schema: &V) -> Result<Value> {
+    schema_issues(schema, crate::tools::gemini::gemini_schema_issues)
+}
+
+/// A schema read as program data (the ceilings), judged by `judge`, its issues as values.
+fn schema_issues<V: HostValue>(schema: &V, judge: fn(&Value) -> Vec<crate::error::Issue>) -> Result<Value> {
     let schema =
         crate::tools::registry::read_value(schema, &crate::Limits::ceilings(), crate::input::Undefined::Reject)?;
     Ok(Value::Array(
-        crate::tools::gemini::gemini_schema_issues(&schema)
+        judge(&schema)
             .into_iter()
             .map(|i| {
                 Value::Object(vec![

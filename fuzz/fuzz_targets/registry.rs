@@ -6,7 +6,7 @@
 
 use agent_contract::json::{self, Mode};
 use agent_contract::value::Value;
-use agent_contract::{api, wire, Limits};
+use agent_contract::{api, Limits};
 use libfuzzer_sys::fuzz_target;
 
 mod common;

@@ -3,9 +3,8 @@
 //! parser accepts again (it is what the hosts decode).
 #![no_main]
 
-use agent_contract::json::{self, Mode};
 use agent_contract::value::{Number, Value};
-use agent_contract::{api, wire, Limits};
+use agent_contract::{api, wire};
 use libfuzzer_sys::fuzz_target;
 
 mod common;

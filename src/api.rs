@@ -516,3 +516,48 @@ pub fn check_session_response<V: HostValue>(value: &V, options: Option<&V>) -> R
 pub fn protocol_schemas() -> Value {
     crate::protocol::schemas::protocol_schemas()
 }
+
+// Compiled tools (issue 12 §2): a tool defined once, its compiled schema held by a handle the
+// host keeps (`tools::handle`). Options are read first, as everywhere.
+
+/// `defineTool(def, options)` as a handle.
+pub fn compile_tool<V: HostValue>(def: &V, options: Option<&V>) -> Result<crate::tools::handle::ToolHandle> {
+    crate::tools::handle::ToolHandle::define(def, &Options::read(options)?)
+}
+
+/// `defineToolJson(text, options)` as a handle.
+pub fn compile_tool_json<O: HostValue>(text: &[u8], options: Option<&O>) -> Result<crate::tools::handle::ToolHandle> {
+    crate::tools::handle::ToolHandle::define_json(text, &Options::read(options)?)
+}
+
+/// `validateToolInput(tool, input, options)` through a handle.
+pub fn handle_validate_input<V: HostValue>(
+    handle: &crate::tools::handle::ToolHandle,
+    input: &V,
+    options: Option<&V>,
+) -> Result<Value> {
+    handle.validate_input(input, &Options::read(options)?)
+}
+
+/// `validateToolInputJson(tool, text, options)` through a handle.
+pub fn handle_validate_input_json<O: HostValue>(
+    handle: &crate::tools::handle::ToolHandle,
+    text: &[u8],
+    options: Option<&O>,
+) -> Result<Value> {
+    handle.validate_input_json(text, &Options::read(options)?)
+}
+
+/// `validateToolInputs(tool, inputs, options)` through a handle: one outcome per input.
+pub fn handle_validate_inputs<V: HostValue>(
+    handle: &crate::tools::handle::ToolHandle,
+    inputs: &V,
+    options: Option<&V>,
+) -> Result<Vec<Result<Value>>> {
+    handle.validate_inputs(inputs, &Options::read(options)?)
+}
+
+/// `validateToolInputs(tool, inputs, options)` for a plain-data tool.
+pub fn validate_tool_inputs<V: HostValue>(tool: &V, inputs: &V, options: Option<&V>) -> Result<Vec<Result<Value>>> {
+    crate::tools::handle::validate_tool_inputs(tool, inputs, &Options::read(options)?)
+}

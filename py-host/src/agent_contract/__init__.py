@@ -24,6 +24,8 @@ from ._host_text import (
     write,
 )
 from ._text import Snapshot, carried, max_text_bytes, snapshot, stand_in, wtf8
+from ._tools import Tool  # Compiled tools (issue 12 §2)
+from ._types import TOOL_HANDLE_FREED  # noqa: E402
 from ._types import (
     AnthropicTool,
     McpTool,
@@ -249,6 +251,10 @@ __all__ = [
     # The protocol as JSON Schema (issue 9 §4):
     "protocol_schemas",
     "ProtocolSchemas",
+    # Compiled tools (issue 12 §2):
+    "Tool",
+    "validate_tool_inputs",
+    "TOOL_HANDLE_FREED",
 ]
 
 Text = Union[str, bytes, bytearray, memoryview]
@@ -438,7 +444,7 @@ def _collector_paused() -> Iterator[None]:
         gc.enable()
 
 
-def _outcomes(reply: dict[str, Any]) -> list[Outcome[AgentAction]]:
+def _outcomes(reply: dict[str, Any]) -> list[Outcome[Any]]:
     return [
         {"ok": True, "value": item["value"]} if item["ok"] else {"ok": False, "error": _error(item["error"])}
         for item in _unwrap(reply)
@@ -530,10 +536,18 @@ def preview_action(value: Any, options: Optional[Options] = None) -> ActionPrevi
     return result
 
 
-def define_tool(defn: Any, options: Optional[Options] = None) -> ToolDefinition:
-    """Validates a tool definition; returns a normalised copy; raises ContractError."""
-    result: ToolDefinition = _unwrap(_call_value("define-tool", defn, options))
-    return result
+def define_tool(defn: Any, options: Optional[Options] = None) -> Tool:
+    """Validates a tool definition; returns a normalised copy, frozen, whose compiled schema
+    stays in the core (a `Tool`: a dict; `close()` or `with` frees it); raises ContractError."""
+    max_depth, max_bytes = limits_of(options)
+    instance = _runtime.assembler_instance()
+    resource = instance.resource_new("compiled-tool", write(defn, max_depth, max_bytes), _options_text(options))
+    try:
+        definition = _unwrap(_reply(instance.resource_call("compiled-tool", "reply", resource)))
+    except BaseException:
+        instance.drop_resource(resource)
+        raise
+    return Tool._made(definition, instance, resource)
 
 
 def define_tool_json(text: Text, options: Optional[Options] = None) -> ToolDefinition:
@@ -625,20 +639,80 @@ def safe_parse_decision_json(text: Text, options: Optional[DecisionOptions] = No
         return {"ok": False, "error": error}
 
 
+def _compiled(tool: Any) -> Any:
+    """The compiled-tool resource of a `Tool` this thread's instance holds, else None (the
+    plain path then reads the tool again in the core)."""
+    if type(tool) is not Tool:
+        return None
+    return tool._handle(_runtime.current_instance())
+
+
 def validate_tool_input(tool: Any, value: Any, options: Optional[Options] = None) -> Any:
     """Returns a copy of `value` when it satisfies `tool["inputSchema"]`; raises ContractError
-    (`SCHEMA_MISMATCH` with `issues`, or a limit / tool error). `tool` is a definition as
-    `define_tool` returned it; it is checked again (its compiled schema is cached in the core)."""
-    return _unwrap(_call_tool("validate-tool-input", tool, value, options))
+    (`SCHEMA_MISMATCH` with `issues`, or a limit / tool error). `tool` is what `define_tool`
+    returned (validated through its compiled schema, nothing sent again; TOOL_HANDLE_FREED once
+    closed), or a definition as plain data, which the core reads again."""
+    resource = _compiled(tool)
+    if resource is None:
+        return _unwrap(_call_tool("validate-tool-input", tool, value, options))
+    max_depth, max_bytes = limits_of(options)
+    text = write(value, max_depth, max_bytes)
+    return _unwrap(_reply(tool._instance.resource_call("compiled-tool", "validate", resource, text, _options_text(options))))
 
 
 def validate_tool_input_json(tool: Any, text: Text, options: Optional[Options] = None) -> Any:
     """The same with the input as strict JSON text (str or bytes)."""
     snap = snapshot(text, max_text_bytes(options))
+    resource = _compiled(tool)
+    if resource is not None:
+        return _text_value(_handle_text(tool, resource, text if snap is None else snap, options), snap)
     max_depth, max_bytes = limits_of(options)
     tool_text = write(tool, max_depth, max_bytes)
     reply = _call_text("validate-tool-input-json", text if snap is None else snap, options, (tool_text,))
     return _text_value(reply, snap)
+
+
+def _handle_text(tool: Tool, resource: Any, text: Any, options: Any) -> dict[str, Any]:
+    """`_call_text` for a compiled tool's `validate-json` (its `-bytes` twin for text that is
+    not valid Unicode), with the same stand-in for text over `maxBytes`."""
+    opts = _options_text(options)
+    max_bytes = max_text_bytes(options)
+    snap = snapshot(text, max_bytes)
+    if snap is None:
+        return _not_text(text)
+    cut = stand_in(snap, max_bytes)
+    if cut is not None:
+        snap = cut
+    call = tool._instance.resource_call
+    if type(snap) is str:
+        try:
+            return _reply(call("compiled-tool", "validate-json", resource, snap, opts))
+        except UnicodeEncodeError:
+            data = wtf8(snap)
+    else:
+        try:
+            decoded = snap.decode("utf-8")
+        except UnicodeDecodeError:
+            data = snap
+        else:
+            return _reply(call("compiled-tool", "validate-json", resource, decoded, opts))
+    return _reply(call("compiled-tool", "validate-json-bytes", resource, carried(data), opts))
+
+
+def validate_tool_inputs(tool: Any, values: Any, options: Optional[Options] = None) -> list[Outcome[Any]]:
+    """Many inputs for one tool in one call into the core: one outcome per input, in order
+    (`{"ok": True, "value"}` or `{"ok": False, "error": ContractError}`). Raises ContractError
+    only for the tool, the options, or a `values` that is not a list of at most maxArrayLength."""
+    max_depth, max_bytes = limits_of(options)
+    copies = max(1, len(values)) if type(values) is list else 1
+    text = write(values, max_depth, max_bytes, 0, copies)
+    resource = _compiled(tool)
+    if resource is None:
+        reply = _runtime.call_rpc("validate-tool-inputs", write(tool, max_depth, max_bytes), text, _options_text(options))
+    else:
+        reply = tool._instance.resource_call("compiled-tool", "validate-many", resource, text, _options_text(options))
+    with _collector_paused():
+        return _outcomes(_reply(reply))
 
 
 def safe_validate_tool_input(tool: Any, value: Any, options: Optional[Options] = None) -> Outcome[Any]:

@@ -992,7 +992,11 @@ impl wit_tools::GuestCompiledTool for ComponentCompiledTool {
         }
     }
 
-    fn validate(&self, input: String, options: String) -> String {
+    fn validate(&self, input: String) -> String {
+        self.validate_with_options(input, String::new())
+    }
+
+    fn validate_with_options(&self, input: String, options: String) -> String {
         reply((|| {
             let (i, o) = (host_value(&input)?, host_options(&options)?);
             self.with(|h| api::handle_validate_input(h, &&i, o.as_ref().as_ref()))

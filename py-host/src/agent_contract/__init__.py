@@ -657,7 +657,10 @@ def validate_tool_input(tool: Any, value: Any, options: Optional[Options] = None
         return _unwrap(_call_tool("validate-tool-input", tool, value, options))
     max_depth, max_bytes = limits_of(options)
     text = write(value, max_depth, max_bytes)
-    return _unwrap(_reply(tool._instance.resource_call("compiled-tool", "validate", resource, text, _options_text(options))))
+    if options is None:
+        return _unwrap(_reply(tool._instance.resource_call("compiled-tool", "validate", resource, text)))
+    opts = _options_text(options)
+    return _unwrap(_reply(tool._instance.resource_call("compiled-tool", "validate-with-options", resource, text, opts)))
 
 
 def validate_tool_input_json(tool: Any, text: Text, options: Optional[Options] = None) -> Any:

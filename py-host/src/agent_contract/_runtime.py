@@ -124,7 +124,7 @@ RPC_RESOURCES = {
 TOOLS = "agent-contract:core/tools@0.1.0"
 TOOLS_FUNCS = ("validate-tool-inputs",)
 TOOLS_RESOURCES = {
-    "compiled-tool": ("reply", "release", "validate", "validate-json", "validate-json-bytes", "validate-many"),
+    "compiled-tool": ("reply", "release", "validate", "validate-with-options", "validate-json", "validate-json-bytes", "validate-many"),
 }
 
 _lock = threading.Lock()

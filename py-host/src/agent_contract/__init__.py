@@ -24,7 +24,8 @@ from ._host_text import (
     write,
 )
 from ._text import Snapshot, carried, max_text_bytes, snapshot, stand_in, wtf8
-from ._tools import Tool  # Compiled tools (issue 12 §2)
+from . import _tools  # Compiled tools (issue 12 §2)
+from ._tools import Tool
 from ._types import TOOL_HANDLE_FREED  # noqa: E402
 from ._types import (
     AnthropicTool,
@@ -658,9 +659,8 @@ def validate_tool_input(tool: Any, value: Any, options: Optional[Options] = None
     max_depth, max_bytes = limits_of(options)
     text = write(value, max_depth, max_bytes)
     if options is None:
-        return _unwrap(_reply(tool._instance.resource_call("compiled-tool", "validate", resource, text)))
-    opts = _options_text(options)
-    return _unwrap(_reply(tool._instance.resource_call("compiled-tool", "validate-with-options", resource, text, opts)))
+        return _unwrap(_reply(_tools.call(tool._instance, "validate", resource, text)))
+    return _unwrap(_reply(_tools.call(tool._instance, "validate-with-options", resource, text, _options_text(options))))
 
 
 def validate_tool_input_json(tool: Any, text: Text, options: Optional[Options] = None) -> Any:
@@ -686,10 +686,10 @@ def _handle_text(tool: Tool, resource: Any, text: Any, options: Any) -> dict[str
     cut = stand_in(snap, max_bytes)
     if cut is not None:
         snap = cut
-    call = tool._instance.resource_call
+    instance = tool._instance
     if type(snap) is str:
         try:
-            return _reply(call("compiled-tool", "validate-json", resource, snap, opts))
+            return _reply(_tools.call(instance, "validate-json", resource, snap, opts))
         except UnicodeEncodeError:
             data = wtf8(snap)
     else:
@@ -698,8 +698,8 @@ def _handle_text(tool: Tool, resource: Any, text: Any, options: Any) -> dict[str
         except UnicodeDecodeError:
             data = snap
         else:
-            return _reply(call("compiled-tool", "validate-json", resource, decoded, opts))
-    return _reply(call("compiled-tool", "validate-json-bytes", resource, carried(data), opts))
+            return _reply(_tools.call(instance, "validate-json", resource, decoded, opts))
+    return _reply(_tools.call(instance, "validate-json-bytes", resource, carried(data), opts))
 
 
 def validate_tool_inputs(tool: Any, values: Any, options: Optional[Options] = None) -> list[Outcome[Any]]:
@@ -713,7 +713,7 @@ def validate_tool_inputs(tool: Any, values: Any, options: Optional[Options] = No
     if resource is None:
         reply = _runtime.call_rpc("validate-tool-inputs", write(tool, max_depth, max_bytes), text, _options_text(options))
     else:
-        reply = tool._instance.resource_call("compiled-tool", "validate-many", resource, text, _options_text(options))
+        reply = _tools.call(tool._instance, "validate-many", resource, text, _options_text(options))
     with _collector_paused():
         return _outcomes(_reply(reply))
 

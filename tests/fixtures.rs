@@ -616,7 +616,7 @@ fn fixtures() {
 fn compiled_tool(case: &Json, options: Option<&Value>) -> Value {
     let tool = to_value(&case["tool"]);
     outcome(api::compile_tool(&&tool, options.as_ref()).and_then(|handle| {
-        let definition = handle.definition_value()?;
+        let definition = handle.take_definition()?;
         let mut out = Vec::new();
         for step in case["steps"].as_array().unwrap() {
             let opts = step.get("options").map(to_value);

@@ -983,7 +983,7 @@ impl wit_tools::GuestCompiledTool for ComponentCompiledTool {
     }
 
     fn reply(&self) -> String {
-        reply(self.with(|h| h.definition_value()))
+        reply(self.with(|h| h.take_definition()))
     }
 
     fn release(&self) {

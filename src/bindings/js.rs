@@ -1240,7 +1240,7 @@ impl ToolHandle {
     /// The definition (`defineTool`'s value) or the error that prevented it.
     pub fn reply(&self) -> String {
         reply(match &self.inner {
-            Ok(h) => h.definition_value(),
+            Ok(h) => h.take_definition(),
             Err(e) => Err(e.clone()),
         })
     }

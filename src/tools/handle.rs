@@ -24,17 +24,9 @@ use crate::tools::input::{check_input, check_input_json, read_tool};
 use crate::tools::schema::{compile_in, CompiledSchema};
 use crate::value::Value;
 
-/// A defined tool and its compiled input schema.
+/// A defined tool's compiled input schema (shared with the per-instance cache).
 pub struct CompiledTool {
-    pub definition: ToolDefinition,
     input: Rc<CompiledSchema>,
-}
-
-impl CompiledTool {
-    fn of(definition: ToolDefinition) -> Result<CompiledTool> {
-        let input = compile_in(&definition.input_schema, "/inputSchema", &definition.resources)?;
-        Ok(CompiledTool { definition, input })
-    }
 }
 
 /// What a host holds for a tool `defineTool` returned. Interior mutability so that a host may
@@ -42,21 +34,28 @@ impl CompiledTool {
 /// validation holds its own reference and finishes; the next call sees it released.
 pub struct ToolHandle {
     tool: RefCell<Option<Rc<CompiledTool>>>,
+    /// The definition until the host takes it (`take_definition`): a host keeps the data
+    /// itself, so the instance holds only the compiled schema for a live tool.
+    definition: RefCell<Option<ToolDefinition>>,
 }
 
 impl ToolHandle {
     /// `defineTool(def, options)`: every definition rule, the schemas compiled.
     pub fn define<V: HostValue>(def: &V, options: &Options) -> Result<ToolHandle> {
-        Ok(ToolHandle::holding(CompiledTool::of(contract::define_tool(def, options)?)?))
+        ToolHandle::holding(contract::define_tool(def, options)?)
     }
 
     /// `defineToolJson(text, options)`.
     pub fn define_json(text: &[u8], options: &Options) -> Result<ToolHandle> {
-        Ok(ToolHandle::holding(CompiledTool::of(contract::define_tool_json(text, options)?)?))
+        ToolHandle::holding(contract::define_tool_json(text, options)?)
     }
 
-    fn holding(tool: CompiledTool) -> ToolHandle {
-        ToolHandle { tool: RefCell::new(Some(Rc::new(tool))) }
+    fn holding(definition: ToolDefinition) -> Result<ToolHandle> {
+        let input = compile_in(&definition.input_schema, "/inputSchema", &definition.resources)?;
+        Ok(ToolHandle {
+            tool: RefCell::new(Some(Rc::new(CompiledTool { input }))),
+            definition: RefCell::new(Some(definition)),
+        })
     }
 
     /// The compiled tool, or `TOOL_HANDLE_FREED` once released.
@@ -64,14 +63,17 @@ impl ToolHandle {
         self.tool.borrow().clone().ok_or_else(freed)
     }
 
-    /// The definition as the value hosts hand out (what `defineTool` returns).
-    pub fn definition_value(&self) -> Result<Value> {
-        Ok(self.live()?.definition.clone().into_value())
+    /// The definition as the value hosts hand out (what `defineTool` returns), once: the
+    /// handle keeps no copy afterwards (`TOOL_HANDLE_FREED` if asked again or once released).
+    pub fn take_definition(&self) -> Result<Value> {
+        self.live()?;
+        let taken = self.definition.borrow_mut().take();
+        taken.map(ToolDefinition::into_value).ok_or_else(freed)
     }
 
     /// Drops the compiled schemas now (idempotent).
     pub fn release(&self) {
-        let held = self.tool.borrow_mut().take();
+        let held = (self.tool.borrow_mut().take(), self.definition.borrow_mut().take());
         drop(held);
     }
 

@@ -586,6 +586,34 @@ export function createApi(load, renew) {
       text,
     );
   };
+  // A registry createRegistry returned is the same: its frozen value keys the core's
+  // RegistryHandle (names, definitions, compiled schemas), so checkToolCall, the projections and
+  // catalog given that very value read none of it again; any other value is read again.
+  const compiledRegistries = new WeakMap();
+  const registryOutcome = (tools, options) => {
+    const inner = new core.RegistryHandle(tools, options);
+    const owner = core;
+    const outcome = done(inner.reply());
+    if (!outcome.ok) {
+      inner.free();
+      return outcome;
+    }
+    compiledRegistries.set(deepFreeze(outcome.value), { inner, owner });
+    return outcome;
+  };
+  const registryOf = (registry) => {
+    const entry = compiledRegistries.get(registry);
+    return entry !== undefined && entry.owner === core ? entry.inner : undefined;
+  };
+  const checkOutcome = (registry, action, policy, options) => {
+    const handle = registryOf(registry);
+    return done(handle ? handle.checkToolCall(action, policy, options) : core.checkToolCall(registry, action, policy, options));
+  };
+  // `plain` is read on `core` when called (the instance may have been renewed).
+  const projected = (registry, kind, plain) => {
+    const handle = registryOf(registry);
+    return done(handle ? handle.project(kind) : plain.call(core, registry));
+  };
   const validateInputsOutcome = (tool, inputs, options) => {
     const handle = handleOf(tool);
     return done(handle ? handle.validateMany(inputs, options) : core.validateToolInputs(tool, inputs, options));
@@ -619,19 +647,17 @@ export function createApi(load, renew) {
     safeValidateToolInputJson: (tool, text, options) => safe(validateToolInputJsonOutcome(tool, text, options)),
     // Registry and pipeline (issue 3 §2): a registry is the plain, deep-frozen value
     // createRegistry returns; every operation reads it again in the core.
-    createRegistry: (tools, options) => unwrap(done(core.createRegistry(tools, options)), deepFreeze),
-    safeCreateRegistry: (tools, options) => safe(done(core.createRegistry(tools, options)), deepFreeze),
-    catalog: (registry) => unwrap(done(core.catalog(registry)), deepFreeze),
+    createRegistry: (tools, options) => unwrap(registryOutcome(tools, options)),
+    safeCreateRegistry: (tools, options) => safe(registryOutcome(tools, options)),
+    catalog: (registry) => unwrap(projected(registry, 0, core.catalog), deepFreeze),
     definePolicy: (policy) => unwrap(done(core.definePolicy(policy)), deepFreeze),
     safeDefinePolicy: (policy) => safe(done(core.definePolicy(policy)), deepFreeze),
-    checkToolCall: (registry, action, policy, options) =>
-      unwrap(done(core.checkToolCall(registry, action, policy, options))),
-    safeCheckToolCall: (registry, action, policy, options) =>
-      safe(done(core.checkToolCall(registry, action, policy, options))),
-    toOpenAITools: (registry) => unwrap(done(core.toOpenAITools(registry))),
-    toOpenAIResponsesTools: (registry) => unwrap(done(core.toOpenAIResponsesTools(registry))),
-    toAnthropicTools: (registry) => unwrap(done(core.toAnthropicTools(registry))),
-    toMcpTools: (registry) => unwrap(done(core.toMcpTools(registry))),
+    checkToolCall: (registry, action, policy, options) => unwrap(checkOutcome(registry, action, policy, options)),
+    safeCheckToolCall: (registry, action, policy, options) => safe(checkOutcome(registry, action, policy, options)),
+    toOpenAITools: (registry) => unwrap(projected(registry, 1, core.toOpenAITools)),
+    toOpenAIResponsesTools: (registry) => unwrap(projected(registry, 2, core.toOpenAIResponsesTools)),
+    toAnthropicTools: (registry) => unwrap(projected(registry, 3, core.toAnthropicTools)),
+    toMcpTools: (registry) => unwrap(projected(registry, 4, core.toMcpTools)),
     normalizeToolResult: (tool, value, options) => unwrap(done(core.normalizeToolResult(tool, value, options))),
     compareContracts: (oldTool, newTool) => unwrap(done(core.compareContracts(oldTool, newTool))),
     diffCatalogs: (oldCatalog, newCatalog) => unwrap(done(core.diffCatalogs(oldCatalog, newCatalog))),
@@ -674,7 +700,7 @@ export function createApi(load, renew) {
         outgoing: (inner, message) => unwrap(decode(inner.outgoing(message))),
       }),
     // Gemini projection (issue 11 §2)
-    toGeminiTools: (registry) => unwrap(done(core.toGeminiTools(registry))),
+    toGeminiTools: (registry) => unwrap(projected(registry, 5, core.toGeminiTools)),
     geminiSchemaIssues: (schema) => unwrap(done(core.geminiSchemaIssues(schema))),
     /** Bytes of the wasm instance's memory (for leak tests). */
     memoryBytes: () => core.memoryBytes(),

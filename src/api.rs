@@ -561,3 +561,31 @@ pub fn handle_validate_inputs<V: HostValue>(
 pub fn validate_tool_inputs<V: HostValue>(tool: &V, inputs: &V, options: Option<&V>) -> Result<Vec<Result<Value>>> {
     crate::tools::handle::validate_tool_inputs(tool, inputs, &Options::read(options)?)
 }
+
+/// `createRegistry(tools, options)` as a handle (`tools::handle::RegistryHandle`).
+pub fn compile_registry<V: HostValue>(tools: &V, options: Option<&V>) -> Result<crate::tools::handle::RegistryHandle> {
+    crate::tools::handle::RegistryHandle::create(tools, &Options::read(options)?)
+}
+
+/// `checkToolCall(registry, call, policy, options)` with a compiled registry.
+pub fn registry_check_tool_call<V: HostValue>(
+    registry: &crate::tools::handle::RegistryHandle,
+    call: &V,
+    policy: &V,
+    options: Option<&V>,
+) -> Result<Value> {
+    registry.check_tool_call(call, policy, &Options::read(options)?)
+}
+
+/// The projections and `catalog` of a compiled registry (`project`'s providers; `None`: the catalog).
+pub fn registry_project(registry: &crate::tools::handle::RegistryHandle, provider: Option<Provider>) -> Result<Value> {
+    let defs = registry.definitions();
+    match provider {
+        None => Ok(crate::tools::registry::catalog_value(defs)),
+        Some(Provider::OpenAi) => crate::tools::projection::openai(&defs),
+        Some(Provider::OpenAiResponses) => crate::tools::projection::openai_responses(&defs),
+        Some(Provider::Anthropic) => crate::tools::projection::anthropic(&defs),
+        Some(Provider::Mcp) => crate::tools::projection::mcp(&defs),
+        Some(Provider::Gemini) => crate::tools::gemini::gemini(&defs),
+    }
+}

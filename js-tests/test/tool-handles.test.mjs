@@ -175,3 +175,52 @@ test('property: the handle path gives the plain path\'s outcome', () => {
     { numRuns: 300 },
   );
 });
+
+// Registries: createRegistry's value keys the core's compiled registry; checkToolCall, the
+// projections and catalog given it answer what they answer for a plain copy of it.
+test('property: a registry createRegistry returned gives the plain copy\'s outcomes', () => {
+  const policies = [
+    { rules: [{ effect: 'allow', permission: 'read' }] },
+    { rules: [{ effect: 'ask', tool: 't0' }, { effect: 'allow', permission: 'write' }] },
+    { rules: [] },
+    { rules: [{ effect: 'sometimes' }] },
+  ];
+  fc.assert(
+    fc.property(
+      fc.array(fc.tuple(schema, fc.constantFrom(['read'], ['write'], ['read', 'network'])), { minLength: 1, maxLength: 4 }),
+      fc.array(fc.tuple(fc.constantFrom('t0', 't1', 't2', 'nope', 7), input, fc.nat(3)), { maxLength: 4 }),
+      (specs, calls) => {
+        const tools = specs.map(([s, permissions], i) => ({ name: `t${i}`, description: 'd', inputSchema: { properties: { a: s } }, permissions }));
+        const made = api.safeCreateRegistry(tools);
+        if (!made.ok) return;
+        const registry = made.value;
+        const plain = JSON.parse(JSON.stringify(registry));
+        for (const project of ['catalog', 'toOpenAITools', 'toOpenAIResponsesTools', 'toAnthropicTools', 'toMcpTools', 'toGeminiTools']) {
+          assert.deepEqual(seen(() => api[project](registry)), seen(() => api[project](plain)), project);
+        }
+        for (const [tool, i, p] of calls) {
+          const call = { type: 'tool_call', callId: 'c1', tool, input: { a: i } };
+          const out = (r) => {
+            const o = seen(() => api.checkToolCall(r, call, policies[p]));
+            return o;
+          };
+          assert.deepEqual(out(registry), out(plain));
+        }
+      },
+    ),
+    { numRuns: 200 },
+  );
+});
+
+test('checkToolCall with a created registry: approved call, UNKNOWN_TOOL with suggestions, APPROVAL_REQUIRED', () => {
+  const registry = api.createRegistry([weather, { ...weather, name: 'get_forecast' }]);
+  const policy = { rules: [{ effect: 'allow', tool: 'get_weather' }, { effect: 'ask', tool: 'get_forecast' }] };
+  assert.deepEqual(api.checkToolCall(registry, { type: 'tool_call', callId: 'c', tool: 'get_weather', input: { city: 'x' } }, policy),
+    { callId: 'c', tool: 'get_weather', input: { city: 'x' }, permissions: ['read'] });
+  const unknown = api.safeCheckToolCall(registry, { type: 'tool_call', callId: 'c', tool: 'get_wether', input: {} }, policy);
+  assert.equal(unknown.error.code, 'UNKNOWN_TOOL');
+  assert.deepEqual(unknown.error.availableTools, ['get_weather', 'get_forecast']);
+  assert.equal(api.safeCheckToolCall(registry, { type: 'tool_call', callId: 'c', tool: 'get_forecast', input: { city: 'x' } }, policy).error.code, 'APPROVAL_REQUIRED');
+  assert.ok(Object.isFrozen(registry) && Object.isFrozen(registry.tools[0].inputSchema));
+  assert.deepEqual(Object.keys(registry), ['tools']);
+});

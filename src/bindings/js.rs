@@ -1289,3 +1289,53 @@ pub fn validate_tool_inputs(tool: JsValue, inputs: JsValue, options: JsValue) ->
     let o = CallOptions::read(&options, OptionSet::Rules);
     outcomes(api::validate_tool_inputs(&o.value(tool), &o.value(inputs), Some(&o.input)))
 }
+
+/// What `createRegistry` holds for the registry it returns (issue 12 §2): `checkToolCall`, the
+/// projections and `catalog` given that very value read nothing of it again.
+#[wasm_bindgen]
+pub struct RegistryHandle {
+    inner: Result<crate::tools::handle::RegistryHandle, ContractError>,
+}
+
+#[wasm_bindgen]
+impl RegistryHandle {
+    #[wasm_bindgen(constructor)]
+    pub fn new(tools: JsValue, options: JsValue) -> RegistryHandle {
+        let o = CallOptions::read(&options, OptionSet::Rules);
+        RegistryHandle { inner: api::compile_registry(&o.value(tools), Some(&o.input)) }
+    }
+
+    /// The registry value or the error that prevented it.
+    pub fn reply(&self) -> String {
+        reply(match &self.inner {
+            Ok(h) => Ok(h.take_value().unwrap_or(Value::Null)),
+            Err(e) => Err(e.clone()),
+        })
+    }
+
+    #[wasm_bindgen(js_name = checkToolCall)]
+    pub fn check_tool_call(&self, action: JsValue, policy: JsValue, options: JsValue) -> String {
+        let o = CallOptions::read(&options, OptionSet::Rules);
+        let policy = program_data(policy);
+        reply(match &self.inner {
+            Ok(h) => api::registry_check_tool_call(h, &o.value(action), &policy, Some(&o.input)),
+            Err(e) => Err(e.clone()),
+        })
+    }
+
+    /// 0 catalog, 1 OpenAI, 2 OpenAI Responses, 3 Anthropic, 4 MCP, 5 Gemini.
+    pub fn project(&self, kind: u32) -> String {
+        let provider = match kind {
+            1 => Some(api::Provider::OpenAi),
+            2 => Some(api::Provider::OpenAiResponses),
+            3 => Some(api::Provider::Anthropic),
+            4 => Some(api::Provider::Mcp),
+            5 => Some(api::Provider::Gemini),
+            _ => None,
+        };
+        reply(match &self.inner {
+            Ok(h) => api::registry_project(h, provider),
+            Err(e) => Err(e.clone()),
+        })
+    }
+}

@@ -148,3 +148,50 @@ fn freed() -> ContractError {
     )
     .in_layer(Layer::Contract)
 }
+
+/// A registry `createRegistry` made, held for a host beside the plain value it returned
+/// (issue 12 §2): its names, definitions and compiled input schemas, so `checkToolCall`, the
+/// projections and `catalog` given that very value read nothing of it again. The value is the
+/// registry's `{tools: [...]}` in the same order (sorted by name), so indices agree.
+pub struct RegistryHandle {
+    names: Vec<(usize, String)>,
+    tools: Vec<(Rc<ToolDefinition>, Rc<CompiledSchema>)>,
+    /// The value, until the host takes it.
+    value: RefCell<Option<Value>>,
+}
+
+impl RegistryHandle {
+    /// `createRegistry(tools, options)`.
+    pub fn create<V: HostValue>(tools: &V, options: &Options) -> Result<RegistryHandle> {
+        let defs = crate::tools::registry::create_registry(tools, options)?;
+        let mut held = Vec::with_capacity(defs.len());
+        for d in &defs {
+            let compiled = compile_in(&d.input_schema, "/inputSchema", &d.resources)?;
+            held.push((Rc::new(d.clone()), compiled));
+        }
+        let names = defs.iter().enumerate().map(|(i, d)| (i, d.name.clone())).collect();
+        Ok(RegistryHandle {
+            names,
+            tools: held,
+            value: RefCell::new(Some(crate::tools::registry::registry_value(defs))),
+        })
+    }
+
+    /// The registry value (`createRegistry`'s), once.
+    pub fn take_value(&self) -> Option<Value> {
+        self.value.borrow_mut().take()
+    }
+
+    /// `checkToolCall(registry, call, policy, options)` with this registry.
+    pub fn check_tool_call<V: HostValue>(&self, call: &V, policy: &V, options: &Options) -> Result<Value> {
+        crate::tools::pipeline::check_with(&self.names, policy, call, options, |index| {
+            let (def, compiled) = &self.tools[index];
+            Ok((def.clone(), compiled.clone()))
+        })
+    }
+
+    /// The definitions, sorted by name (what reading the registry value gives).
+    pub fn definitions(&self) -> Vec<ToolDefinition> {
+        self.tools.iter().map(|(d, _)| (**d).clone()).collect()
+    }
+}

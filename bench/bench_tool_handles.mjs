@@ -6,7 +6,7 @@
 // Usage: node --expose-gc bench_tool_handles.mjs [--json out.json] [--calls N]
 import { writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { defineTool, validateToolInput, validateToolInputs, memoryReport } from 'agent-contract';
+import { defineTool, validateToolInput, validateToolInputs, memoryReport, createRegistry, checkToolCall, toOpenAITools } from 'agent-contract';
 import { measureGroup, table } from './harness.mjs';
 import { toolDef, inputSchema, small } from './tool_schema.mjs';
 
@@ -35,6 +35,22 @@ const b = measureGroup({
   b_ajv_loop: () => items.map((i) => ajvValidate(i)),
 });
 for (const [k, v] of Object.entries(b)) r[k] = { ...v, ns: v.ns / ITEMS, lo: v.lo / ITEMS, hi: v.hi / ITEMS };
+
+// A registry of 500 tools (bench_registry.mjs's shape): the created value vs a plain copy.
+const regTools = Array.from({ length: 500 }, (_, i) => ({
+  name: `tool_${String(i).padStart(3, '0')}`, description: `Tool number ${i}.`, permissions: i % 2 ? ['read'] : ['write'],
+  inputSchema: { type: 'object', properties: { path: { type: 'string', pattern: '^[a-z0-9_./-]+$', maxLength: 200 + i }, mode: { enum: ['create', 'overwrite'] } }, required: ['path'], additionalProperties: false },
+}));
+const registry = createRegistry(regTools);
+const plainRegistry = JSON.parse(JSON.stringify(registry));
+const policy = { rules: [{ effect: 'allow', permission: 'read' }, { effect: 'ask', permission: 'write' }] };
+const action = { type: 'tool_call', callId: 'c1', tool: 'tool_251', input: { path: 'docs/a.md', mode: 'create' } };
+Object.assign(r, measureGroup({
+  r_check_new: () => checkToolCall(registry, action, policy),
+  r_check_old: () => checkToolCall(plainRegistry, action, policy),
+  r_openai_new: () => toOpenAITools(registry),
+  r_openai_old: () => toOpenAITools(plainRegistry),
+}));
 
 const gc = globalThis.gc ?? (() => {});
 for (let i = 0; i < calls / 10; i++) validateToolInput(tool, small);
@@ -71,6 +87,12 @@ table(`Issue 12 §2 (Node) per input, ${ITEMS} small inputs`, [
   { label: 'validateToolInput(tool) per item', result: r.b_new_loop, base: r.b_ajv_loop, baseName: 'Ajv' },
   { label: 'validateToolInput(plain) per item (old)', result: r.b_old_loop, base: r.b_ajv_loop, baseName: 'Ajv' },
   { label: 'Ajv per item', result: r.b_ajv_loop, base: r.b_ajv_loop, baseName: 'Ajv' },
+]);
+table('Issue 12 §2 (Node) registry of 500 tools: the value createRegistry returned vs a plain copy (old path)', [
+  { label: 'checkToolCall(registry)', result: r.r_check_new, base: r.r_check_old, baseName: 'old' },
+  { label: 'checkToolCall(plain copy) (old path)', result: r.r_check_old, base: r.r_check_old, baseName: 'old' },
+  { label: 'toOpenAITools(registry)', result: r.r_openai_new, base: r.r_openai_old, baseName: 'old' },
+  { label: 'toOpenAITools(plain copy) (old path)', result: r.r_openai_old, base: r.r_openai_old, baseName: 'old' },
 ]);
 console.log(`\nmemory over ${calls} validateToolInput calls: wasm ${r.mem_wasm_growth >= 0 ? '+' : ''}${r.mem_wasm_growth} bytes, JS heap ${(r.mem_heap_growth / 1024).toFixed(0)} KiB after gc`);
 console.log(`100,000 tools created and dropped (half freed, half left to gc): wasm ${r.tools_wasm_growth >= 0 ? '+' : ''}${r.tools_wasm_growth} bytes, renewals ${r.renewals}`);

@@ -400,7 +400,7 @@ def assemble_stream(events: list[Any], options: Any) -> dict[str, Any]:
 
 
 # A defined tool (issue 12 §2) is frozen data: compared as the dict and lists it is equal to.
-FROZEN: dict[type, type] = {ac.Tool: dict, _tools.FrozenDict: dict, _tools.FrozenList: list}
+FROZEN: dict[type, type] = {ac.Tool: dict, _tools.CompiledRegistry: dict, _tools.FrozenDict: dict, _tools.FrozenList: list}
 
 
 def same(a: Any, b: Any) -> bool:

@@ -181,3 +181,44 @@ def test_property_the_handle_path_gives_the_plain_paths_outcome(properties: Any,
 
     assert many(tool) == many(plain)
     tool.close()
+
+
+POLICIES = [
+    {"rules": [{"effect": "allow", "permission": "read"}]},
+    {"rules": [{"effect": "ask", "tool": "t0"}, {"effect": "allow", "permission": "write"}]},
+    {"rules": []},
+    {"rules": [{"effect": "sometimes"}]},
+]
+
+
+@settings(max_examples=100, deadline=None, suppress_health_check=list(HealthCheck))
+@given(
+    st.lists(st.tuples(schemas, st.sampled_from([["read"], ["write"], ["read", "network"]])), min_size=1, max_size=4),
+    st.lists(st.tuples(st.sampled_from(["t0", "t1", "t2", "nope", 7]), inputs, st.integers(0, 3)), max_size=4),
+)
+def test_property_a_created_registry_gives_the_plain_copys_outcomes(specs: Any, calls: Any) -> None:
+    tools = [{"name": f"t{i}", "description": "d", "inputSchema": {"properties": {"a": s}}, "permissions": p} for i, (s, p) in enumerate(specs)]
+    made = ac.safe_create_registry(tools)
+    if not made["ok"]:
+        return
+    registry = made["value"]
+    plain = json.loads(json.dumps(registry))
+    assert registry == plain and type(registry) is not dict
+    for project in (ac.catalog, ac.to_openai_tools, ac.to_openai_responses_tools, ac.to_anthropic_tools, ac.to_mcp_tools, ac.to_gemini_tools):
+        assert _seen(lambda: project(registry)) == _seen(lambda: project(plain))
+    for tool, value, p in calls:
+        call = {"type": "tool_call", "callId": "c1", "tool": tool, "input": {"a": value}}
+        got = [_seen(lambda: ac.check_tool_call(r, call, POLICIES[p])) for r in (registry, plain)]
+        assert got[0] == got[1]
+
+
+def test_a_created_registry_is_frozen_and_checks_calls() -> None:
+    registry = ac.create_registry([WEATHER, {**WEATHER, "name": "get_forecast"}])
+    with pytest.raises(TypeError):
+        registry["tools"].append({})
+    policy = {"rules": [{"effect": "allow", "tool": "get_weather"}, {"effect": "ask", "tool": "get_forecast"}]}
+    call = {"type": "tool_call", "callId": "c", "tool": "get_weather", "input": {"city": "x"}}
+    assert ac.check_tool_call(registry, call, policy) == {"callId": "c", "tool": "get_weather", "input": {"city": "x"}, "permissions": ["read"]}
+    unknown = ac.safe_check_tool_call(registry, {**call, "tool": "get_wether"}, policy)["error"]
+    assert (unknown.code, unknown.available_tools) == ("UNKNOWN_TOOL", ["get_weather", "get_forecast"])
+    assert ac.safe_check_tool_call(registry, {**call, "tool": "get_forecast"}, policy)["error"].code == "APPROVAL_REQUIRED"

@@ -956,6 +956,7 @@ impl ComponentCompiledTool {
 
 impl wit_tools::Guest for Core {
     type CompiledTool = ComponentCompiledTool;
+    type CompiledRegistry = ComponentCompiledRegistry;
 
     fn validate_tool_inputs(tool: String, inputs: String, options: String) -> String {
         outcomes((|| {
@@ -1016,5 +1017,47 @@ impl wit_tools::GuestCompiledTool for ComponentCompiledTool {
             let (i, o) = (host_value(&inputs)?, host_options(&options)?);
             self.with(|h| api::handle_validate_inputs(h, &&i, o.as_ref().as_ref()))
         })())
+    }
+}
+
+/// One compiled registry per resource (`tools::handle::RegistryHandle`).
+struct ComponentCompiledRegistry {
+    inner: Result<crate::tools::handle::RegistryHandle, ContractError>,
+}
+
+impl wit_tools::GuestCompiledRegistry for ComponentCompiledRegistry {
+    fn new(tools: String, options: String) -> Self {
+        let inner = (|| {
+            let (t, o) = (host_value(&tools)?, host_options(&options)?);
+            api::compile_registry(&&t, o.as_ref().as_ref())
+        })();
+        ComponentCompiledRegistry { inner }
+    }
+
+    fn reply(&self) -> String {
+        reply(match &self.inner {
+            Ok(h) => Ok(h.take_value().unwrap_or(Value::Null)),
+            Err(e) => Err(e.clone()),
+        })
+    }
+
+    fn check_tool_call(&self, action: String, policy: String, options: String) -> String {
+        reply((|| {
+            let registry = self.inner.as_ref().map_err(|e| e.clone())?;
+            let (a, p, o) = (host_value(&action)?, host_value(&policy)?, host_options(&options)?);
+            api::registry_check_tool_call(registry, &&a, &&p, o.as_ref().as_ref())
+        })())
+    }
+
+    fn project(&self, kind: u32) -> String {
+        let provider = match kind {
+            1 => Some(api::Provider::OpenAi),
+            2 => Some(api::Provider::OpenAiResponses),
+            3 => Some(api::Provider::Anthropic),
+            4 => Some(api::Provider::Mcp),
+            5 => Some(api::Provider::Gemini),
+            _ => None,
+        };
+        reply(self.inner.as_ref().map_err(|e| e.clone()).and_then(|h| api::registry_project(h, provider)))
     }
 }

@@ -757,8 +757,24 @@ def create_registry(tools: Any, options: Optional[Options] = None) -> Registry:
     {"tools": [...definitions sorted by name]}. `tools` is a list, or {"tools": [...],
     "resources": {uri: schema}}: documents the tools share (each tool takes those its schemas
     reference; its own win)."""
-    result: Registry = _unwrap(_reply(_runtime.call_args("create-registry", (_config(tools),), _options_text(options))))
+    instance = _runtime.assembler_instance()
+    resource = instance.resource_new("compiled-registry", _config(tools), _options_text(options))
+    try:
+        value = _unwrap(_reply(instance.resource_call("compiled-registry", "reply", resource)))
+    except BaseException:
+        instance.drop_resource(resource)
+        raise
+    result: Registry = _tools.CompiledRegistry._made(value, instance, resource)  # type: ignore[assignment]
     return result
+
+
+def _projected(registry: Any, kind: int, export: str) -> Any:
+    """A projection (or the catalog, kind 0) of a registry `create_registry` returned, from its
+    compiled registry; any other value is read again by the core."""
+    resource = _tools.registry_handle(registry, _runtime.current_instance())
+    if resource is None:
+        return _unwrap(_reply(_runtime.call_args(export, (_config(registry),))))
+    return _unwrap(_reply(_tools.call(registry._instance, "project", resource, kind, kind="compiled-registry")))
 
 
 def safe_create_registry(tools: Any, options: Optional[Options] = None) -> Outcome[Registry]:
@@ -767,7 +783,7 @@ def safe_create_registry(tools: Any, options: Optional[Options] = None) -> Outco
 
 def catalog(registry: Any) -> list[ToolDefinition]:
     """The registry's definitions sorted by name (the registry is read again)."""
-    result: list[ToolDefinition] = _unwrap(_reply(_runtime.call_args("catalog", (_config(registry),))))
+    result: list[ToolDefinition] = _projected(registry, 0, "catalog")
     return result
 
 
@@ -788,8 +804,13 @@ def check_tool_call(registry: Any, action: Any, policy: Any, options: Optional[O
     Gemini or MCP tools/call call object (docs/semantics.md, "Pipeline")."""
     max_depth, max_bytes = limits_of(options)
     action_text = write(action, max_depth, max_bytes)
+    resource = _tools.registry_handle(registry, _runtime.current_instance())
+    if resource is not None:
+        reply = _tools.call(registry._instance, "check-tool-call", resource, action_text, _config(policy), _options_text(options), kind="compiled-registry")
+        result: ApprovedCall = _unwrap(_reply(reply))
+        return result
     arguments = (_config(registry), action_text, _config(policy))
-    result: ApprovedCall = _unwrap(_reply(_runtime.call_args("check-tool-call", arguments, _options_text(options))))
+    result = _unwrap(_reply(_runtime.call_args("check-tool-call", arguments, _options_text(options))))
     return result
 
 
@@ -801,25 +822,25 @@ def safe_check_tool_call(
 
 def to_openai_tools(registry: Any) -> list[OpenAITool]:
     """[{"type": "function", "function": {name, description, parameters, strict}}]."""
-    result: list[OpenAITool] = _unwrap(_reply(_runtime.call_args("to-openai-tools", (_config(registry),))))
+    result: list[OpenAITool] = _projected(registry, 1, "to-openai-tools")
     return result
 
 
 def to_openai_responses_tools(registry: Any) -> list[OpenAIResponsesTool]:
     """OpenAI Responses `FunctionTool`s: [{"type": "function", name, description, parameters, strict}]."""
-    result: list[OpenAIResponsesTool] = _unwrap(_reply(_runtime.call("to-openai-responses-tools", _config(registry))))
+    result: list[OpenAIResponsesTool] = _projected(registry, 2, "to-openai-responses-tools")
     return result
 
 
 def to_anthropic_tools(registry: Any) -> list[AnthropicTool]:
     """[{name, description, input_schema}]."""
-    result: list[AnthropicTool] = _unwrap(_reply(_runtime.call_args("to-anthropic-tools", (_config(registry),))))
+    result: list[AnthropicTool] = _projected(registry, 3, "to-anthropic-tools")
     return result
 
 
 def to_mcp_tools(registry: Any) -> list[McpTool]:
     """[{name, description, inputSchema, outputSchema?, annotations}]."""
-    result: list[McpTool] = _unwrap(_reply(_runtime.call_args("to-mcp-tools", (_config(registry),))))
+    result: list[McpTool] = _projected(registry, 4, "to-mcp-tools")
     return result
 
 
@@ -913,7 +934,7 @@ from ._types import GeminiFunctionDeclaration, GeminiTool  # noqa: E402
 
 def to_gemini_tools(registry: Any) -> list[GeminiTool]:
     """Gemini `tools`: [{"functionDeclarations": [{name, description, parametersJsonSchema}]}]."""
-    result: list[GeminiTool] = _unwrap(_reply(_runtime.call("to-gemini-tools", _config(registry))))
+    result: list[GeminiTool] = _projected(registry, 5, "to-gemini-tools")
     return result
 
 

@@ -125,6 +125,7 @@ TOOLS = "agent-contract:core/tools@0.1.0"
 TOOLS_FUNCS = ("validate-tool-inputs",)
 TOOLS_RESOURCES = {
     "compiled-tool": ("reply", "release", "validate", "validate-with-options", "validate-json", "validate-json-bytes", "validate-many"),
+    "compiled-registry": ("reply", "check-tool-call", "project"),
 }
 
 _lock = threading.Lock()

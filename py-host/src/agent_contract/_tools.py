@@ -23,17 +23,17 @@ from typing import Any, Optional
 from . import _host_text
 
 
-def _caller(instance: Any, method: str) -> Any:
+def _caller(instance: Any, method: str, kind: str = "compiled-tool") -> Any:
     """A caller of the `compiled-tool` method `method` in `instance`, its parameter and result
     types read once. wasmtime-py's `Func.__call__` reads the function's type from the store on
     every call (~40% of a small validation's crossing, measured); this is the same lowering,
     call and lifting with the types kept. Falls back to the plain call when the binding's
     internals are not the ones expected (wasmtime-py is pinned to 50.x)."""
     callers = instance.__dict__.setdefault("tool_callers", {})
-    caller = callers.get(method)
+    caller = callers.get((kind, method))
     if caller is not None:
         return caller
-    func = instance.resource_funcs["compiled-tool"][method]
+    func = instance.resource_funcs[kind][method]
     store = instance.store
     try:
         from ctypes import byref, pointer
@@ -69,14 +69,14 @@ def _caller(instance: Any, method: str) -> Any:
         def caller(*args: Any) -> Any:
             return func(store, *args)
 
-    callers[method] = caller
+    callers[(kind, method)] = caller
     return caller
 
 
-def call(instance: Any, method: str, *args: Any) -> Any:
-    """`instance.resource_call("compiled-tool", method, ...)` through the cached caller."""
+def call(instance: Any, method: str, *args: Any, kind: str = "compiled-tool") -> Any:
+    """`instance.resource_call(kind, method, ...)` through the cached caller."""
     instance.drain()
-    reply = _caller(instance, method)(*args)
+    reply = _caller(instance, method, kind)(*args)
     instance.checked(sum(len(a) for a in args if type(a) is str))
     return reply
 
@@ -88,7 +88,7 @@ def _refuse(self: Any, *args: Any, **kwargs: Any) -> Any:
 def _thaw(value: Any) -> Any:
     """Plain dicts and lists (iterative: a definition may be nested up to the ceiling)."""
     t = type(value)
-    if t is not FrozenDict and t is not FrozenList and t is not Tool:
+    if t is not FrozenDict and t is not FrozenList and t is not Tool and t is not CompiledRegistry:
         return value
     root: Any = {} if t is not FrozenList else []
     stack = [(value, root)]
@@ -236,4 +236,53 @@ class Tool(FrozenDict):
         return dict.__repr__(self)
 
 
-_host_text._FROZEN.update({FrozenDict: dict, FrozenList: list, Tool: dict})
+class CompiledRegistry(FrozenDict):
+    """What `create_registry` returns: the registry `{"tools": [...]}` as frozen plain data, and
+    the core's compiled registry (names, definitions, compiled input schemas) in the instance of
+    the thread that made it: `check_tool_call`, the projections and `catalog` given this very
+    object on that thread read none of it again. Freed with the object."""
+
+    __slots__ = ("_instance", "_resource", "_thread", "_finalizer", "__weakref__")
+
+    _instance: Any
+    _resource: Any
+    _thread: int
+    _finalizer: Optional[weakref.finalize]
+
+    @classmethod
+    def _made(cls, value: dict[str, Any], instance: Any, resource: Any) -> "CompiledRegistry":
+        registry = cls()
+        for key, item in _frozen(value).items():
+            dict.__setitem__(registry, key, item)
+        registry._instance = instance
+        registry._resource = resource
+        registry._thread = threading.get_ident()
+        registry._finalizer = weakref.finalize(registry, instance.pending_drops.append, resource)
+        return registry
+
+    def _handle(self, current: Any) -> Any:
+        if self._instance is not current or threading.get_ident() != self._thread:
+            return None
+        return self._resource
+
+    def __reduce__(self) -> Any:
+        return (dict, (_thaw(self),))
+
+    def __copy__(self) -> dict[str, Any]:
+        return dict(self)
+
+    def __deepcopy__(self, memo: Any) -> Any:
+        return _thaw(self)
+
+    def __repr__(self) -> str:
+        return dict.__repr__(self)
+
+
+def registry_handle(registry: Any, current: Any) -> Any:
+    """The compiled-registry resource of a `CompiledRegistry` this thread's instance holds."""
+    if type(registry) is not CompiledRegistry:
+        return None
+    return registry._handle(current)
+
+
+_host_text._FROZEN.update({FrozenDict: dict, FrozenList: list, Tool: dict, CompiledRegistry: dict})

@@ -241,6 +241,14 @@ def _write(value: Any, max_depth: int, max_bytes: int, root_depth: int, copies: 
             t = type(item)
             if t is str:
                 piece = encode_basestring(item)
+            elif item is None:
+                piece = "null"
+            elif t is bool:
+                piece = "true" if item else "false"
+            elif t is int:
+                piece = _int(item)
+            elif t is float:
+                piece = _float(item)
             elif t is dict or t is list or t in _FROZEN:
                 if t is not dict and t is not list:
                     # A defined tool's frozen containers (`_tools`): exactly what they hold.
@@ -275,14 +283,6 @@ def _write(value: Any, max_depth: int, max_bytes: int, root_depth: int, copies: 
                     emit("{" if t is dict else "[")
                     chars_left -= 1
                     break  # descend; this frame's iterator resumes after the child closes
-            elif item is None:
-                piece = "null"
-            elif t is bool:
-                piece = "true" if item else "false"
-            elif t is int:
-                piece = _int(item)
-            elif t is float:
-                piece = _float(item)
             elif item is UNDEFINED:
                 piece = "undefined"
             else:

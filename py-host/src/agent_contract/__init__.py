@@ -551,10 +551,43 @@ def define_tool(defn: Any, options: Optional[Options] = None) -> Tool:
     return Tool._made(definition, instance, resource)
 
 
-def define_tool_json(text: Text, options: Optional[Options] = None) -> ToolDefinition:
-    """Validates a tool definition given as strict JSON text; raises ContractError."""
-    result: ToolDefinition = _unwrap(_call_text("define-tool-json", text, options))
-    return result
+def define_tool_json(text: Text, options: Optional[Options] = None) -> Tool:
+    """Validates a tool definition given as strict JSON text; returns a `Tool` as `define_tool`
+    does; raises ContractError."""
+    opts = _options_text(options)
+    max_bytes = max_text_bytes(options)
+    snap = snapshot(text, max_bytes)
+    if snap is None:
+        _unwrap(_not_text(text))
+    cut = stand_in(snap, max_bytes)
+    if cut is not None:
+        snap = cut
+    instance = _runtime.assembler_instance()
+    instance.drain()
+    funcs = instance.resource_funcs["compiled-tool"]
+    if type(snap) is str:
+        try:
+            resource = funcs["from-json"](instance.store, snap, opts)
+            data = None
+        except UnicodeEncodeError:
+            data = wtf8(snap)
+    else:
+        try:
+            decoded = snap.decode("utf-8")
+        except UnicodeDecodeError:
+            data = snap
+        else:
+            resource = funcs["from-json"](instance.store, decoded, opts)
+            data = None
+    if data is not None:
+        resource = funcs["from-json-bytes"](instance.store, carried(data), opts)
+    instance.checked(len(snap) + len(opts))
+    try:
+        definition = _unwrap(_reply(instance.resource_call("compiled-tool", "reply", resource)))
+    except BaseException:
+        instance.drop_resource(resource)
+        raise
+    return Tool._made(definition, instance, resource)
 
 
 def safe_parse_agent_action(value: Any, options: Optional[Options] = None) -> Outcome[AgentAction]:

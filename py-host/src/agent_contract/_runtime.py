@@ -127,6 +127,8 @@ TOOLS_RESOURCES = {
     "compiled-tool": ("reply", "release", "validate", "validate-with-options", "validate-json", "validate-json-bytes", "validate-many"),
     "compiled-registry": ("reply", "check-tool-call", "project"),
 }
+# Static functions of those resources (`define_tool_json`).
+TOOLS_STATICS = {"compiled-tool": ("from-json", "from-json-bytes")}
 
 _lock = threading.Lock()
 _compiled: tuple[wasmtime.Engine, wc.Component] | None = None
@@ -194,7 +196,8 @@ class _Instance:
         ):
             iface = instance.get_export_index(self.store, interface)
             funcs = self.resource_funcs[resource] = {}
-            for name in (f"[constructor]{resource}",) + tuple(f"[method]{resource}.{m}" for m in methods):
+            statics = tuple(f"[static]{resource}.{m}" for m in TOOLS_STATICS.get(resource, ()))
+            for name in (f"[constructor]{resource}",) + tuple(f"[method]{resource}.{m}" for m in methods) + statics:
                 index = instance.get_export_index(self.store, name, iface) if iface is not None else None
                 func = instance.get_func(self.store, index) if index is not None else None
                 if func is None:

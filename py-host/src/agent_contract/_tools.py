@@ -108,7 +108,7 @@ def _thaw(value: Any) -> Any:
     return root
 
 
-class FrozenList(list):  # type: ignore[type-arg]
+class FrozenList(list[Any]):
     """A list of a defined tool: read-only, equal to the plain list."""
 
     __slots__ = ()
@@ -125,7 +125,7 @@ class FrozenList(list):  # type: ignore[type-arg]
         return _thaw(self)
 
 
-class FrozenDict(dict):  # type: ignore[type-arg]
+class FrozenDict(dict[str, Any]):
     """A dict of a defined tool: read-only, equal to the plain dict."""
 
     __slots__ = ()

@@ -618,6 +618,19 @@ def _targets() -> dict[str, Callable[[Gen], tuple[tuple[Any, ...], Callable[...,
     for name in ["validate_tool_input_json", "safe_validate_tool_input_json"]:
         t[name] = tool_op(getattr(ac, name), True)
 
+    # Compiled tools (issue 12 §2): the batch, with a tool as plain data or as defined (the handle).
+    def tool_inputs(g: Gen) -> Any:
+        tool = g.tool()
+        if g.chance(0.5):
+            defined = ac.safe_define_tool(tool)
+            if defined["ok"]:
+                tool = defined["value"]
+        items = [g.value() for _ in range(g.r.randrange(4))] if g.chance(0.8) else g.value()
+        opts = g.options()
+        return (tool, items), lambda: ac.validate_tool_inputs(tool, items, opts)
+
+    t["validate_tool_inputs"] = tool_inputs
+
     def batch(g: Gen) -> Any:
         items = [g.action() for _ in range(g.r.randrange(4))] if g.chance(0.8) else g.value()
         opts = g.options()

@@ -15,6 +15,8 @@ use crate::input::{HostFault, HostResult, HostValue, KeysError, Kind, StringFiel
 use crate::value::Value;
 use crate::wire::{outcome_value, to_text, verdict_text};
 
+mod verdict; // verdict replies (issue 12 §1): the exports that answer with a verdict on success
+
 #[wasm_bindgen(module = "/src/bindings/js_host.js")]
 extern "C" {
     #[wasm_bindgen(js_name = readRoot)]
@@ -361,11 +363,11 @@ impl Text {
 /// whole: its first `max_bytes + 1` bytes do, the core reaches its verdict on them (reading
 /// everything it reads before the text, in its order), and when that verdict is the text's
 /// size its error is built again by the core with the text's real length.
-fn with_text(
+fn with_text<T>(
     arg: &JsValue,
     max_bytes: usize,
-    run: impl FnOnce(&[u8]) -> Result<Value, ContractError>,
-) -> Result<Value, ContractError> {
+    run: impl FnOnce(&[u8]) -> Result<T, ContractError>,
+) -> Result<T, ContractError> {
     let text = Text::of(arg);
     if let Text::Other(v) = &text {
         return Err(api::not_text(&JsInput::root(v.clone(), Caps::FLOOR)));

@@ -57,14 +57,43 @@ let last;
 // What a reader found: its kind, with the value (a node for a container, a capped string)
 // kept for takeLast(). User code (traps) runs in kindOf, before `last` is set, so a call the
 // caller's code makes into the package meanwhile cannot disturb it.
+//
+// A node also holds `m`, its *mirror*: a fresh plain object or array holding, under each key or
+// index the core read, what the read gave the core (a primitive as it crossed, a container's
+// own mirror). When the core accepts a value it answers with a verdict only, and api.mjs builds
+// the result from the root's mirror: the values the core judged, without reading the caller's
+// value again (a getter or Proxy trap never runs twice, nor after the verdict). See
+// docs/decisions.md, "Verdict replies".
 function found(v, up, cap) {
   const kind = kindOf(v);
   if (kind === ARRAY || kind === OBJECT) {
     for (let n = up; n !== null; n = n.up) if (n.v === v) return CYCLE;
-    last = { v, up };
+    last = { v, up, m: kind === ARRAY ? [] : {} };
   } else {
     last = kind === STRING ? capped(v, cap) : v;
   }
+  return kind;
+}
+
+// What the mirror keeps of what found() just read. JSON has no -0: the core's copy writes 0.
+function mirrored(kind) {
+  if (kind === ARRAY || kind === OBJECT) return last.m;
+  return kind === NUMBER && last === 0 ? 0 : last;
+}
+
+const ObjectProto = Object.prototype;
+const defineProperty = Object.defineProperty;
+
+// An own data property, as JSON.parse makes it: assignment unless Object.prototype has that
+// name (`__proto__`, or a polluted prototype's accessor or read-only property); array items
+// always defined (Array.prototype's chain is the program's to change).
+export function put(m, key, value) {
+  if (typeof key === 'string' && !hasOwn.call(ObjectProto, key)) m[key] = value;
+  else defineProperty(m, key, { __proto__: null, value, writable: true, enumerable: true, configurable: true });
+}
+
+function record(node, key, kind) {
+  if (kind !== CYCLE) put(node.m, key, mirrored(kind));
   return kind;
 }
 
@@ -78,7 +107,7 @@ export function readRoot(v, cap) {
 export function readOwn(node, key, cap) {
   const o = node.v;
   if (!hasOwn.call(o, key)) return MISSING;
-  return found(o[key], node, cap);
+  return record(node, key, found(o[key], node, cap));
 }
 
 let lastKind = MISSING;
@@ -92,9 +121,12 @@ export function readOwnString(node, key, cap) {
     return undefined;
   }
   const v = o[key];
-  if (typeof v === 'string' && wellFormed(v)) return capped(v, cap);
-  const kind = found(v, node, cap);
-  lastKind = kind;
+  if (typeof v === 'string' && wellFormed(v)) {
+    const s = capped(v, cap);
+    put(node.m, key, s);
+    return s;
+  }
+  lastKind = record(node, key, found(v, node, cap));
   return undefined;
 }
 
@@ -103,7 +135,7 @@ export function takeLastKind() {
 }
 
 export function readIndex(node, i, cap) {
-  return found(node.v[i], node, cap);
+  return record(node, i, found(node.v[i], node, cap));
 }
 
 export function takeLast() {
@@ -276,4 +308,11 @@ export function describeThrown(e) {
   } catch (_) {
     return 'an exception';
   }
+}
+
+// A verdict for the value read from `node`: the node, marked with the verdict (`c`); api.mjs
+// builds the result from its mirror `m`.
+export function verdictOf(node, code) {
+  node.c = code;
+  return node;
 }

@@ -1,0 +1,86 @@
+"""Verdict replies (issue 12 §1): for the text functions the core answers a success with its
+verdict alone, the index of a shape in its table (`verdict-shapes`, read once per process) that
+names the members of the result in order. The result is built here from `json.loads` of the text
+the core accepted (as `parse_json` does): exactly one I-JSON value, so `json.loads` gives the
+values the core judged. Which variant, which fields, and every accept / reject decision are the
+core's; an error is its full reply. The full-reply exports stay for the property tests
+(`full_reply`). See docs/decisions.md, "Verdict replies"."""
+
+from __future__ import annotations
+
+import json
+from typing import Any, Optional
+
+from . import _runtime
+from ._text import max_text_bytes, snapshot
+
+_shapes: Optional[list[Any]] = None
+
+
+def shape(verdict: int) -> list[Any]:
+    global _shapes
+    if _shapes is None:
+        _shapes = json.loads(_runtime.call_args("verdict-shapes", ()))
+    return _shapes[verdict]
+
+
+def build(source: Any, members: list[Any]) -> dict[str, Any]:
+    """The result a shape names: a member is a name (taken as it is) or [name, item shape]."""
+    out: dict[str, Any] = {}
+    for member in members:
+        if type(member) is str:
+            out[member] = source[member]
+        else:
+            name, item = member
+            out[name] = [build(i, item) for i in source[name]]
+    return out
+
+
+def _text(snap: Any) -> str:
+    # The core accepted these bytes, so they are UTF-8 (decoded explicitly: json.loads would
+    # guess an encoding from the first bytes).
+    return snap if type(snap) is str else snap.decode("utf-8")
+
+
+def _raw(reply: str) -> str:
+    return reply
+
+
+def one(export: str, text: Any, options: Any) -> Any:
+    """A text function answering with one verdict; raises ContractError."""
+    from . import _call_text, _error, _reply
+
+    snap = snapshot(text, max_text_bytes(options))
+    reply = _call_text(export, text if snap is None else snap, options, decode=_raw)
+    if type(reply) is not str:  # not text: the core's error, already decoded
+        raise _error(reply["error"])
+    if reply[0] == "{":
+        raise _error(_reply(reply)["error"])
+    return build(json.loads(_text(snap)), shape(int(reply)))
+
+
+def jsonl(export: str, text: Any, options: Any) -> list[Any]:
+    """JSON Lines: one outcome per line. Item i is the text's i-th LF-separated line, as the core
+    cut them; the accepted lines are decoded together, in one `json.loads`."""
+    from . import _call_text, _error, _unwrap
+
+    snap = snapshot(text)
+    items = _unwrap(_call_text(export, text if snap is None else snap, options, whole=True))
+    accepted = [i for i, item in enumerate(items) if type(item) is int]
+    if accepted:
+        if type(snap) is str:
+            lines = snap.split("\n")
+            values = json.loads("[" + ",".join([lines[i] for i in accepted]) + "]")
+        else:  # other lines may not be UTF-8: only the accepted ones are decoded
+            parts = snap.split(b"\n")
+            values = json.loads("[" + ",".join([parts[i].decode("utf-8") for i in accepted]) + "]")
+        for i, value in zip(accepted, values):
+            items[i] = {"ok": True, "value": build(value, shape(items[i]))}
+    return [item if type(item) is dict and item.get("ok") else {"ok": False, "error": _error(item["error"])} for item in items]
+
+
+def full_reply(export: str, text: Any, options: Any, whole: bool = False) -> Any:
+    """The full-reply path (the core writes the whole result), for the property tests."""
+    from . import _call_text
+
+    return _call_text(export, text, options, whole=whole)

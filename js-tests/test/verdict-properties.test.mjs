@@ -245,3 +245,45 @@ test('the verdict path never hands out the caller\'s objects, and never reads th
     delete Object.prototype.tool;
   }
 });
+
+test('strings cross through each instance\'s own buffer: two instances and re-entrant calls read their own', async () => {
+  const { readFileSync } = await import('node:fs');
+  const { createCore } = await import('../../pkg/dist/agent_contract.js');
+  const { createApi } = await import('../../pkg/api.mjs');
+  const module = new WebAssembly.Module(readFileSync(new URL('../../pkg/dist/agent_contract_bg.wasm', import.meta.url)));
+  const second = createApi(() => {
+    const core = createCore();
+    core.initSync({ module });
+    return core;
+  });
+  const a = { type: 'tool_call', callId: 'first-instance', tool: 'utf8', input: { path: 'é/ascii', n: 1 } };
+  const b = { type: 'message', content: 'second instance ✓' };
+  for (let i = 0; i < 3; i++) {
+    assert.deepStrictEqual(api.parseAgentAction(a), a);
+    assert.deepStrictEqual(second.parseAgentAction(b), b);
+    assert.deepStrictEqual(second.parseAgentActionJson(JSON.stringify(a)), a);
+  }
+  // A getter that calls the package (both instances) while the core reads its string field.
+  const inner = { type: 'finish', summary: 'inner summary' };
+  const outer = { type: 'tool_call', tool: 'outer-tool', input: null };
+  Object.defineProperty(outer, 'callId', {
+    enumerable: true,
+    get() {
+      assert.deepStrictEqual(api.parseAgentAction(inner), inner);
+      assert.deepStrictEqual(second.parseAgentAction(inner), inner);
+      return 'outer-call';
+    },
+  });
+  assert.deepStrictEqual(api.parseAgentAction(outer), { type: 'tool_call', callId: 'outer-call', tool: 'outer-tool', input: null });
+  // A getter that grows the memory meanwhile (a large call) detaches the buffer's view.
+  const growing = { type: 'message' };
+  Object.defineProperty(growing, 'content', {
+    enumerable: true,
+    get() {
+      api.parseAgentAction({ type: 'message', content: 'x'.repeat(8 << 20) }, { maxStringBytes: 16 << 20, maxBytes: 16 << 20 });
+      return 'after growth';
+    },
+  });
+  assert.deepStrictEqual(api.parseAgentAction(growing), { type: 'message', content: 'after growth' });
+  assert.deepStrictEqual(api.parseAgentAction({ type: 'finish', summary: 'next call' }), { type: 'finish', summary: 'next call' });
+});

@@ -15,6 +15,7 @@ use crate::input::{HostFault, HostResult, HostValue, KeysError, Kind, StringFiel
 use crate::value::Value;
 use crate::wire::{outcome_value, to_text, verdict_text};
 
+mod scratch; // strings into the core through one reused buffer (issue 12 §1)
 mod verdict; // verdict replies (issue 12 §1): the exports that answer with a verdict on success
 
 #[wasm_bindgen(module = "/src/bindings/js_host.js")]
@@ -253,7 +254,7 @@ impl HostValue for JsInput {
     }
 
     fn string(&self) -> String {
-        long_string(&self.value)
+        scratch::short_string(&self.value).unwrap_or_else(|| long_string(&self.value))
     }
 
     fn get(&self, key: &str) -> HostResult<Option<JsInput>> {
@@ -264,9 +265,10 @@ impl HostValue for JsInput {
     }
 
     fn get_string(&self, key: &str) -> HostResult<StringField<JsInput>> {
-        match read_own_string(&self.value, &js_key(key), self.cap.string).map_err(fault)? {
-            Some(s) => Ok(StringField::String(s)),
-            None => match take_last_kind() {
+        match scratch::read_own_string(&self.value, &js_key(key), self.cap.string).map_err(fault)? {
+            scratch::Read::String(s) => Ok(StringField::String(s)),
+            scratch::Read::Whole => Ok(StringField::String(long_string(&take_last()))),
+            scratch::Read::Other => match take_last_kind() {
                 MISSING => Ok(StringField::Missing),
                 code => self.child(code).map(StringField::Other),
             },

@@ -316,3 +316,55 @@ export function verdictOf(node, code) {
   node.c = code;
   return node;
 }
+
+// Strings into the core through its reused buffer (js/scratch.rs): `ptr`, `len` locate it in
+// the memory of the calling instance, seen through `memory` (a view made by memoryView and held
+// by that instance: two instances, such as Node's renewal, share this module). Memory that grows
+// detaches the view; the core then makes another. ASCII is written unit by unit, other text by
+// TextEncoder when it surely fits (3 bytes per unit at most). -1: it does not fit; -3: the view
+// is detached.
+export function memoryView(view) {
+  return new Uint8Array(view.buffer);
+}
+
+function intoBuffer(s, memory, ptr, len) {
+  if (memory.byteLength === 0) return -3;
+  const n = s.length;
+  if (n > len) return -1;
+  for (let i = 0; i < n; i++) {
+    const c = s.charCodeAt(i);
+    if (c > 0x7f) {
+      if (n * 3 > len) return -1;
+      return encoder.encodeInto(s, memory.subarray(ptr, ptr + len)).written;
+    }
+    memory[ptr + i] = c;
+  }
+  return n;
+}
+
+// readOwnString, answering into the buffer: the UTF-8 length of the (capped) string; -1 when
+// it is not a well-formed string (kind for takeLastKind(), value for takeLast()); -2 when it is
+// one that did not go into the buffer (in takeLast()).
+export function readOwnStringInto(node, key, cap, memory, ptr, len) {
+  const o = node.v;
+  if (!hasOwn.call(o, key)) {
+    lastKind = MISSING;
+    return -1;
+  }
+  const v = o[key];
+  if (typeof v === 'string' && wellFormed(v)) {
+    const s = capped(v, cap);
+    put(node.m, key, s);
+    const n = intoBuffer(s, memory, ptr, len);
+    if (n >= 0) return n;
+    last = s;
+    return n === -3 ? -3 : -2;
+  }
+  lastKind = record(node, key, found(v, node, cap));
+  return -1;
+}
+
+// A well-formed string (already read) into the buffer: its UTF-8 length, -1 or -3.
+export function encodeShort(s, memory, ptr, len) {
+  return intoBuffer(s, memory, ptr, len);
+}

@@ -1,0 +1,12 @@
+import '../pkg/index.mjs';
+import { api as whole } from '../pkg/wasm.mjs';
+import { measureGroup } from './harness.mjs';
+import { zodAction } from './schemas.mjs';
+import { parseAgentAction as seedParse } from './seed_parser.mjs';
+const full = whole[Symbol.for('agent-contract.fullReply')];
+const action = { type: 'tool_call', callId: 'call_1', tool: 'read_file', input: { path: 'src/index.ts', encoding: 'utf8' } };
+const text = JSON.stringify(action);
+const only = process.argv[2] || 'ab';
+const show = (r) => { const z = r.zod?.ns ?? r.seed.ns; for (const [k, v] of Object.entries(r)) console.log(k.padEnd(6), v.ns.toFixed(0).padStart(7), 'ns', (v.ns / z).toFixed(2) + '×'); };
+if (only.includes('a')) show(measureGroup({ zod: () => zodAction.parse(action), new: () => whole.parseAgentAction(action), old: () => full.parseAgentAction(action) }));
+if (only.includes('b')) show(measureGroup({ seed: () => seedParse(JSON.parse(text)), new: () => whole.parseAgentActionJson(text), old: () => full.parseAgentActionJson(text) }));

@@ -21,7 +21,7 @@ mod verdict; // verdict replies (issue 12 §1): the exports that answer with a v
 #[wasm_bindgen(module = "/src/bindings/js_host.js")]
 extern "C" {
     #[wasm_bindgen(js_name = readRoot)]
-    fn read_root(v: &JsValue, cap: f64) -> u32;
+    fn read_root(v: &JsValue, cap: f64, mirror: bool) -> u32;
     #[wasm_bindgen(js_name = readOwn, catch)]
     fn read_own(node: &JsValue, key: &JsValue, cap: f64) -> Result<u32, JsValue>;
     #[wasm_bindgen(js_name = readOwnString, catch)]
@@ -67,6 +67,9 @@ const LONG_STRING: usize = 1 << 16;
 
 /// A well-formed JS string as Rust text.
 fn long_string(s: &JsValue) -> String {
+    if let Some(short) = scratch::short_string(s) {
+        return short;
+    }
     let units = text_length(s) as usize;
     if units < LONG_STRING {
         return s.as_string().unwrap_or_default();
@@ -144,7 +147,7 @@ const RULE_KEYS: [&str; 35] = [
 
 fn js_key(key: &str) -> JsValue {
     let Some(known) = RULE_KEYS.iter().find(|k| **k == key) else {
-        return JsValue::from_str(key);
+        return scratch::recent_key(key);
     };
     KEYS.with(|cache| {
         let mut cache = cache.borrow_mut();
@@ -210,6 +213,10 @@ impl CallOptions {
     fn value(&self, value: JsValue) -> JsInput {
         JsInput::root(value, self.cap)
     }
+
+    fn mirrored(&self, value: JsValue) -> JsInput {
+        JsInput::mirrored(value, self.cap)
+    }
 }
 
 /// A JS value as the rules read it. A container is held as its node (`{v, up}`, see
@@ -223,7 +230,14 @@ struct JsInput {
 
 impl JsInput {
     fn root(value: JsValue, cap: Caps) -> JsInput {
-        let code = read_root(&value, cap.string);
+        let code = read_root(&value, cap.string, false);
+        JsInput::taken(code, cap)
+    }
+
+    /// A root whose containers keep a mirror of what the core reads (verdict replies: see
+    /// `found` in js_host.js).
+    fn mirrored(value: JsValue, cap: Caps) -> JsInput {
+        let code = read_root(&value, cap.string, true);
         JsInput::taken(code, cap)
     }
 
@@ -254,7 +268,7 @@ impl HostValue for JsInput {
     }
 
     fn string(&self) -> String {
-        scratch::short_string(&self.value).unwrap_or_else(|| long_string(&self.value))
+        long_string(&self.value)
     }
 
     fn get(&self, key: &str) -> HostResult<Option<JsInput>> {
@@ -281,7 +295,7 @@ impl HostValue for JsInput {
             return Err(KeysError::IllFormedKey);
         }
         let keys: Array = keys.unchecked_into();
-        Ok(keys.iter().map(|k| k.as_string().unwrap_or_default()).collect())
+        Ok(keys.iter().map(|k| long_string(&k)).collect())
     }
 
     fn len(&self) -> HostResult<usize> {

@@ -64,11 +64,13 @@ let last;
 // the result from the root's mirror: the values the core judged, without reading the caller's
 // value again (a getter or Proxy trap never runs twice, nor after the verdict). See
 // docs/decisions.md, "Verdict replies".
+//
+// Only verdict calls ask for mirrors (readRoot's `mirror`): a node has one when its parent has.
 function found(v, up, cap) {
   const kind = kindOf(v);
   if (kind === ARRAY || kind === OBJECT) {
     for (let n = up; n !== null; n = n.up) if (n.v === v) return CYCLE;
-    last = { v, up, m: kind === ARRAY ? [] : {} };
+    last = { v, up, m: up !== null && up.m !== undefined ? (kind === ARRAY ? [] : {}) : undefined };
   } else {
     last = kind === STRING ? capped(v, cap) : v;
   }
@@ -93,13 +95,16 @@ export function put(m, key, value) {
 }
 
 function record(node, key, kind) {
-  if (kind !== CYCLE) put(node.m, key, mirrored(kind));
+  if (kind !== CYCLE && node.m !== undefined) put(node.m, key, mirrored(kind));
   return kind;
 }
 
-// The root value of a call: its kind, the value for takeLast().
-export function readRoot(v, cap) {
-  return found(v, null, cap);
+// The root value of a call: its kind, the value for takeLast(); with `mirror`, a container's
+// node gets a mirror (and so do the nodes read from it).
+export function readRoot(v, cap, mirror) {
+  const kind = found(v, null, cap);
+  if (mirror && (kind === ARRAY || kind === OBJECT)) last.m = kind === ARRAY ? [] : {};
+  return kind;
 }
 
 // Own property `key` of the node's object: its kind (MISSING when not an own property); the
@@ -123,7 +128,7 @@ export function readOwnString(node, key, cap) {
   const v = o[key];
   if (typeof v === 'string' && wellFormed(v)) {
     const s = capped(v, cap);
-    put(node.m, key, s);
+    if (node.m !== undefined) put(node.m, key, s);
     return s;
   }
   lastKind = record(node, key, found(v, node, cap));
@@ -354,7 +359,7 @@ export function readOwnStringInto(node, key, cap, memory, ptr, len) {
   const v = o[key];
   if (typeof v === 'string' && wellFormed(v)) {
     const s = capped(v, cap);
-    put(node.m, key, s);
+    if (node.m !== undefined) put(node.m, key, s);
     const n = intoBuffer(s, memory, ptr, len);
     if (n >= 0) return n;
     last = s;

@@ -86,3 +86,33 @@ pub(super) fn short_string(s: &JsValue) -> Option<String> {
         n => (None, n),
     })
 }
+
+thread_local! {
+    /// JS strings of the last few member names read that are no rule's (the keys of copied
+    /// values, such as a tool input's): the same names come back call after call, and making a
+    /// JS string from Rust text is a crossing plus a decode.
+    static RECENT_KEYS: std::cell::RefCell<(Vec<(String, JsValue)>, usize)> = const { std::cell::RefCell::new((Vec::new(), 0)) };
+}
+
+const RECENT: usize = 32;
+const RECENT_KEY_BYTES: usize = 48;
+
+pub(super) fn recent_key(key: &str) -> JsValue {
+    if key.len() > RECENT_KEY_BYTES {
+        return JsValue::from_str(key);
+    }
+    RECENT_KEYS.with(|cell| {
+        let (keys, next) = &mut *cell.borrow_mut();
+        if let Some((_, v)) = keys.iter().find(|(k, _)| k == key) {
+            return v.clone();
+        }
+        let v = JsValue::from_str(key);
+        if keys.len() < RECENT {
+            keys.push((key.to_owned(), v.clone()));
+        } else {
+            keys[*next] = (key.to_owned(), v.clone());
+            *next = (*next + 1) % RECENT;
+        }
+        v
+    })
+}

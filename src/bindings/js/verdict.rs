@@ -42,7 +42,7 @@ fn of_text(result: Result<u32, ContractError>) -> JsValue {
 #[wasm_bindgen(js_name = parseAgentActionVerdict)]
 pub fn parse_agent_action_verdict(value: JsValue, options: JsValue) -> JsValue {
     let o = CallOptions::read(&options, OptionSet::Rules);
-    let root = o.value(value);
+    let root = o.mirrored(value);
     let result = api::parse_agent_action_verdict(&root, Some(&o.input));
     of_value(&root, result)
 }
@@ -56,7 +56,7 @@ pub fn parse_agent_action_json_verdict(text: JsValue, options: JsValue) -> JsVal
 #[wasm_bindgen(js_name = parseDecisionVerdict)]
 pub fn parse_decision_verdict(value: JsValue, options: JsValue) -> JsValue {
     let o = CallOptions::read(&options, OptionSet::Decision);
-    let root = o.value(value);
+    let root = o.mirrored(value);
     let result = api::parse_decision_verdict(&root, Some(&o.input));
     of_value(&root, result)
 }
@@ -73,7 +73,7 @@ pub fn parse_decision_json_verdict(text: JsValue, options: JsValue) -> JsValue {
 #[wasm_bindgen(js_name = parseAgentActionsVerdict)]
 pub fn parse_agent_actions_verdict(list: JsValue, options: JsValue) -> JsValue {
     let o = CallOptions::read(&options, OptionSet::Rules);
-    let root = o.value(list);
+    let root = o.mirrored(list);
     let text = verdict_batch_reply(api::parse_agent_actions_verdict(&root, Some(&o.input)));
     if root.kind == crate::input::Kind::Array {
         verdict_of(&root.value, JsValue::from_str(&text))

@@ -38,6 +38,11 @@ PYTHONPATH="$root/py-host/src${PYTHONPATH:+:$PYTHONPATH}" .venv/bin/python bench
 # Issue 10 §3: ACP admission of a 5 MiB image vs decode + hash.
 (cd bench && node bench_acp.mjs --json out/acp_js.json)
 PYTHONPATH="$root/py-host/src${PYTHONPATH:+:$PYTHONPATH}" .venv/bin/python bench/bench_acp.py --json "$out/acp_py.json"
+# Issue 12 §1: verdict replies, old beside new in process CPU time, and memory over 10^6 calls.
+(cd bench && node verdict_ab.mjs)
+PYTHONPATH="$root/py-host/src${PYTHONPATH:+:$PYTHONPATH}" .venv/bin/python bench/verdict_ab.py
+(cd bench && node --expose-gc bench_verdict_memory.mjs --json out/verdict_memory_js.json)
+PYTHONPATH="$root/py-host/src${PYTHONPATH:+:$PYTHONPATH}" .venv/bin/python bench/bench_verdict_memory.py
 (cd bench && node sizes.mjs --json out/sizes.json)
 (cd bench && node summary.mjs out/js.json out/python.json out/sizes.json out/tools_js.json out/tools_py.json out/registry.json \
   out/streams_js.json out/streams_py.json)

@@ -39,9 +39,19 @@ def build(source: Any, members: list[Any]) -> dict[str, Any]:
 
 
 def _builder(members: list[Any]) -> Callable[[Any], dict[str, Any]]:
-    if all(type(m) is str for m in members):  # a flat shape: one dict comprehension
+    if all(type(m) is str for m in members):
+        # A flat shape. A fresh `json.loads` dict holding exactly the shape's names, in its
+        # order, is already the result it names (picking them would copy it as it is).
         names = tuple(members)
-        return lambda source: {name: source[name] for name in names}
+        order = list(members)
+
+        def flat(source: Any) -> dict[str, Any]:
+            if list(source) == order:
+                result: dict[str, Any] = source
+                return result
+            return {name: source[name] for name in names}
+
+        return flat
     return lambda source: build(source, members)
 
 
@@ -101,6 +111,8 @@ def jsonl(export: str, text: Any, options: Any) -> list[Any]:
     snap = snapshot(text)
     items = _unwrap(_call_text(export, text if snap is None else snap, options, whole=True))
     accepted = [i for i, item in enumerate(items) if type(item) is int]
+    builder(0)
+    build_of = _builders
     if accepted:
         if type(snap) is str:
             lines = snap.split("\n")
@@ -109,7 +121,7 @@ def jsonl(export: str, text: Any, options: Any) -> list[Any]:
             parts = snap.split(b"\n")
             values = json.loads("[" + ",".join([parts[i].decode("utf-8") for i in accepted]) + "]")
         for i, value in zip(accepted, values):
-            items[i] = {"ok": True, "value": builder(items[i])(value)}
+            items[i] = {"ok": True, "value": build_of[items[i]](value)}
     return [item if type(item) is dict and item.get("ok") else {"ok": False, "error": _error(item["error"])} for item in items]
 
 

@@ -24,8 +24,6 @@ extern "C" {
     fn read_root(v: &JsValue, cap: f64, mirror: bool) -> u32;
     #[wasm_bindgen(js_name = readOwn, catch)]
     fn read_own(node: &JsValue, key: &JsValue, cap: f64) -> Result<u32, JsValue>;
-    #[wasm_bindgen(js_name = readOwnString, catch)]
-    fn read_own_string(node: &JsValue, key: &JsValue, cap: f64) -> Result<Option<String>, JsValue>;
     #[wasm_bindgen(js_name = takeLastKind)]
     fn take_last_kind() -> u32;
     #[wasm_bindgen(js_name = readIndex, catch)]

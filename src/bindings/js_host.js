@@ -117,24 +117,6 @@ export function readOwn(node, key, cap) {
 
 let lastKind = MISSING;
 
-// Own property `key` when it holds a well-formed string: the string itself (capped), in one
-// crossing. Otherwise undefined, with the kind for takeLastKind() and the value for takeLast().
-export function readOwnString(node, key, cap) {
-  const o = node.v;
-  if (!hasOwn.call(o, key)) {
-    lastKind = MISSING;
-    return undefined;
-  }
-  const v = o[key];
-  if (typeof v === 'string' && wellFormed(v)) {
-    const s = capped(v, cap);
-    if (node.m !== undefined) put(node.m, key, s);
-    return s;
-  }
-  lastKind = record(node, key, found(v, node, cap));
-  return undefined;
-}
-
 export function takeLastKind() {
   return lastKind;
 }
@@ -347,9 +329,10 @@ function intoBuffer(s, memory, ptr, len) {
   return n;
 }
 
-// readOwnString, answering into the buffer: the UTF-8 length of the (capped) string; -1 when
-// it is not a well-formed string (kind for takeLastKind(), value for takeLast()); -2 when it is
-// one that did not go into the buffer (in takeLast()).
+// Own property `key` when it holds a well-formed string, in one crossing, answered into the
+// core's buffer: the UTF-8 length of the (capped) string; -1 when it is not a well-formed string
+// (MISSING or its kind for takeLastKind(), the value for takeLast()); -2 when it is one that did
+// not go into the buffer (in takeLast()).
 export function readOwnStringInto(node, key, cap, memory, ptr, len) {
   const o = node.v;
   if (!hasOwn.call(o, key)) {

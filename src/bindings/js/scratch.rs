@@ -61,7 +61,7 @@ fn text(buf: &[u8], n: i32) -> String {
     String::from_utf8_lossy(&buf[..n as usize]).into_owned()
 }
 
-/// What `readOwnString` answers: the string, or where the reader put what it found.
+/// What `readOwnStringInto` answers: the string, or where the reader put what it found.
 pub(super) enum Read {
     String(String),
     /// Not a well-formed string: its kind for `takeLastKind()`, the value for `takeLast()`.

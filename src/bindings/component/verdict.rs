@@ -11,7 +11,9 @@ pub(super) fn action_json(text: &[u8], options: &str) -> String {
 }
 
 pub(super) fn actions_jsonl(text: &[u8], options: &str) -> String {
-    verdict_batch_reply(host_options(options).and_then(|o| api::parse_agent_actions_jsonl_verdict(text, o.as_ref().as_ref())))
+    verdict_batch_reply(
+        host_options(options).and_then(|o| api::parse_agent_actions_jsonl_verdict(text, o.as_ref().as_ref())),
+    )
 }
 
 pub(super) fn decision_json(text: &[u8], options: &str) -> String {

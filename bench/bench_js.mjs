@@ -7,6 +7,12 @@ import { measureGroup, table, consume } from './harness.mjs';
 import { parseAgentAction as seedParse } from './seed_parser.mjs';
 import { zodAction, ajvAction } from './schemas.mjs';
 import { core as rawCore } from './raw_core.mjs';
+import { api as packageApi } from '../pkg/wasm.mjs';
+import { FULL_REPLY } from '../pkg/api.mjs';
+
+// The full-reply path (issue 12 §1: before verdict replies), kept in the package for its tests:
+// the old numbers beside the new, in the same run.
+const full = packageApi[FULL_REPLY];
 
 // The raw wasm-bindgen exports under the package API (each returns the core's JSON reply), to
 // split our cost into its pieces: an instance of the package's wasm of its own (raw_core.mjs).
@@ -41,6 +47,7 @@ Object.assign(
   // (a) object input
   measureGroup({
     a_ours: () => parseAgentAction(action),
+    a_full: () => full.parseAgentAction(action),
     a_seed: () => seedParse(action),
     a_zod: () => zodAction.parse(action),
     a_ajv: () => ajvAction(action),
@@ -51,6 +58,7 @@ Object.assign(
   // (b) text input
   measureGroup({
     b_ours: () => parseAgentActionJson(text),
+    b_full: () => full.parseAgentActionJson(text),
     b_seed: () => seedParse(JSON.parse(text)),
     b_zod: () => zodAction.parse(JSON.parse(text)),
     b_jsonparse: () => JSON.parse(text),
@@ -61,6 +69,7 @@ Object.assign(
 // Batch: JSON Lines of 1,000 actions, per action.
 const batch = measureGroup({
   batch_ours: () => parseAgentActionsJsonl(jsonl),
+  batch_full: () => full.parseAgentActionsJsonl(jsonl),
   batch_seed: () => {
     const out = [];
     for (const line of jsonl.split('\n')) out.push(seedParse(JSON.parse(line)));
@@ -76,12 +85,14 @@ function zodVersion() {
 const r = results;
 table('(a) JS object input, one valid tool_call — target: ours ≤ 10× Zod', [
   { label: 'agent-contract parseAgentAction', result: r.a_ours, base: r.a_zod, baseName: 'Zod' },
+  { label: '  full reply (before verdicts)', result: r.a_full, base: r.a_zod, baseName: 'Zod' },
   { label: 'seed hand-written (JS port)', result: r.a_seed, base: r.a_zod, baseName: 'Zod' },
   { label: 'Zod 4 discriminatedUnion', result: r.a_zod, base: r.a_zod, baseName: 'Zod' },
   { label: 'Ajv 8 compiled (validate only)', result: r.a_ajv, base: r.a_zod, baseName: 'Zod' },
 ]);
 table('(b) JS text input, same action as JSON — target: ours ≤ 1.5× JSON.parse + hand-written', [
   { label: 'agent-contract parseAgentActionJson', result: r.b_ours, base: r.b_seed, baseName: 'JSON.parse+seed' },
+  { label: '  full reply (before verdicts)', result: r.b_full, base: r.b_seed, baseName: 'JSON.parse+seed' },
   { label: 'JSON.parse + seed hand-written', result: r.b_seed, base: r.b_seed, baseName: 'JSON.parse+seed' },
   { label: 'JSON.parse + Zod 4', result: r.b_zod, base: r.b_seed, baseName: 'JSON.parse+seed' },
   { label: 'JSON.parse alone', result: r.b_jsonparse, base: r.b_seed, baseName: 'JSON.parse+seed' },
@@ -94,6 +105,7 @@ table('    where our time goes (raw wasm-bindgen export → reply string; JSON.p
 ]);
 table(`    batch: JSON Lines, ${LINES} actions, per action`, [
   { label: 'agent-contract parseAgentActionsJsonl', result: r.batch_ours, base: r.batch_seed, baseName: 'split+JSON.parse+seed' },
+  { label: '  full reply (before verdicts)', result: r.batch_full, base: r.batch_seed, baseName: 'split+JSON.parse+seed' },
   { label: 'split + JSON.parse + seed per line', result: r.batch_seed, base: r.batch_seed, baseName: 'split+JSON.parse+seed' },
 ]);
 

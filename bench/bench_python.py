@@ -20,7 +20,8 @@ import pydantic
 from pydantic import BaseModel, Field, StringConstraints, TypeAdapter
 
 import agent_contract
-from agent_contract import _runtime
+from agent_contract import _collector_paused, _outcomes, _runtime, _unwrap
+from agent_contract._verdict import full_reply
 
 BATCHES = int(os.environ.get("BENCH_BATCHES", "15"))
 BATCH_MS = float(os.environ.get("BENCH_BATCH_MS", "40"))
@@ -137,6 +138,12 @@ def per(r: dict[str, float], k: int) -> dict[str, float]:
     return {**r, "ns": r["ns"] / k, "lo": r["lo"] / k, "hi": r["hi"] / k}
 
 
+def full_jsonl(text: str) -> Any:
+    """parse_agent_actions_jsonl as it was before verdict replies (the core writes every action)."""
+    with _collector_paused():
+        return _outcomes(full_reply("parse-agent-actions-jsonl", text, None, whole=True))
+
+
 def main() -> None:
     action = {
         "type": "tool_call",
@@ -160,6 +167,8 @@ def main() -> None:
         measure_group(
             {
                 "c_ours": lambda: parse(text),
+                # Issue 12 §1: the full-reply path (before verdict replies), same run.
+                "c_full": lambda: _unwrap(full_reply("parse-agent-action-json", text, None)),
                 "c_echo": lambda: call("echo", text),
                 "c_pydantic": lambda: action_adapter.validate_json(text),
                 "c_jsonloads": lambda: json.loads(text),
@@ -182,6 +191,7 @@ def main() -> None:
     batch = measure_group(
         {
             "batch_ours_jsonl": lambda: agent_contract.parse_agent_actions_jsonl(jsonl),
+            "batch_full_jsonl": lambda: full_jsonl(jsonl),
             "batch_ours_loop": lambda: [parse(line) for line in lines],
             "batch_pyd_loop": lambda: [action_adapter.validate_json(line) for line in lines],
             "batch_pyd_array": lambda: list_adapter.validate_json(array),
@@ -194,6 +204,7 @@ def main() -> None:
         "(c) Python, one valid tool_call as JSON text — target: ours ≤ 1.5× the echo floor",
         [
             ("agent_contract.parse_agent_action_json", r["c_ours"], r["c_echo"], "echo"),
+            ("  full reply (before verdicts)", r["c_full"], r["c_echo"], "echo"),
             ("echo export, same string (wasmtime floor)", r["c_echo"], r["c_echo"], "echo"),
             ("pydantic TypeAdapter.validate_json", r["c_pydantic"], r["c_echo"], "echo"),
             ("json.loads alone", r["c_jsonloads"], r["c_echo"], "echo"),
@@ -211,6 +222,7 @@ def main() -> None:
         f"    batch: {k} actions, per action — vs pydantic",
         [
             ("parse_agent_actions_jsonl (one crossing)", r["batch_ours_jsonl"], r["batch_pyd_loop"], "pydantic per line"),
+            ("  full reply (before verdicts)", r["batch_full_jsonl"], r["batch_pyd_loop"], "pydantic per line"),
             ("parse_agent_action_json per line", r["batch_ours_loop"], r["batch_pyd_loop"], "pydantic per line"),
             ("pydantic validate_json per line", r["batch_pyd_loop"], r["batch_pyd_loop"], "pydantic per line"),
             ("pydantic list[Action] validate_json (array)", r["batch_pyd_array"], r["batch_pyd_loop"], "pydantic per line"),

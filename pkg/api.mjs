@@ -488,6 +488,46 @@ async function* framesOfAsync(createNdjsonDecoder, chunks, options) {
 // Assemblers made before keep the instance they live in, which is freed once they all are.
 const RENEW_BYTES = 64 * 1024 * 1024;
 
+// Verdict replies (issue 12 §1). parseAgentAction(s)(Json|Jsonl) and parseDecision(Json) get,
+// on success, only the core's verdict: an index into the shapes table the core writes (read once,
+// `verdictShapes`), naming the members of the result in order. The result is built here from
+// values this side already holds: for a text, JSON.parse of the text the core accepted (as
+// parseJson); for a JS value, the mirror the reader filled while the core read it (js_host.js,
+// `found`): exactly the values the core judged, so the caller's object is never read again. An
+// error is the core's full reply. The full-reply exports stay reachable for the property tests
+// (`FULL_REPLY` below). See docs/decisions.md, "Verdict replies".
+const hasOwnProperty = Object.prototype.hasOwnProperty;
+const objectPrototype = Object.prototype;
+
+// An own data property, as JSON.parse makes it (see `put` in js_host.js).
+function putMember(o, key, value) {
+  if (typeof key === 'string' && !hasOwnProperty.call(objectPrototype, key)) o[key] = value;
+  else Object.defineProperty(o, key, { __proto__: null, value, writable: true, enumerable: true, configurable: true });
+}
+
+// The result a shape names, from `source` (a mirror, or JSON.parse of an accepted text): a
+// member is a name (taken as it is) or [name, item shape] (a list built item by item).
+function build(source, shape) {
+  const out = {};
+  for (let i = 0; i < shape.length; i++) {
+    const member = shape[i];
+    if (typeof member === 'string') {
+      putMember(out, member, source[member]);
+    } else {
+      const items = source[member[0]];
+      const list = [];
+      for (let j = 0; j < items.length; j++) putMember(list, j, build(items[j], member[1]));
+      putMember(out, member[0], list);
+    }
+  }
+  return out;
+}
+
+const textOf = (text) => (typeof text === 'string' ? text : utf8.decode(text));
+
+// The internal key of the full-reply functions (not part of the public API).
+export const FULL_REPLY = Symbol.for('agent-contract.fullReply');
+
 // `load()` returns the loaded instance (a glue of dist/agent_contract.js) or throws while there
 // is none (wasm.mjs: NotInitializedError); it is asked on the first use of `core`.
 export function createApi(load, renew) {
@@ -516,6 +556,56 @@ export function createApi(load, renew) {
     }
     return decode(text);
   };
+  // The memory check of `done`, for a verdict reply (a number, a marked node or a string).
+  const checked = (reply) => {
+    const bytes = core.memoryBytes();
+    if (bytes > peakBytes) peakBytes = bytes;
+    const fresh = renew && bytes > RENEW_BYTES && renew();
+    if (fresh) {
+      core = seeded(fresh);
+      renewals++;
+    }
+    return reply;
+  };
+  let shapes;
+  const shapeOf = (code) => (shapes ??= JSON.parse(core.verdictShapes()))[code];
+  // A JS value's verdict: the root node (its mirror `m`, the verdict `c`) or the error reply.
+  const fromValue = (reply) =>
+    typeof reply === 'string' ? decode(reply) : { ok: true, value: build(reply.m, shapeOf(reply.c)) };
+  // A text's verdict: a number, or the error reply.
+  const fromText = (reply, text) =>
+    typeof reply === 'string' ? decode(reply) : { ok: true, value: build(JSON.parse(textOf(text)), shapeOf(reply)) };
+  // A batch's items: a verdict number (built from `sourceOf(i)`) or the item's error outcome.
+  const fromItems = (outcome, sourceOf) => {
+    if (outcome.ok) {
+      const items = outcome.value;
+      for (let i = 0; i < items.length; i++) {
+        if (typeof items[i] === 'number') items[i] = { ok: true, value: build(sourceOf(i), shapeOf(items[i])) };
+      }
+    }
+    return outcome;
+  };
+  const valueVerdict = (run, value, options) => fromValue(checked(run(value, options)));
+  const textVerdict = (run, text, options) => {
+    text = textArgument(text);
+    return fromText(checked(run(text, options)), text);
+  };
+  const listVerdict = (list, options) => {
+    const reply = checked(core.parseAgentActionsVerdict(list, options));
+    if (typeof reply === 'string') return decode(reply);
+    return fromItems(decode(reply.c), (i) => reply.m[i]);
+  };
+  const jsonlVerdict = (text, options) => {
+    text = textArgument(text);
+    const outcome = decode(checked(core.parseAgentActionsJsonlVerdict(text, options)));
+    let lines;
+    // Item i is the text's i-th LF-separated line, as the core cut them; only accepted lines are parsed.
+    return fromItems(outcome, (i) => JSON.parse((lines ??= textOf(text).split('\n'))[i]));
+  };
+  const action = (value, options) => valueVerdict(core.parseAgentActionVerdict, value, options);
+  const actionJson = (text, options) => textVerdict(core.parseAgentActionJsonVerdict, text, options);
+  const decision = (value, options) => valueVerdict(core.parseDecisionVerdict, value, options);
+  const decisionJson = (text, options) => textVerdict(core.parseDecisionJsonVerdict, text, options);
   const unwrap = (outcome, finish = identity) => {
     if (outcome.ok) return finish(outcome.value);
     throw new ContractError(outcome.error);
@@ -624,12 +714,12 @@ export function createApi(load, renew) {
 
   const api = {
     ContractError,
-    parseAgentAction: (value, options) => unwrap(done(core.parseAgentAction(value, options))),
-    safeParseAgentAction: (value, options) => safe(done(core.parseAgentAction(value, options))),
-    parseAgentActionJson: (text, options) => unwrap(done(core.parseAgentActionJson(text, options))),
-    safeParseAgentActionJson: (text, options) => safe(done(core.parseAgentActionJson(text, options))),
-    parseAgentActions: (list, options) => each(done(core.parseAgentActions(list, options))),
-    parseAgentActionsJsonl: (text, options) => each(done(core.parseAgentActionsJsonl(text, options))),
+    parseAgentAction: (value, options) => unwrap(action(value, options)),
+    safeParseAgentAction: (value, options) => safe(action(value, options)),
+    parseAgentActionJson: (text, options) => unwrap(actionJson(text, options)),
+    safeParseAgentActionJson: (text, options) => safe(actionJson(text, options)),
+    parseAgentActions: (list, options) => each(listVerdict(list, options)),
+    parseAgentActionsJsonl: (text, options) => each(jsonlVerdict(text, options)),
     previewAction: (value, options) => unwrap(done(core.previewAction(value, options))),
     defineTool: (def, options) => unwrap(defineOutcome(() => new core.ToolHandle(def, options))),
     safeDefineTool: (def, options) => safe(defineOutcome(() => new core.ToolHandle(def, options))),
@@ -637,10 +727,10 @@ export function createApi(load, renew) {
     safeDefineToolJson: (text, options) => safe(defineOutcome(() => core.ToolHandle.fromJson(text, options))),
     parseJson: (text, options) => unwrap(parseJsonOutcome(text, options)),
     safeParseJson: (text, options) => safe(parseJsonOutcome(text, options)),
-    parseDecision: (value, options) => unwrap(done(core.parseDecision(value, options))),
-    safeParseDecision: (value, options) => safe(done(core.parseDecision(value, options))),
-    parseDecisionJson: (text, options) => unwrap(done(core.parseDecisionJson(text, options))),
-    safeParseDecisionJson: (text, options) => safe(done(core.parseDecisionJson(text, options))),
+    parseDecision: (value, options) => unwrap(decision(value, options)),
+    safeParseDecision: (value, options) => safe(decision(value, options)),
+    parseDecisionJson: (text, options) => unwrap(decisionJson(text, options)),
+    safeParseDecisionJson: (text, options) => safe(decisionJson(text, options)),
     validateToolInput: (tool, input, options) => unwrap(validateOutcome(tool, input, options)),
     safeValidateToolInput: (tool, input, options) => safe(validateOutcome(tool, input, options)),
     validateToolInputJson: (tool, text, options) => unwrap(validateToolInputJsonOutcome(tool, text, options)),
@@ -753,5 +843,17 @@ export function createApi(load, renew) {
       });
     });
   }
+  // The full-reply path (the core writes the whole result, this side decodes it), kept for the
+  // property tests that compare it with the verdict path; not part of the public API.
+  Object.defineProperty(api, FULL_REPLY, {
+    value: Object.freeze({
+      parseAgentAction: (value, options) => safe(done(core.parseAgentAction(value, options))),
+      parseAgentActionJson: (text, options) => safe(done(core.parseAgentActionJson(text, options))),
+      parseAgentActions: (list, options) => each(done(core.parseAgentActions(list, options))),
+      parseAgentActionsJsonl: (text, options) => each(done(core.parseAgentActionsJsonl(text, options))),
+      parseDecision: (value, options) => safe(done(core.parseDecision(value, options))),
+      parseDecisionJson: (text, options) => safe(done(core.parseDecisionJson(text, options))),
+    }),
+  });
   return api;
 }

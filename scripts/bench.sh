@@ -42,6 +42,11 @@ PYTHONPATH="$root/py-host/src${PYTHONPATH:+:$PYTHONPATH}" .venv/bin/python bench
 # memory over 10^6 calls and 100,000 tools).
 (cd bench && node --expose-gc bench_tool_handles.mjs --json out/tool_handles_js.json)
 PYTHONPATH="$root/py-host/src${PYTHONPATH:+:$PYTHONPATH}" .venv/bin/python bench/bench_tool_handles.py --json "$out/tool_handles_py.json"
+# Issue 12 §1: verdict replies, old beside new in process CPU time, and memory over 10^6 calls.
+(cd bench && node verdict_ab.mjs)
+PYTHONPATH="$root/py-host/src${PYTHONPATH:+:$PYTHONPATH}" .venv/bin/python bench/verdict_ab.py
+(cd bench && node --expose-gc bench_verdict_memory.mjs --json out/verdict_memory_js.json)
+PYTHONPATH="$root/py-host/src${PYTHONPATH:+:$PYTHONPATH}" .venv/bin/python bench/bench_verdict_memory.py
 (cd bench && node sizes.mjs --json out/sizes.json)
 (cd bench && node summary.mjs out/js.json out/python.json out/sizes.json out/tools_js.json out/tools_py.json out/registry.json \
   out/streams_js.json out/streams_py.json)

@@ -589,3 +589,38 @@ pub fn registry_project(registry: &crate::tools::handle::RegistryHandle, provide
         Some(Provider::Gemini) => crate::tools::gemini::gemini(&defs),
     }
 }
+
+// --- Verdict replies (issue 12 §1): the same operations, answering with the verdict number of
+// what they accepted (`protocol::verdict`) for hosts that build the result from values they hold.
+
+pub fn verdict_shapes() -> Value {
+    crate::protocol::verdict::shapes_value()
+}
+
+pub fn parse_agent_action_verdict<V: HostValue>(value: &V, options: Option<&V>) -> Result<u32> {
+    parse_agent_action(value, options).map(|a| crate::protocol::verdict::action_verdict(&a))
+}
+
+pub fn parse_agent_action_json_verdict<O: HostValue>(text: &[u8], options: Option<&O>) -> Result<u32> {
+    parse_agent_action_json(text, options).map(|a| crate::protocol::verdict::action_verdict(&a))
+}
+
+pub fn parse_agent_actions_verdict<V: HostValue>(list: &V, options: Option<&V>) -> Result<Vec<Result<u32>>> {
+    parse_agent_actions(list, options).map(action_verdicts)
+}
+
+pub fn parse_agent_actions_jsonl_verdict<O: HostValue>(text: &[u8], options: Option<&O>) -> Result<Vec<Result<u32>>> {
+    parse_agent_actions_jsonl(text, options).map(action_verdicts)
+}
+
+fn action_verdicts(items: Vec<Result<AgentAction>>) -> Vec<Result<u32>> {
+    items.into_iter().map(|r| r.map(|a| crate::protocol::verdict::action_verdict(&a))).collect()
+}
+
+pub fn parse_decision_verdict<V: HostValue>(value: &V, options: Option<&V>) -> Result<u32> {
+    parse_decision(value, options).map(|d| crate::protocol::verdict::decision_verdict(&d))
+}
+
+pub fn parse_decision_json_verdict<O: HostValue>(text: &[u8], options: Option<&O>) -> Result<u32> {
+    parse_decision_json(text, options).map(|d| crate::protocol::verdict::decision_verdict(&d))
+}

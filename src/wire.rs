@@ -139,3 +139,32 @@ fn collect_undefined(value: &Value, path: &mut String, out: &mut Vec<String>) {
         _ => {}
     }
 }
+
+// --- Verdict replies (issue 12 §1) -------------------------------------------------------------
+// A host that holds the values a result is made of (the text the core accepted, the JS values
+// the reader captured) gets, on success, only the verdict: an index into the shapes table
+// (`protocol::verdict`). Errors keep their whole shape.
+
+/// One verdict as text: its decimal number (never starts with `{`), or `{"ok":false,"error":…}`.
+pub fn verdict_reply(result: Result<u32, ContractError>) -> String {
+    match result {
+        Ok(v) => v.to_string(),
+        Err(e) => to_text(&outcome_value(Err(e))),
+    }
+}
+
+/// A batch: `{"ok":true,"value":[item, ...]}` where an item is a verdict number or
+/// `{"ok":false,"error":…}`; or the batch's own error.
+pub fn verdict_batch_reply(result: Result<Vec<Result<u32, ContractError>>, ContractError>) -> String {
+    to_text(&outcome_value(result.map(|items| {
+        Value::Array(
+            items
+                .into_iter()
+                .map(|item| match item {
+                    Ok(v) => Value::Number(Number::from_f64(f64::from(v))),
+                    Err(e) => outcome_value(Err(e)),
+                })
+                .collect(),
+        )
+    })))
+}

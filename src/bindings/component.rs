@@ -10,6 +10,8 @@ use crate::wire::{outcome_value, to_text, verdict_text};
 
 wit_bindgen::generate!({ world: "agent-contract", path: "wit" });
 
+mod verdict; // verdict replies (issue 12 §1)
+
 struct Core;
 
 /// Host text for a value; host text is never size-limited here (see `json::Mode::Host`).
@@ -587,6 +589,59 @@ impl Guest for Core {
     // The protocol as JSON Schema (issue 9 §4)
     fn protocol_schemas() -> String {
         reply(Ok(api::protocol_schemas()))
+    }
+
+    // Verdict replies (issue 12 §1), see `component/verdict.rs`.
+    fn verdict_shapes() -> String {
+        to_text(&api::verdict_shapes())
+    }
+
+    fn parse_agent_action_json_verdict(text: String) -> String {
+        verdict::action_json(text.as_bytes(), "")
+    }
+
+    fn parse_agent_action_json_verdict_with_options(text: String, options: String) -> String {
+        verdict::action_json(text.as_bytes(), &options)
+    }
+
+    fn parse_agent_action_json_verdict_bytes(text: String) -> String {
+        verdict::action_json(&carried_bytes(&text), "")
+    }
+
+    fn parse_agent_action_json_verdict_bytes_with_options(text: String, options: String) -> String {
+        verdict::action_json(&carried_bytes(&text), &options)
+    }
+
+    fn parse_agent_actions_jsonl_verdict(text: String) -> String {
+        verdict::actions_jsonl(text.as_bytes(), "")
+    }
+
+    fn parse_agent_actions_jsonl_verdict_with_options(text: String, options: String) -> String {
+        verdict::actions_jsonl(text.as_bytes(), &options)
+    }
+
+    fn parse_agent_actions_jsonl_verdict_bytes(text: String) -> String {
+        verdict::actions_jsonl(&carried_bytes(&text), "")
+    }
+
+    fn parse_agent_actions_jsonl_verdict_bytes_with_options(text: String, options: String) -> String {
+        verdict::actions_jsonl(&carried_bytes(&text), &options)
+    }
+
+    fn parse_decision_json_verdict(text: String) -> String {
+        verdict::decision_json(text.as_bytes(), "")
+    }
+
+    fn parse_decision_json_verdict_with_options(text: String, options: String) -> String {
+        verdict::decision_json(text.as_bytes(), &options)
+    }
+
+    fn parse_decision_json_verdict_bytes(text: String) -> String {
+        verdict::decision_json(&carried_bytes(&text), "")
+    }
+
+    fn parse_decision_json_verdict_bytes_with_options(text: String, options: String) -> String {
+        verdict::decision_json(&carried_bytes(&text), &options)
     }
 }
 

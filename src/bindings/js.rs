@@ -15,14 +15,15 @@ use crate::input::{HostFault, HostResult, HostValue, KeysError, Kind, StringFiel
 use crate::value::Value;
 use crate::wire::{outcome_value, to_text, verdict_text};
 
+mod scratch; // strings into the core through one reused buffer (issue 12 §1)
+mod verdict; // verdict replies (issue 12 §1): the exports that answer with a verdict on success
+
 #[wasm_bindgen(module = "/src/bindings/js_host.js")]
 extern "C" {
     #[wasm_bindgen(js_name = readRoot)]
-    fn read_root(v: &JsValue, cap: f64) -> u32;
+    fn read_root(v: &JsValue, cap: f64, mirror: bool) -> u32;
     #[wasm_bindgen(js_name = readOwn, catch)]
     fn read_own(node: &JsValue, key: &JsValue, cap: f64) -> Result<u32, JsValue>;
-    #[wasm_bindgen(js_name = readOwnString, catch)]
-    fn read_own_string(node: &JsValue, key: &JsValue, cap: f64) -> Result<Option<String>, JsValue>;
     #[wasm_bindgen(js_name = takeLastKind)]
     fn take_last_kind() -> u32;
     #[wasm_bindgen(js_name = readIndex, catch)]
@@ -64,6 +65,9 @@ const LONG_STRING: usize = 1 << 16;
 
 /// A well-formed JS string as Rust text.
 fn long_string(s: &JsValue) -> String {
+    if let Some(short) = scratch::short_string(s) {
+        return short;
+    }
     let units = text_length(s) as usize;
     if units < LONG_STRING {
         return s.as_string().unwrap_or_default();
@@ -141,7 +145,7 @@ const RULE_KEYS: [&str; 35] = [
 
 fn js_key(key: &str) -> JsValue {
     let Some(known) = RULE_KEYS.iter().find(|k| **k == key) else {
-        return JsValue::from_str(key);
+        return scratch::recent_key(key);
     };
     KEYS.with(|cache| {
         let mut cache = cache.borrow_mut();
@@ -207,6 +211,10 @@ impl CallOptions {
     fn value(&self, value: JsValue) -> JsInput {
         JsInput::root(value, self.cap)
     }
+
+    fn mirrored(&self, value: JsValue) -> JsInput {
+        JsInput::mirrored(value, self.cap)
+    }
 }
 
 /// A JS value as the rules read it. A container is held as its node (`{v, up}`, see
@@ -220,7 +228,14 @@ struct JsInput {
 
 impl JsInput {
     fn root(value: JsValue, cap: Caps) -> JsInput {
-        let code = read_root(&value, cap.string);
+        let code = read_root(&value, cap.string, false);
+        JsInput::taken(code, cap)
+    }
+
+    /// A root whose containers keep a mirror of what the core reads (verdict replies: see
+    /// `found` in js_host.js).
+    fn mirrored(value: JsValue, cap: Caps) -> JsInput {
+        let code = read_root(&value, cap.string, true);
         JsInput::taken(code, cap)
     }
 
@@ -262,9 +277,10 @@ impl HostValue for JsInput {
     }
 
     fn get_string(&self, key: &str) -> HostResult<StringField<JsInput>> {
-        match read_own_string(&self.value, &js_key(key), self.cap.string).map_err(fault)? {
-            Some(s) => Ok(StringField::String(s)),
-            None => match take_last_kind() {
+        match scratch::read_own_string(&self.value, &js_key(key), self.cap.string).map_err(fault)? {
+            scratch::Read::String(s) => Ok(StringField::String(s)),
+            scratch::Read::Whole => Ok(StringField::String(long_string(&take_last()))),
+            scratch::Read::Other => match take_last_kind() {
                 MISSING => Ok(StringField::Missing),
                 code => self.child(code).map(StringField::Other),
             },
@@ -277,7 +293,7 @@ impl HostValue for JsInput {
             return Err(KeysError::IllFormedKey);
         }
         let keys: Array = keys.unchecked_into();
-        Ok(keys.iter().map(|k| k.as_string().unwrap_or_default()).collect())
+        Ok(keys.iter().map(|k| long_string(&k)).collect())
     }
 
     fn len(&self) -> HostResult<usize> {
@@ -361,11 +377,11 @@ impl Text {
 /// whole: its first `max_bytes + 1` bytes do, the core reaches its verdict on them (reading
 /// everything it reads before the text, in its order), and when that verdict is the text's
 /// size its error is built again by the core with the text's real length.
-fn with_text(
+fn with_text<T>(
     arg: &JsValue,
     max_bytes: usize,
-    run: impl FnOnce(&[u8]) -> Result<Value, ContractError>,
-) -> Result<Value, ContractError> {
+    run: impl FnOnce(&[u8]) -> Result<T, ContractError>,
+) -> Result<T, ContractError> {
     let text = Text::of(arg);
     if let Text::Other(v) = &text {
         return Err(api::not_text(&JsInput::root(v.clone(), Caps::FLOOR)));

@@ -57,20 +57,54 @@ let last;
 // What a reader found: its kind, with the value (a node for a container, a capped string)
 // kept for takeLast(). User code (traps) runs in kindOf, before `last` is set, so a call the
 // caller's code makes into the package meanwhile cannot disturb it.
+//
+// A node also holds `m`, its *mirror*: a fresh plain object or array holding, under each key or
+// index the core read, what the read gave the core (a primitive as it crossed, a container's
+// own mirror). When the core accepts a value it answers with a verdict only, and api.mjs builds
+// the result from the root's mirror: the values the core judged, without reading the caller's
+// value again (a getter or Proxy trap never runs twice, nor after the verdict). See
+// docs/decisions.md, "Verdict replies".
+//
+// Only verdict calls ask for mirrors (readRoot's `mirror`): a node has one when its parent has.
 function found(v, up, cap) {
   const kind = kindOf(v);
   if (kind === ARRAY || kind === OBJECT) {
     for (let n = up; n !== null; n = n.up) if (n.v === v) return CYCLE;
-    last = { v, up };
+    last = { v, up, m: up !== null && up.m !== undefined ? (kind === ARRAY ? [] : {}) : undefined };
   } else {
     last = kind === STRING ? capped(v, cap) : v;
   }
   return kind;
 }
 
-// The root value of a call: its kind, the value for takeLast().
-export function readRoot(v, cap) {
-  return found(v, null, cap);
+// What the mirror keeps of what found() just read. JSON has no -0: the core's copy writes 0.
+function mirrored(kind) {
+  if (kind === ARRAY || kind === OBJECT) return last.m;
+  return kind === NUMBER && last === 0 ? 0 : last;
+}
+
+const ObjectProto = Object.prototype;
+const defineProperty = Object.defineProperty;
+
+// An own data property, as JSON.parse makes it: assignment unless Object.prototype has that
+// name (`__proto__`, or a polluted prototype's accessor or read-only property); array items
+// always defined (Array.prototype's chain is the program's to change).
+export function put(m, key, value) {
+  if (typeof key === 'string' && !hasOwn.call(ObjectProto, key)) m[key] = value;
+  else defineProperty(m, key, { __proto__: null, value, writable: true, enumerable: true, configurable: true });
+}
+
+function record(node, key, kind) {
+  if (kind !== CYCLE && node.m !== undefined) put(node.m, key, mirrored(kind));
+  return kind;
+}
+
+// The root value of a call: its kind, the value for takeLast(); with `mirror`, a container's
+// node gets a mirror (and so do the nodes read from it).
+export function readRoot(v, cap, mirror) {
+  const kind = found(v, null, cap);
+  if (mirror && (kind === ARRAY || kind === OBJECT)) last.m = kind === ARRAY ? [] : {};
+  return kind;
 }
 
 // Own property `key` of the node's object: its kind (MISSING when not an own property); the
@@ -78,32 +112,17 @@ export function readRoot(v, cap) {
 export function readOwn(node, key, cap) {
   const o = node.v;
   if (!hasOwn.call(o, key)) return MISSING;
-  return found(o[key], node, cap);
+  return record(node, key, found(o[key], node, cap));
 }
 
 let lastKind = MISSING;
-
-// Own property `key` when it holds a well-formed string: the string itself (capped), in one
-// crossing. Otherwise undefined, with the kind for takeLastKind() and the value for takeLast().
-export function readOwnString(node, key, cap) {
-  const o = node.v;
-  if (!hasOwn.call(o, key)) {
-    lastKind = MISSING;
-    return undefined;
-  }
-  const v = o[key];
-  if (typeof v === 'string' && wellFormed(v)) return capped(v, cap);
-  const kind = found(v, node, cap);
-  lastKind = kind;
-  return undefined;
-}
 
 export function takeLastKind() {
   return lastKind;
 }
 
 export function readIndex(node, i, cap) {
-  return found(node.v[i], node, cap);
+  return record(node, i, found(node.v[i], node, cap));
 }
 
 export function takeLast() {
@@ -276,4 +295,64 @@ export function describeThrown(e) {
   } catch (_) {
     return 'an exception';
   }
+}
+
+// A verdict for the value read from `node`: the node, marked with the verdict (`c`); api.mjs
+// builds the result from its mirror `m`.
+export function verdictOf(node, code) {
+  node.c = code;
+  return node;
+}
+
+// Strings into the core through its reused buffer (js/scratch.rs): `ptr`, `len` locate it in
+// the memory of the calling instance, seen through `memory` (a view made by memoryView and held
+// by that instance: two instances, such as Node's renewal, share this module). Memory that grows
+// detaches the view; the core then makes another. ASCII is written unit by unit, other text by
+// TextEncoder when it surely fits (3 bytes per unit at most). -1: it does not fit; -3: the view
+// is detached.
+export function memoryView(view) {
+  return new Uint8Array(view.buffer);
+}
+
+function intoBuffer(s, memory, ptr, len) {
+  if (memory.byteLength === 0) return -3;
+  const n = s.length;
+  if (n > len) return -1;
+  for (let i = 0; i < n; i++) {
+    const c = s.charCodeAt(i);
+    if (c > 0x7f) {
+      if (n * 3 > len) return -1;
+      return encoder.encodeInto(s, memory.subarray(ptr, ptr + len)).written;
+    }
+    memory[ptr + i] = c;
+  }
+  return n;
+}
+
+// Own property `key` when it holds a well-formed string, in one crossing, answered into the
+// core's buffer: the UTF-8 length of the (capped) string; -1 when it is not a well-formed string
+// (MISSING or its kind for takeLastKind(), the value for takeLast()); -2 when it is one that did
+// not go into the buffer (in takeLast()).
+export function readOwnStringInto(node, key, cap, memory, ptr, len) {
+  const o = node.v;
+  if (!hasOwn.call(o, key)) {
+    lastKind = MISSING;
+    return -1;
+  }
+  const v = o[key];
+  if (typeof v === 'string' && wellFormed(v)) {
+    const s = capped(v, cap);
+    if (node.m !== undefined) put(node.m, key, s);
+    const n = intoBuffer(s, memory, ptr, len);
+    if (n >= 0) return n;
+    last = s;
+    return n === -3 ? -3 : -2;
+  }
+  lastKind = record(node, key, found(v, node, cap));
+  return -1;
+}
+
+// A well-formed string (already read) into the buffer: its UTF-8 length, -1 or -3.
+export function encodeShort(s, memory, ptr, len) {
+  return intoBuffer(s, memory, ptr, len);
 }

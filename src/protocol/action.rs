@@ -72,9 +72,9 @@ impl AgentAction {
     }
 }
 
-const ACTION_TYPES: [&str; 4] = ["message", "tool_call", "finish", "request_approval"];
+pub(crate) const ACTION_TYPES: [&str; 4] = ["message", "tool_call", "finish", "request_approval"];
 
-fn fields_of(action_type: &str) -> &'static [&'static str] {
+pub(crate) fn fields_of(action_type: &str) -> &'static [&'static str] {
     match action_type {
         "message" => &["content"],
         "tool_call" => &["callId", "tool", "input"],

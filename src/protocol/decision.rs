@@ -80,7 +80,7 @@ impl Decision {
 }
 
 const KINDS: [&str; 2] = ["tool", "final"];
-const CALL_FIELDS: [&str; 3] = ["callId", "name", "arguments"];
+pub(crate) const CALL_FIELDS: [&str; 3] = ["callId", "name", "arguments"];
 
 pub fn parse_decision<V: HostValue>(value: &V, options: &Options) -> Result<Decision> {
     parse_decision_with(value, options, &AnswerRule::Text)

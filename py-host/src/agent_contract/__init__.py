@@ -337,13 +337,15 @@ def _not_text(value: Any) -> dict[str, Any]:
     return _reply(_runtime.call_args("not-text", (write(value, 0, DEFAULT_MAX_BYTES),)))
 
 
-def _cross_text(export: str, before: tuple[str, ...], text: Snapshot, options: str) -> dict[str, Any]:
+def _cross_text(export: str, before: tuple[str, ...], text: Snapshot, options: str, decode: Any = None) -> Any:
     """Calls `export` with the arguments `before`, then `text`: as a string when it is valid
     Unicode, else through the `-bytes` twin, its (WTF-8) bytes carried one per code point, so
-    the core reports the exact code and byte position either way, in one copy."""
+    the core reports the exact code and byte position either way, in one copy. `decode` turns
+    the reply text into the result (`_reply` unless given)."""
+    decode = decode or _reply
     if type(text) is str:
         try:
-            return _reply(_runtime.call_args(export, before + (text,), options))
+            return decode(_runtime.call_args(export, before + (text,), options))
         except UnicodeEncodeError:
             # Lone surrogates: not valid Unicode, so not a WIT string (wasmtime refuses it
             # before the core runs). Asking wasmtime first spares valid text a second scan.
@@ -355,11 +357,13 @@ def _cross_text(export: str, before: tuple[str, ...], text: Snapshot, options: s
         except UnicodeDecodeError:
             data = text
         else:
-            return _reply(_runtime.call_args(export, before + (decoded,), options))
-    return _reply(_runtime.call_args(export + "-bytes", before + (carried(data),), options))
+            return decode(_runtime.call_args(export, before + (decoded,), options))
+    return decode(_runtime.call_args(export + "-bytes", before + (carried(data),), options))
 
 
-def _call_text(export: str, text: Any, options: Any, before: tuple[str, ...] = (), whole: bool = False) -> dict[str, Any]:
+def _call_text(
+    export: str, text: Any, options: Any, before: tuple[str, ...] = (), whole: bool = False, decode: Any = None
+) -> Any:
     """A text function: `text` is the caller's argument or its snapshot. Text over `maxBytes`
     crosses as its stand-in (see `_text.stand_in`) unless `whole` (JSON Lines: the limit is
     per line)."""
@@ -372,7 +376,7 @@ def _call_text(export: str, text: Any, options: Any, before: tuple[str, ...] = (
         cut = stand_in(snap, max_bytes)
         if cut is not None:
             snap = cut
-    return _cross_text(export, before, snap, opts)
+    return _cross_text(export, before, snap, opts, decode)
 
 
 def _call_tool(export: str, tool: Any, argument: Any, options: Any) -> dict[str, Any]:
@@ -452,6 +456,7 @@ def _outcomes(reply: dict[str, Any]) -> list[Outcome[Any]]:
     ]
 
 
+from . import _verdict  # noqa: E402  (needs the helpers above)
 from ._session import (  # noqa: E402  (needs the helpers above)
     Session,
     SessionChecker,
@@ -520,7 +525,7 @@ def parse_agent_action(value: Any, options: Optional[Options] = None) -> AgentAc
 
 def parse_agent_action_json(text: Text, options: Optional[Options] = None) -> AgentAction:
     """Validates strict JSON text (str or bytes) as an agent action; raises ContractError."""
-    result: AgentAction = _unwrap(_call_text("parse-agent-action-json", text, options))
+    result: AgentAction = _verdict.one("parse-agent-action-json-verdict", text, options)
     return result
 
 
@@ -628,7 +633,7 @@ def parse_agent_actions(values: Any, options: Optional[Options] = None) -> list[
 def parse_agent_actions_jsonl(text: Text, options: Optional[Options] = None) -> list[Outcome[AgentAction]]:
     """JSON Lines: one outcome per line, in one crossing; positions are in the whole text."""
     with _collector_paused():
-        return _outcomes(_call_text("parse-agent-actions-jsonl", text, options, whole=True))
+        return _verdict.jsonl("parse-agent-actions-jsonl-verdict", text, options)
 
 
 def parse_json(text: Text, options: Optional[LimitOptions] = None) -> Any:
@@ -655,7 +660,7 @@ def parse_decision(value: Any, options: Optional[DecisionOptions] = None) -> Dec
 
 def parse_decision_json(text: Text, options: Optional[DecisionOptions] = None) -> Decision:
     """Validates strict JSON text (str or bytes) as a decision; raises ContractError."""
-    result: Decision = _unwrap(_call_text("parse-decision-json", text, options))
+    result: Decision = _verdict.one("parse-decision-json-verdict", text, options)
     return result
 
 

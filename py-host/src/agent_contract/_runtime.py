@@ -90,6 +90,16 @@ EXPORTS = _WITH_OPTIONS + tuple(name + "-with-options" for name in _WITH_OPTIONS
     "gemini-schema-issues",
     # The protocol as JSON Schema (issue 9 §4)
     "protocol-schemas",
+    # Verdict replies (issue 12 §1)
+    "verdict-shapes",
+) + tuple(
+    name + suffix
+    for name in (
+        "parse-agent-action-json-verdict",
+        "parse-agent-actions-jsonl-verdict",
+        "parse-decision-json-verdict",
+    )
+    for suffix in ("", "-with-options", "-bytes", "-bytes-with-options")
 )
 
 ASSEMBLY = "agent-contract:core/assembly@0.1.0"

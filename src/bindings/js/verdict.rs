@@ -1,0 +1,131 @@
+//! Verdict replies for the JS host (issue 12 §1). On success these exports answer with the
+//! verdict only (`protocol::verdict`): a number for a text (api.mjs builds the result from
+//! `JSON.parse` of the text it holds), the root node marked with the verdict for a JS value
+//! (api.mjs builds the result from the node's mirror, the values the reader gave the core; see
+//! `found` in js_host.js). An error is the usual reply string, whole. The full-reply exports in
+//! `js.rs` stay: the property tests compare both paths.
+
+use wasm_bindgen::prelude::*;
+
+use super::{max_bytes, reply, with_text, CallOptions, Caps, JsInput, Text};
+use crate::api;
+use crate::error::ContractError;
+use crate::input::options::{OptionSet, Options};
+use crate::wire::{to_text, verdict_batch_reply};
+
+#[wasm_bindgen(module = "/src/bindings/js_host.js")]
+extern "C" {
+    #[wasm_bindgen(js_name = verdictOf)]
+    fn verdict_of(node: &JsValue, verdict: JsValue) -> JsValue;
+}
+
+/// A call's options: when `undefined` (most calls), the defaults without reading anything (one
+/// check instead of the snapshot and root reads); else read as every export reads them.
+enum Opts {
+    Default(Caps),
+    Given(CallOptions),
+}
+
+impl Opts {
+    fn read(options: &JsValue, set: OptionSet) -> Opts {
+        if options.is_undefined() {
+            Opts::Default(Caps::of(&Options::default(), set))
+        } else {
+            Opts::Given(CallOptions::read(options, set))
+        }
+    }
+
+    fn input(&self) -> Option<&JsInput> {
+        match self {
+            Opts::Default(_) => None,
+            Opts::Given(o) => Some(&o.input),
+        }
+    }
+
+    fn mirrored(&self, value: JsValue) -> JsInput {
+        match self {
+            Opts::Default(cap) => JsInput::mirrored(value, *cap),
+            Opts::Given(o) => o.mirrored(value),
+        }
+    }
+
+    fn max_bytes(&self, set: OptionSet) -> usize {
+        match self {
+            Opts::Default(_) => Options::default().limits.max_bytes,
+            Opts::Given(o) => max_bytes(o, set),
+        }
+    }
+}
+
+/// The shapes table, read once by api.mjs.
+#[wasm_bindgen(js_name = verdictShapes)]
+pub fn verdict_shapes() -> String {
+    to_text(&api::verdict_shapes())
+}
+
+fn of_value(root: &JsInput, result: Result<u32, ContractError>) -> JsValue {
+    match result {
+        Ok(code) => verdict_of(&root.value, JsValue::from(code)),
+        Err(e) => JsValue::from_str(&reply(Err(e))),
+    }
+}
+
+fn of_text(result: Result<u32, ContractError>) -> JsValue {
+    match result {
+        Ok(code) => JsValue::from(code),
+        Err(e) => JsValue::from_str(&reply(Err(e))),
+    }
+}
+
+#[wasm_bindgen(js_name = parseAgentActionVerdict)]
+pub fn parse_agent_action_verdict(value: JsValue, options: JsValue) -> JsValue {
+    let o = Opts::read(&options, OptionSet::Rules);
+    let root = o.mirrored(value);
+    let result = api::parse_agent_action_verdict(&root, o.input());
+    of_value(&root, result)
+}
+
+#[wasm_bindgen(js_name = parseAgentActionJsonVerdict)]
+pub fn parse_agent_action_json_verdict(text: JsValue, options: JsValue) -> JsValue {
+    let o = Opts::read(&options, OptionSet::Rules);
+    of_text(with_text(&text, o.max_bytes(OptionSet::Rules), |t| api::parse_agent_action_json_verdict(t, o.input())))
+}
+
+#[wasm_bindgen(js_name = parseDecisionVerdict)]
+pub fn parse_decision_verdict(value: JsValue, options: JsValue) -> JsValue {
+    let o = Opts::read(&options, OptionSet::Decision);
+    let root = o.mirrored(value);
+    let result = api::parse_decision_verdict(&root, o.input());
+    of_value(&root, result)
+}
+
+#[wasm_bindgen(js_name = parseDecisionJsonVerdict)]
+pub fn parse_decision_json_verdict(text: JsValue, options: JsValue) -> JsValue {
+    let o = Opts::read(&options, OptionSet::Decision);
+    of_text(with_text(&text, o.max_bytes(OptionSet::Decision), |t| api::parse_decision_json_verdict(t, o.input())))
+}
+
+/// `{ok, value: [verdict | {ok: false, error}]}` (`wire::verdict_batch_reply`); for a list, the
+/// list's node marked with that reply (its mirror holds the items the reader read), so one value
+/// crosses.
+#[wasm_bindgen(js_name = parseAgentActionsVerdict)]
+pub fn parse_agent_actions_verdict(list: JsValue, options: JsValue) -> JsValue {
+    let o = Opts::read(&options, OptionSet::Rules);
+    let root = o.mirrored(list);
+    let text = verdict_batch_reply(api::parse_agent_actions_verdict(&root, o.input()));
+    if root.kind == crate::input::Kind::Array {
+        verdict_of(&root.value, JsValue::from_str(&text))
+    } else {
+        JsValue::from_str(&text)
+    }
+}
+
+#[wasm_bindgen(js_name = parseAgentActionsJsonlVerdict)]
+pub fn parse_agent_actions_jsonl_verdict(text: JsValue, options: JsValue) -> String {
+    let o = Opts::read(&options, OptionSet::Rules);
+    let text = Text::of(&text);
+    verdict_batch_reply(match &text {
+        Text::Other(v) => Err(api::not_text(&JsInput::root(v.clone(), Caps::FLOOR))),
+        _ => api::parse_agent_actions_jsonl_verdict(&text.bytes(0, text.len()), o.input()),
+    })
+}

@@ -1,16 +1,26 @@
 #!/usr/bin/env bash
 # Builds the npm package's generated part (pkg/dist/): the core compiled for wasm32 with the JS
 # binding, then wasm-bindgen's `--target web` output once, for every entry (Node, browsers,
-# bundlers): one agent_contract_bg.wasm. scripts/package-js.mjs turns the glue into a factory
-# (a second instance for Node's renewal), writes the CommonJS declarations and copies the
-# license texts into pkg/. Then the command line for WASI (`npx agent-contract`).
+# bundlers): one agent_contract_bg.wasm. The same crate without its `schema` feature (no tool
+# contracts, no schema engine: issue 12 §4) gives the protocol core,
+# agent_contract_protocol_bg.wasm, which 'agent-contract/protocol' loads. scripts/package-js.mjs
+# turns each glue into a factory (a second instance for Node's renewal), writes the CommonJS
+# and protocol declarations and copies the license texts into pkg/. Then the command line for
+# WASI (`npx agent-contract`).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# Each build has its own target directory, so switching between them recompiles nothing.
 cargo build --quiet --target wasm32-unknown-unknown --features js --release --target-dir target/js
-wasm=target/js/wasm32-unknown-unknown/release/agent_contract.wasm
+cargo build --quiet --target wasm32-unknown-unknown --no-default-features --features js --release \
+  --target-dir target/js-protocol
 rm -rf pkg/dist
-wasm-bindgen --remove-name-section --target web --omit-default-module-path --no-typescript \
-  --out-dir pkg/dist "$wasm"
+# Not shipped: function names, the producers section (compiler versions).
+bindgen() {
+  wasm-bindgen --remove-name-section --remove-producers-section --target web --omit-default-module-path \
+    --no-typescript --out-dir pkg/dist "$@"
+}
+bindgen target/js/wasm32-unknown-unknown/release/agent_contract.wasm
+bindgen --out-name agent_contract_protocol target/js-protocol/wasm32-unknown-unknown/release/agent_contract.wasm
 node scripts/package-js.mjs
 # `npx agent-contract`: the command line (cli/) built for WASI, run by pkg/bin/agent-contract.mjs
 # through node:wasi. Smallest code (`opt-level = "z"`, stripped): every installer downloads it.

@@ -418,12 +418,14 @@ pub fn preview_action(value: JsValue, options: JsValue) -> String {
     reply(Ok(api::preview_action(&o.value(value), Some(&o.input))))
 }
 
+#[cfg(feature = "schema")]
 #[wasm_bindgen(js_name = defineTool)]
 pub fn define_tool(def: JsValue, options: JsValue) -> String {
     let o = CallOptions::read(&options, OptionSet::Rules);
     reply(api::define_tool(&o.value(def), Some(&o.input)).map(|t| t.into_value()))
 }
 
+#[cfg(feature = "schema")]
 #[wasm_bindgen(js_name = defineToolJson)]
 pub fn define_tool_json(text: JsValue, options: JsValue) -> String {
     let o = CallOptions::read(&options, OptionSet::Rules);
@@ -473,6 +475,7 @@ pub fn parse_decision_json(text: JsValue, options: JsValue) -> String {
     }))
 }
 
+#[cfg(feature = "schema")]
 #[wasm_bindgen(js_name = validateToolInput)]
 pub fn validate_tool_input(tool: JsValue, input: JsValue, options: JsValue) -> String {
     let o = CallOptions::read(&options, OptionSet::Rules);
@@ -481,6 +484,7 @@ pub fn validate_tool_input(tool: JsValue, input: JsValue, options: JsValue) -> S
 
 /// A verdict-only reply (`wire::verdict_text`): the valid input is the caller's text unchanged,
 /// which api.mjs parses itself.
+#[cfg(feature = "schema")]
 #[wasm_bindgen(js_name = validateToolInputJson)]
 pub fn validate_tool_input_json(tool: JsValue, text: JsValue, options: JsValue) -> String {
     let o = CallOptions::read(&options, OptionSet::Rules);
@@ -501,11 +505,13 @@ pub fn seed(bytes: &[u8]) -> bool {
 }
 
 /// Runs one group of the official JSON Schema Test Suite (JSON text); for the conformance tests.
+#[cfg(feature = "schema")]
 #[wasm_bindgen(js_name = schemaSuiteCheck)]
 pub fn schema_suite_check(text: JsValue) -> String {
     reply(with_text(&text, MAX_BYTES_CEILING, api::schema_suite_check))
 }
 
+#[cfg(feature = "schema")]
 #[wasm_bindgen(js_name = createRegistry)]
 pub fn create_registry(tools: JsValue, options: JsValue) -> String {
     let o = CallOptions::read(&options, OptionSet::Rules);
@@ -518,16 +524,19 @@ fn program_data(value: JsValue) -> JsInput {
     JsInput::root(value, Caps::CEILING)
 }
 
+#[cfg(feature = "schema")]
 #[wasm_bindgen]
 pub fn catalog(registry: JsValue) -> String {
     reply(api::catalog(&program_data(registry)))
 }
 
+#[cfg(feature = "schema")]
 #[wasm_bindgen(js_name = definePolicy)]
 pub fn define_policy(policy: JsValue) -> String {
     reply(api::define_policy(&program_data(policy)))
 }
 
+#[cfg(feature = "schema")]
 #[wasm_bindgen(js_name = checkToolCall)]
 pub fn check_tool_call(registry: JsValue, action: JsValue, policy: JsValue, options: JsValue) -> String {
     let o = CallOptions::read(&options, OptionSet::Rules);
@@ -535,47 +544,56 @@ pub fn check_tool_call(registry: JsValue, action: JsValue, policy: JsValue, opti
     reply(api::check_tool_call(&registry, &o.value(action), &policy, Some(&o.input)))
 }
 
+#[cfg(feature = "schema")]
 #[wasm_bindgen(js_name = toOpenAITools)]
 pub fn to_openai_tools(registry: JsValue) -> String {
     reply(api::project(&program_data(registry), api::Provider::OpenAi))
 }
 
+#[cfg(feature = "schema")]
 #[wasm_bindgen(js_name = toOpenAIResponsesTools)]
 pub fn to_openai_responses_tools(registry: JsValue) -> String {
     reply(api::project(&program_data(registry), api::Provider::OpenAiResponses))
 }
 
+#[cfg(feature = "schema")]
 #[wasm_bindgen(js_name = toAnthropicTools)]
 pub fn to_anthropic_tools(registry: JsValue) -> String {
     reply(api::project(&program_data(registry), api::Provider::Anthropic))
 }
 
+#[cfg(feature = "schema")]
 #[wasm_bindgen(js_name = toMcpTools)]
 pub fn to_mcp_tools(registry: JsValue) -> String {
     reply(api::project(&program_data(registry), api::Provider::Mcp))
 }
 
+#[cfg(feature = "schema")]
 #[wasm_bindgen(js_name = normalizeToolResult)]
 pub fn normalize_tool_result(tool: JsValue, value: JsValue, options: JsValue) -> String {
     let o = CallOptions::read(&options, OptionSet::Rules);
     reply(api::normalize_tool_result(&o.value(tool), &o.value(value), Some(&o.input)))
 }
 
+#[cfg(feature = "schema")]
 #[wasm_bindgen(js_name = compareContracts)]
 pub fn compare_contracts(old: JsValue, new: JsValue) -> String {
     reply(api::compare_contracts(&program_data(old), &program_data(new)))
 }
 
+#[cfg(feature = "schema")]
 #[wasm_bindgen(js_name = diffCatalogs)]
 pub fn diff_catalogs(old: JsValue, new: JsValue) -> String {
     reply(api::diff_catalogs(&program_data(old), &program_data(new)))
 }
 
+#[cfg(feature = "schema")]
 #[wasm_bindgen(js_name = strictSchemaIssues)]
 pub fn strict_schema_issues(schema: JsValue) -> String {
     reply(api::strict_schema_issues(&program_data(schema)))
 }
 
+#[cfg(feature = "schema")]
 #[wasm_bindgen(js_name = jsonSchemaForTarget)]
 pub fn json_schema_for_target(schema: JsValue, target: JsValue) -> String {
     reply(api::json_schema_for_target(&program_data(schema), &program_data(target)))
@@ -767,12 +785,14 @@ pub fn query_session(text: JsValue, query: JsValue, options: JsValue) -> String 
     reply(session_text(&text).and_then(|t| api::query_session(&t, &query, Some(&o.input))))
 }
 
+#[cfg(feature = "schema")]
 #[wasm_bindgen(js_name = fromSeedTool)]
 pub fn from_seed_tool(def: JsValue, extra: JsValue, options: JsValue) -> String {
     let o = CallOptions::read(&options, OptionSet::Rules);
     reply(api::from_seed_tool(&o.value(def), &program_data(extra), Some(&o.input)))
 }
 
+#[cfg(feature = "schema")]
 #[wasm_bindgen(js_name = toSeedTool)]
 pub fn to_seed_tool(tool: JsValue) -> String {
     reply(api::to_seed_tool(&program_data(tool)))
@@ -1160,11 +1180,13 @@ impl NdjsonDecoder {
 }
 
 // Gemini projection (issue 11 §2)
+#[cfg(feature = "schema")]
 #[wasm_bindgen(js_name = toGeminiTools)]
 pub fn to_gemini_tools(registry: JsValue) -> String {
     reply(api::project(&program_data(registry), api::Provider::Gemini))
 }
 
+#[cfg(feature = "schema")]
 #[wasm_bindgen(js_name = geminiSchemaIssues)]
 pub fn gemini_schema_issues(schema: JsValue) -> String {
     reply(api::gemini_schema_issues(&program_data(schema)))

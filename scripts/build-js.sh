@@ -11,6 +11,9 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 # Each build has its own target directory, so switching between them recompiles nothing.
 cargo build --quiet --target wasm32-unknown-unknown --features js --release --target-dir target/js
+# The protocol core keeps the release profile (opt-level 3): built for size ("s": -16% gzip, "z":
+# -24%) its strict parse measured 1.1-1.5x slower than the full core's, and past 2x JSON.parse
+# (bench/bench_entries.mjs; bench/RESULTS.md "Issue 12 §4").
 cargo build --quiet --target wasm32-unknown-unknown --no-default-features --features js --release \
   --target-dir target/js-protocol
 rm -rf pkg/dist
@@ -21,6 +24,10 @@ bindgen() {
 }
 bindgen target/js/wasm32-unknown-unknown/release/agent_contract.wasm
 bindgen --out-name agent_contract_protocol target/js-protocol/wasm32-unknown-unknown/release/agent_contract.wasm
+# The custom sections left (target_features) are not needed by any host either.
+for wasm in pkg/dist/agent_contract_bg.wasm pkg/dist/agent_contract_protocol_bg.wasm; do
+  wasm-tools strip --all "$wasm" -o "$wasm"
+done
 node scripts/package-js.mjs
 # `npx agent-contract`: the command line (cli/) built for WASI, run by pkg/bin/agent-contract.mjs
 # through node:wasi. Smallest code (`opt-level = "z"`, stripped): every installer downloads it.

@@ -2,7 +2,7 @@
 // and of issue 3 (tool validation, compile, registry).
 // and of issue 4 (strict JSON parse, stream assembly).
 // Usage: node summary.mjs <js.json> <python.json> <sizes.json> [<tools_js.json> <tools_py.json> <registry.json>
-//          [<streams_js.json> <streams_py.json>]]
+//          [<streams_js.json> <streams_py.json> [<entries.json>]]]
 import { readFileSync } from 'node:fs';
 import { fmtNs } from './harness.mjs';
 
@@ -13,7 +13,7 @@ const load = (p) => {
     return null;
   }
 };
-const [js, py, sizes, tjs, tpy, reg, sjs, spy] = process.argv.slice(2).map(load);
+const [js, py, sizes, tjs, tpy, reg, sjs, spy, ent] = process.argv.slice(2).map(load);
 
 const rows = [];
 const ratio = (label, ours, base, baseName, target) => {
@@ -97,6 +97,23 @@ vs('Py recorded OpenAI stream: ours vs partial-json', spy?.r_ours_sse ?? spy?.r_
 vs('Node 100 KB stream: ours vs AI SDK', sjs?.synthetic?.[1]?.ours, sjs?.synthetic?.[1]?.aisdk, 'AI SDK');
 vs('Py 100 KB stream: ours vs partial-json', spy?.synthetic?.[1]?.ours, spy?.synthetic?.[1]?.partial, 'partial-json');
 if (sjs || spy) print('Summary (medians; targets from issue 4)', rows4);
+
+// Issue 12 §4: the two cores' sizes against target (f), and the hot paths through both entries.
+const rows12 = [];
+const gz = (key, limit) => {
+  const x = sizes?.[key];
+  if (!x) return rows12.push([`(f) ${key} core gzip -9`, 'not built', '', '', 'NOT measured']);
+  rows12.push([`(f) ${key === 'web' ? 'full' : key} core gzip -9`, `${(x.gzip / 1024).toFixed(1)} KB`, `raw ${(x.raw / 1024).toFixed(1)} KB`,
+    `(≤ ${limit} KB)`, x.gzip <= limit * 1024 ? 'met' : 'NOT met']);
+};
+gz('protocol', 150);
+gz('web', 450);
+if (ent) {
+  rows12.push(['(g) protocol entry: parseJson 1 MB vs JSON.parse', fmtNs(ent.g.protocol), `${fmtNs(ent.g.jsonParse)} JSON.parse`,
+    `${ent.g.protocolVsJsonParse.toFixed(2)}× (≤ 2×)`, ent.g.protocolVsJsonParse <= 2 ? 'met' : 'NOT met']);
+  rows12.push(['    protocol/full core: parseAgentAction, ...Json, parseJson', `${ent.a.ratio.toFixed(2)}×, ${ent.b.ratio.toFixed(2)}×, ${(ent.g.protocol / ent.g.full).toFixed(2)}×`, '', '', '(no target)']);
+}
+if (sizes || ent) print('Summary (targets from issue 12 §4)', rows12);
 
 function print(title, rs) {
   console.log(`\n${title}`);

@@ -48,5 +48,7 @@ PYTHONPATH="$root/py-host/src${PYTHONPATH:+:$PYTHONPATH}" .venv/bin/python bench
 (cd bench && node --expose-gc bench_verdict_memory.mjs --json out/verdict_memory_js.json)
 PYTHONPATH="$root/py-host/src${PYTHONPATH:+:$PYTHONPATH}" .venv/bin/python bench/bench_verdict_memory.py
 (cd bench && node sizes.mjs --json out/sizes.json)
+# Issue 12 §4: the hot paths through the full and the protocol entry (~30 s).
+(cd bench && node bench_entries.mjs --json out/entries.json)
 (cd bench && node summary.mjs out/js.json out/python.json out/sizes.json out/tools_js.json out/tools_py.json out/registry.json \
-  out/streams_js.json out/streams_py.json)
+  out/streams_js.json out/streams_py.json out/entries.json)

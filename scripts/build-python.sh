@@ -14,8 +14,10 @@ command -v wasm-tools >/dev/null || cargo install wasm-tools --version 1.263.0
 target="${CARGO_TARGET_DIR:-$root/target}/component"
 cargo build --target wasm32-unknown-unknown --features component --release --target-dir "$target"
 out="$root/py-host/src/agent_contract/core.wasm"
-# The name section (function names, ~0.4 MB once the schema engine came in) is not shipped.
-wasm-tools strip --delete '^name$' "$target/wasm32-unknown-unknown/release/agent_contract.wasm" \
+# The name section (function names, ~0.4 MB once the schema engine came in), the producers
+# (compiler versions) and target_features sections are not shipped; the component-type sections
+# stay (they make the component).
+wasm-tools strip --delete '^(name|producers|target_features)$' "$target/wasm32-unknown-unknown/release/agent_contract.wasm" \
   -o "$target/agent_contract.stripped.wasm"
 wasm-tools component new "$target/agent_contract.stripped.wasm" -o "$out"
 

@@ -39,6 +39,17 @@ if [ "$hosts" -ne 4 ] || [ "$distinct" -ne 1 ] || echo "$counts" | grep -qv ' 0 
   failed+=(parity)
 fi
 
+# The cases of protocol functions through 'agent-contract/protocol' (issue 12 §4): Node and the
+# browser, the same count, 0 failed.
+echo "=== parity of the protocol entry"
+pcounts=$(cat "$logs"/*.log | grep -oE 'fixtures \((node|browser), protocol entry\): [0-9]+ passed, [0-9]+ failed' | sort -u)
+echo "$pcounts"
+if [ "$(echo "$pcounts" | grep -c .)" -ne 2 ] || [ "$(echo "$pcounts" | sed -E 's/^fixtures \([a-z]+, protocol entry\): //' | sort -u | wc -l)" -ne 1 ] \
+  || echo "$pcounts" | grep -qv ' 0 failed$' || echo "$pcounts" | grep -q ': 0 passed'; then
+  echo "parity FAILED: the protocol entry must report the same non-zero count with 0 failed in Node and the browser"
+  failed+=(protocol-parity)
+fi
+
 if [ ${#failed[@]} -gt 0 ]; then
   echo "FAILED suites: ${failed[*]}"
 else

@@ -9,6 +9,7 @@ use crate::input::{HostValue, Kind};
 use crate::json::{self, Mode};
 use crate::protocol::action::{self, AgentAction};
 use crate::protocol::decision::{self, Decision};
+#[cfg(feature = "schema")]
 use crate::tools::contract::{self, ToolDefinition};
 use crate::value::Value;
 
@@ -20,25 +21,30 @@ pub fn parse_agent_action_json<O: HostValue>(text: &[u8], options: Option<&O>) -
     action::parse_agent_action_json(text, &Options::read(options)?)
 }
 
+#[cfg(feature = "schema")]
 pub fn define_tool<V: HostValue>(def: &V, options: Option<&V>) -> Result<ToolDefinition> {
     contract::define_tool(def, &Options::read(options)?)
 }
 
+#[cfg(feature = "schema")]
 pub fn define_tool_json<O: HostValue>(text: &[u8], options: Option<&O>) -> Result<ToolDefinition> {
     contract::define_tool_json(text, &Options::read(options)?)
 }
 
+#[cfg(feature = "schema")]
 /// `validateToolInput(tool, input)`: the input (a copy) when it satisfies the tool's
 /// `inputSchema`, else `SCHEMA_MISMATCH` with every issue. See `tools::schema`.
 pub fn validate_tool_input<V: HostValue>(tool: &V, input: &V, options: Option<&V>) -> Result<Value> {
     crate::tools::input::validate_tool_input(tool, input, &Options::read(options)?)
 }
 
+#[cfg(feature = "schema")]
 /// The same with the input as JSON text.
 pub fn validate_tool_input_json<V: HostValue>(tool: &V, text: &[u8], options: Option<&V>) -> Result<Value> {
     crate::tools::input::validate_tool_input_json(tool, text, &Options::read(options)?)
 }
 
+#[cfg(feature = "schema")]
 /// The official JSON Schema Test Suite's entry point for hosts without file access.
 pub fn schema_suite_check(text: &[u8]) -> Result<Value> {
     crate::tools::schema::check_suite_json(text)
@@ -165,27 +171,32 @@ pub fn not_text<V: HostValue>(value: &V) -> ContractError {
     )
 }
 
+#[cfg(feature = "schema")]
 /// `createRegistry(tools)`: the registry value `{tools: [...definitions sorted by name]}`.
 pub fn create_registry<V: HostValue>(tools: &V, options: Option<&V>) -> Result<Value> {
     crate::tools::registry::create_registry(tools, &Options::read(options)?).map(crate::tools::registry::registry_value)
 }
 
+#[cfg(feature = "schema")]
 /// `catalog(registry)`: the registry's definitions, sorted by name (the registry read again).
 pub fn catalog<V: HostValue>(registry: &V) -> Result<Value> {
     crate::tools::registry::read_registry(registry, false).map(crate::tools::registry::catalog_value)
 }
 
+#[cfg(feature = "schema")]
 /// `definePolicy(policy)`: the policy, checked and normalised.
 pub fn define_policy<V: HostValue>(policy: &V) -> Result<Value> {
     crate::tools::policy::define_policy(policy).map(|p| p.into_value())
 }
 
+#[cfg(feature = "schema")]
 /// `checkToolCall(registry, action, policy)`: the approved call, or the first layer's error.
 /// Options: those of `parseAgentAction` (they apply to the action).
 pub fn check_tool_call<V: HostValue>(registry: &V, action: &V, policy: &V, options: Option<&V>) -> Result<Value> {
     crate::tools::pipeline::check_tool_call(registry, action, policy, &Options::read(options)?)
 }
 
+#[cfg(feature = "schema")]
 /// `toOpenAITools(registry)`, `toOpenAIResponsesTools(registry)`, `toAnthropicTools(registry)`,
 /// `toMcpTools(registry)`.
 pub fn project<V: HostValue>(registry: &V, provider: Provider) -> Result<Value> {
@@ -199,6 +210,7 @@ pub fn project<V: HostValue>(registry: &V, provider: Provider) -> Result<Value> 
     }
 }
 
+#[cfg(feature = "schema")]
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Provider {
     OpenAi,
@@ -209,23 +221,27 @@ pub enum Provider {
     Gemini,
 }
 
+#[cfg(feature = "schema")]
 /// `normalizeToolResult(tool, value)`: always a tool result, unless the tool or the options are
 /// invalid. Options: the limits (for the value).
 pub fn normalize_tool_result<V: HostValue>(tool: &V, value: &V, options: Option<&V>) -> Result<Value> {
     crate::tools::result::normalize_tool_result(tool, value, &Options::read_for(options, OptionSet::Json)?)
 }
 
+#[cfg(feature = "schema")]
 /// `strictSchemaIssues(schema)`: the list of `{path, keyword, message}` (empty: strict-ready).
 pub fn strict_schema_issues<V: HostValue>(schema: &V) -> Result<Value> {
     schema_issues(schema, crate::tools::projection::strict_schema_issues)
 }
 
+#[cfg(feature = "schema")]
 /// `geminiSchemaIssues(schema)`: why the schema could not be Gemini's `parameters` (empty: it
 /// could), as `{path, keyword, message}`.
 pub fn gemini_schema_issues<V: HostValue>(schema: &V) -> Result<Value> {
     schema_issues(schema, crate::tools::gemini::gemini_schema_issues)
 }
 
+#[cfg(feature = "schema")]
 /// A schema read as program data (the ceilings), judged by `judge`, its issues as values.
 fn schema_issues<V: HostValue>(schema: &V, judge: fn(&Value) -> Vec<crate::error::Issue>) -> Result<Value> {
     let schema =
@@ -244,16 +260,19 @@ fn schema_issues<V: HostValue>(schema: &V, judge: fn(&Value) -> Vec<crate::error
     ))
 }
 
+#[cfg(feature = "schema")]
 /// `compareContracts(old, new)`: how one tool's contract changed (issue 3 §3).
 pub fn compare_contracts<V: HostValue>(old: &V, new: &V) -> Result<Value> {
     crate::tools::versions::compare_contracts(old, new)
 }
 
+#[cfg(feature = "schema")]
 /// `diffCatalogs(old, new)`: how a catalog changed, tool by tool, and the permissions added.
 pub fn diff_catalogs<V: HostValue>(old: &V, new: &V) -> Result<Value> {
     crate::tools::versions::diff_catalogs(old, new)
 }
 
+#[cfg(feature = "schema")]
 /// `jsonSchemaForTarget(schema, target)`: the schema for a JSON Schema draft (Standard JSON
 /// Schema's `target`), when every keyword means the same there (`tools::target`).
 pub fn json_schema_for_target<V: HostValue>(schema: &V, target: &V) -> Result<Value> {
@@ -307,11 +326,13 @@ pub fn query_session<V: HostValue>(text: &[u8], query: &V, options: Option<&V>) 
     crate::session::check::read_session(text, &options)?.query(query)
 }
 
+#[cfg(feature = "schema")]
 /// `fromSeedTool(def, {permissions}, options?)`: a seed `ToolDefinition` as a tool contract.
 pub fn from_seed_tool<V: HostValue>(def: &V, extra: &V, options: Option<&V>) -> Result<Value> {
     crate::session::seed_tool::from_seed_tool(def, extra, &Options::read(options)?).map(|t| t.into_value())
 }
 
+#[cfg(feature = "schema")]
 /// `toSeedTool(tool)`: a tool contract as the seed's `{name, description, parameters}`.
 pub fn to_seed_tool<V: HostValue>(tool: &V) -> Result<Value> {
     crate::session::seed_tool::to_seed_tool(tool)
@@ -520,16 +541,19 @@ pub fn protocol_schemas() -> Value {
 // Compiled tools (issue 12 §2): a tool defined once, its compiled schema held by a handle the
 // host keeps (`tools::handle`). Options are read first, as everywhere.
 
+#[cfg(feature = "schema")]
 /// `defineTool(def, options)` as a handle.
 pub fn compile_tool<V: HostValue>(def: &V, options: Option<&V>) -> Result<crate::tools::handle::ToolHandle> {
     crate::tools::handle::ToolHandle::define(def, &Options::read(options)?)
 }
 
+#[cfg(feature = "schema")]
 /// `defineToolJson(text, options)` as a handle.
 pub fn compile_tool_json<O: HostValue>(text: &[u8], options: Option<&O>) -> Result<crate::tools::handle::ToolHandle> {
     crate::tools::handle::ToolHandle::define_json(text, &Options::read(options)?)
 }
 
+#[cfg(feature = "schema")]
 /// `validateToolInput(tool, input, options)` through a handle.
 pub fn handle_validate_input<V: HostValue>(
     handle: &crate::tools::handle::ToolHandle,
@@ -539,6 +563,7 @@ pub fn handle_validate_input<V: HostValue>(
     handle.validate_input(input, &Options::read(options)?)
 }
 
+#[cfg(feature = "schema")]
 /// `validateToolInputJson(tool, text, options)` through a handle.
 pub fn handle_validate_input_json<O: HostValue>(
     handle: &crate::tools::handle::ToolHandle,
@@ -548,6 +573,7 @@ pub fn handle_validate_input_json<O: HostValue>(
     handle.validate_input_json(text, &Options::read(options)?)
 }
 
+#[cfg(feature = "schema")]
 /// `validateToolInputs(tool, inputs, options)` through a handle: one outcome per input.
 pub fn handle_validate_inputs<V: HostValue>(
     handle: &crate::tools::handle::ToolHandle,
@@ -557,16 +583,19 @@ pub fn handle_validate_inputs<V: HostValue>(
     handle.validate_inputs(inputs, &Options::read(options)?)
 }
 
+#[cfg(feature = "schema")]
 /// `validateToolInputs(tool, inputs, options)` for a plain-data tool.
 pub fn validate_tool_inputs<V: HostValue>(tool: &V, inputs: &V, options: Option<&V>) -> Result<Vec<Result<Value>>> {
     crate::tools::handle::validate_tool_inputs(tool, inputs, &Options::read(options)?)
 }
 
+#[cfg(feature = "schema")]
 /// `createRegistry(tools, options)` as a handle (`tools::handle::RegistryHandle`).
 pub fn compile_registry<V: HostValue>(tools: &V, options: Option<&V>) -> Result<crate::tools::handle::RegistryHandle> {
     crate::tools::handle::RegistryHandle::create(tools, &Options::read(options)?)
 }
 
+#[cfg(feature = "schema")]
 /// `checkToolCall(registry, call, policy, options)` with a compiled registry.
 pub fn registry_check_tool_call<V: HostValue>(
     registry: &crate::tools::handle::RegistryHandle,
@@ -577,6 +606,7 @@ pub fn registry_check_tool_call<V: HostValue>(
     registry.check_tool_call(call, policy, &Options::read(options)?)
 }
 
+#[cfg(feature = "schema")]
 /// The projections and `catalog` of a compiled registry (`project`'s providers; `None`: the catalog).
 pub fn registry_project(registry: &crate::tools::handle::RegistryHandle, provider: Option<Provider>) -> Result<Value> {
     let defs = registry.definitions();

@@ -56,6 +56,7 @@ mod imp {
         z ^ (z >> 31)
     }
 
+    #[cfg(feature = "schema")]
     fn next() -> u64 {
         STATE.with(|s| {
             let mut st = s.get();
@@ -72,10 +73,12 @@ mod imp {
         })
     }
 
-    /// getrandom 0.3's custom backend.
+    /// getrandom 0.3's custom backend (only the schema engine draws keys: the protocol build,
+    /// without the `schema` feature, has no getrandom).
     ///
     /// # Safety
     /// Called by getrandom with a valid, writable `dest` of `len` bytes.
+    #[cfg(feature = "schema")]
     #[no_mangle]
     unsafe extern "Rust" fn __getrandom_v03_custom(dest: *mut u8, len: usize) -> Result<(), getrandom::Error> {
         if !is_seeded() {

@@ -15,6 +15,7 @@ pub mod protocol; // what a model produces: actions, decisions, previews
 pub mod rpc; // JSON-RPC 2.0 over NDJSON: messages, replies, framing, stdout purity, sessions
 pub mod session; // the shared message and session protocol (seed 004)
 pub mod stream; // provider streams to normalized responses
+#[cfg(feature = "schema")]
 pub mod tools; // tool contracts, their schemas, registries, policies, the call pipeline
 pub mod value; // JSON values plus the host-only states
 pub mod wire; // results as one JSON string for the hosts
@@ -26,5 +27,6 @@ pub use input::limits::Limits;
 pub use input::options::Options;
 pub use protocol::action::AgentAction;
 pub use protocol::decision::{Decision, ToolCall};
+#[cfg(feature = "schema")]
 pub use tools::contract::ToolDefinition;
 pub use value::Value;

@@ -1,5 +1,6 @@
 // The browser host: headless Chromium loads pkg/browser.mjs as a plain ES module (no bundler),
-// runs every fixture and posts the result back to this test's local server.
+// runs every fixture and posts the result back to this test's local server; then the same cases
+// of protocol functions through pkg/protocol/browser.mjs (issue 12 §4).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer } from 'node:http';
@@ -9,6 +10,7 @@ import { existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, extname, normalize } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { PROTOCOL_CASES, LEFT_OUT_CASES } from '../protocol-cases.mjs';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 // Recorded provider streams (external data, absent in a clone elsewhere), served under /recordings/.
@@ -73,6 +75,16 @@ test('every fixture case gives the expected outcome in headless Chromium', { tim
     console.log(`fixtures (browser): ${result.passed} passed, ${result.failed} failed`);
     assert.ok(result.passed > 0, 'no fixture ran');
     assert.equal(result.failed, 0);
+    // The same cases of protocol functions through 'agent-contract/protocol' (issue 12 §4).
+    const { protocol } = result;
+    for (const f of protocol.failures) console.log(`FAIL ${f.id} (${f.file}, protocol entry): ${f.message}`);
+    const excluded = Object.values(protocol.leftOut).reduce((a, b) => a + b, 0);
+    console.log(`fixtures (browser, protocol entry): ${protocol.passed} passed, ${protocol.failed} failed, ${protocol.skipped} skipped; `
+      + `${excluded} cases of functions it leaves out`);
+    assert.equal(protocol.selected, PROTOCOL_CASES, 'cases of protocol functions (PROTOCOL_CASES in js-tests/protocol-cases.mjs)');
+    assert.equal(excluded, LEFT_OUT_CASES, 'cases of left-out functions (LEFT_OUT_CASES in js-tests/protocol-cases.mjs)');
+    assert.equal(protocol.passed + protocol.skipped, PROTOCOL_CASES);
+    assert.equal(protocol.failed, 0);
   } finally {
     clearTimeout(timer);
     try {

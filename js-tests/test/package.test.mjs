@@ -20,14 +20,20 @@ test('the packed tarball installs and works from CJS and ESM', () => {
     const files = packed[0].files.map((f) => f.path);
     for (const required of ['index.cjs', 'index.mjs', 'browser.mjs', 'init.mjs', 'shared.mjs', 'wasm.mjs', 'api.mjs',
       'index.d.ts', 'dist/index.d.cts', 'dist/agent_contract.js', 'dist/agent_contract_bg.wasm',
-      'README.md', 'LICENSE-MIT', 'LICENSE-APACHE', 'package.json', 'bin/agent-contract.mjs', 'dist/cli/agent-contract.wasm']) {
+      'README.md', 'LICENSE-MIT', 'LICENSE-APACHE', 'package.json', 'bin/agent-contract.mjs', 'dist/cli/agent-contract.wasm',
+      // The protocol entry (issue 12 §4): its modules, declarations, glue and wasm.
+      'loader.mjs', 'protocol/index.mjs', 'protocol/index.cjs', 'protocol/browser.mjs', 'protocol/init.mjs',
+      'protocol/shared.mjs', 'protocol/wasm.mjs', 'dist/protocol/index.d.ts', 'dist/protocol/index.d.cts',
+      'dist/agent_contract_protocol.js', 'dist/agent_contract_protocol_bg.wasm']) {
       assert.ok(files.includes(required), `tarball lacks ${required}`);
     }
-    // The library's wasm once, and the command line's (a different program: cli/ built for WASI).
-    assert.deepEqual(files.filter((f) => f.endsWith('.wasm')).sort(), ['dist/agent_contract_bg.wasm', 'dist/cli/agent-contract.wasm']);
+    // The library's wasm once, its protocol core (the crate without the schema engine) and the
+    // command line's (a different program: cli/ built for WASI).
+    assert.deepEqual(files.filter((f) => f.endsWith('.wasm')).sort(),
+      ['dist/agent_contract_bg.wasm', 'dist/agent_contract_protocol_bg.wasm', 'dist/cli/agent-contract.wasm']);
     // The wasm-bindgen snippet the glue imports travels with it (a bundler resolves it in dist/).
     assert.ok(files.some((f) => /^dist\/snippets\/.+\/js_host\.js$/.test(f)), 'tarball lacks the js_host.js snippet');
-    assert.ok(files.every((f) => !f.startsWith('dist/') || /\.(js|wasm|d\.cts)$/.test(f)), files.join(' '));
+    assert.ok(files.every((f) => !f.startsWith('dist/') || /\.(js|wasm|d\.cts)$/.test(f) || f === 'dist/protocol/index.d.ts'), files.join(' '));
     // No content twice (a second wasm was 1.97 MB of the old tarball).
     const extracted = join(work, 'extracted');
     execFileSync('mkdir', [extracted]);
@@ -38,12 +44,15 @@ test('the packed tarball installs and works from CJS and ESM', () => {
       assert.ok(!byHash.has(hash), `${f} has the content of ${byHash.get(hash)}`);
       byHash.set(hash, f);
     }
-    // Size bounds: the library's wasm is ~1.8 MB raw, ~0.65 MB gzipped, the command line's ~1.9 MB
-    // raw, ~0.69 MB gzipped; the bounds leave room for growth, not for a second copy of either.
+    // Size bounds: the library's wasm is ~2.4 MB raw, ~0.86 MB gzipped, its protocol core ~0.6 MB
+    // raw, the command line's ~1.9 MB raw, ~0.69 MB gzipped; the bounds leave room for growth, not
+    // for a second copy of any. (The gzip bounds of the two cores: size.test.mjs.)
     const wasmBytes = readFileSync(join(extracted, 'package/dist/agent_contract_bg.wasm')).length;
     const cliBytes = readFileSync(join(extracted, 'package/dist/cli/agent-contract.wasm')).length;
-    assert.ok(packed[0].unpackedSize < wasmBytes + cliBytes + 400_000, `unpacked ${packed[0].unpackedSize} bytes for wasm files of ${wasmBytes} and ${cliBytes} bytes`);
-    assert.ok(packed[0].size < 1_800_000, `tarball ${packed[0].size} bytes`);
+    const protocolBytes = readFileSync(join(extracted, 'package/dist/agent_contract_protocol_bg.wasm')).length;
+    assert.ok(packed[0].unpackedSize < wasmBytes + cliBytes + protocolBytes + 450_000,
+      `unpacked ${packed[0].unpackedSize} bytes for wasm files of ${wasmBytes}, ${protocolBytes} and ${cliBytes} bytes`);
+    assert.ok(packed[0].size < 2_100_000, `tarball ${packed[0].size} bytes`);
     const project = join(work, 'app');
     execFileSync('mkdir', [project]);
     writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'app', private: true }));
@@ -76,6 +85,21 @@ test('the packed tarball installs and works from CJS and ESM', () => {
         require('agent-contract/init') === require('agent-contract'), typeof NotInitializedError, wasm.endsWith('dist/agent_contract_bg.wasm')]));`);
     const init = execFileSync('node', ['init.mjs'], { cwd: project, encoding: 'utf8' }).trim();
     assert.equal(init, JSON.stringify(['message', true, true, 'function', true]));
+    // 'agent-contract/protocol' (issue 12 §4): its own core, the protocol functions only, the same
+    // ContractError class as the full entry; ESM and CommonJS share one instance.
+    writeFileSync(join(project, 'protocol.mjs'), `
+      import * as protocol from 'agent-contract/protocol';
+      import protocolDefault from 'agent-contract/protocol';
+      import { ContractError } from 'agent-contract';
+      import { createRequire } from 'node:module';
+      const require = createRequire(import.meta.url);
+      let code; try { protocol.parseAgentAction(null); } catch (e) { code = e instanceof ContractError && e.code; }
+      const wasm = require.resolve('agent-contract/dist/agent_contract_protocol_bg.wasm');
+      console.log(JSON.stringify([protocol.parseDecision({ kind: 'final', answer: 'ok' }).kind, code, typeof protocol.defineTool,
+        require('agent-contract/protocol') === protocolDefault, require('agent-contract/protocol/init') === protocolDefault,
+        protocol.ContractError === ContractError, wasm.endsWith('dist/agent_contract_protocol_bg.wasm')]));`);
+    const protocol = execFileSync('node', ['protocol.mjs'], { cwd: project, encoding: 'utf8' }).trim();
+    assert.equal(protocol, JSON.stringify(['final', 'ACTION_NOT_OBJECT', 'undefined', true, true, true, true]));
     // npx runs the installed command line (offline: the package's own bin).
     writeFileSync(join(project, 'actions.jsonl'), '{"type":"finish","summary":"done"}\n');
     const npx = execFileSync('npx', ['--offline', 'agent-contract', 'check', 'actions', 'actions.jsonl'], { cwd: project, encoding: 'utf8' });

@@ -42,3 +42,8 @@ test('loading the wasm is typed for ES module callers (agent-contract and agent-
 
 test('require() is typed as CommonJS (dist/index.d.cts): named members, no default', () =>
   strictCompile('types/require.cts'));
+
+test("'agent-contract/protocol' is typed: the protocol functions, every type, no tool function (issue 12 §4)", () => {
+  strictCompile('types/protocol.ts');
+  strictCompile('types/protocol-require.cts');
+});

@@ -15,8 +15,13 @@ use crate::input::{HostFault, HostResult, HostValue, KeysError, Kind, StringFiel
 use crate::value::Value;
 use crate::wire::{outcome_value, to_text, verdict_text};
 
-mod scratch; // strings into the core through one reused buffer (issue 12 §1)
-mod verdict; // verdict replies (issue 12 §1): the exports that answer with a verdict on success
+// Compiled tools and registries (issue 12 §2): the wasm-bindgen classes.
+#[cfg(feature = "schema")]
+mod handles;
+// Strings into the core through one reused buffer (issue 12 §1).
+mod scratch;
+// Verdict replies (issue 12 §1): the exports that answer with a verdict on success.
+mod verdict;
 
 #[wasm_bindgen(module = "/src/bindings/js_host.js")]
 extern "C" {
@@ -434,12 +439,14 @@ pub fn preview_action(value: JsValue, options: JsValue) -> String {
     reply(Ok(api::preview_action(&o.value(value), Some(&o.input))))
 }
 
+#[cfg(feature = "schema")]
 #[wasm_bindgen(js_name = defineTool)]
 pub fn define_tool(def: JsValue, options: JsValue) -> String {
     let o = CallOptions::read(&options, OptionSet::Rules);
     reply(api::define_tool(&o.value(def), Some(&o.input)).map(|t| t.into_value()))
 }
 
+#[cfg(feature = "schema")]
 #[wasm_bindgen(js_name = defineToolJson)]
 pub fn define_tool_json(text: JsValue, options: JsValue) -> String {
     let o = CallOptions::read(&options, OptionSet::Rules);
@@ -489,6 +496,7 @@ pub fn parse_decision_json(text: JsValue, options: JsValue) -> String {
     }))
 }
 
+#[cfg(feature = "schema")]
 #[wasm_bindgen(js_name = validateToolInput)]
 pub fn validate_tool_input(tool: JsValue, input: JsValue, options: JsValue) -> String {
     let o = CallOptions::read(&options, OptionSet::Rules);
@@ -497,6 +505,7 @@ pub fn validate_tool_input(tool: JsValue, input: JsValue, options: JsValue) -> S
 
 /// A verdict-only reply (`wire::verdict_text`): the valid input is the caller's text unchanged,
 /// which api.mjs parses itself.
+#[cfg(feature = "schema")]
 #[wasm_bindgen(js_name = validateToolInputJson)]
 pub fn validate_tool_input_json(tool: JsValue, text: JsValue, options: JsValue) -> String {
     let o = CallOptions::read(&options, OptionSet::Rules);
@@ -517,11 +526,13 @@ pub fn seed(bytes: &[u8]) -> bool {
 }
 
 /// Runs one group of the official JSON Schema Test Suite (JSON text); for the conformance tests.
+#[cfg(feature = "schema")]
 #[wasm_bindgen(js_name = schemaSuiteCheck)]
 pub fn schema_suite_check(text: JsValue) -> String {
     reply(with_text(&text, MAX_BYTES_CEILING, api::schema_suite_check))
 }
 
+#[cfg(feature = "schema")]
 #[wasm_bindgen(js_name = createRegistry)]
 pub fn create_registry(tools: JsValue, options: JsValue) -> String {
     let o = CallOptions::read(&options, OptionSet::Rules);
@@ -534,16 +545,19 @@ fn program_data(value: JsValue) -> JsInput {
     JsInput::root(value, Caps::CEILING)
 }
 
+#[cfg(feature = "schema")]
 #[wasm_bindgen]
 pub fn catalog(registry: JsValue) -> String {
     reply(api::catalog(&program_data(registry)))
 }
 
+#[cfg(feature = "schema")]
 #[wasm_bindgen(js_name = definePolicy)]
 pub fn define_policy(policy: JsValue) -> String {
     reply(api::define_policy(&program_data(policy)))
 }
 
+#[cfg(feature = "schema")]
 #[wasm_bindgen(js_name = checkToolCall)]
 pub fn check_tool_call(registry: JsValue, action: JsValue, policy: JsValue, options: JsValue) -> String {
     let o = CallOptions::read(&options, OptionSet::Rules);
@@ -551,47 +565,56 @@ pub fn check_tool_call(registry: JsValue, action: JsValue, policy: JsValue, opti
     reply(api::check_tool_call(&registry, &o.value(action), &policy, Some(&o.input)))
 }
 
+#[cfg(feature = "schema")]
 #[wasm_bindgen(js_name = toOpenAITools)]
 pub fn to_openai_tools(registry: JsValue) -> String {
     reply(api::project(&program_data(registry), api::Provider::OpenAi))
 }
 
+#[cfg(feature = "schema")]
 #[wasm_bindgen(js_name = toOpenAIResponsesTools)]
 pub fn to_openai_responses_tools(registry: JsValue) -> String {
     reply(api::project(&program_data(registry), api::Provider::OpenAiResponses))
 }
 
+#[cfg(feature = "schema")]
 #[wasm_bindgen(js_name = toAnthropicTools)]
 pub fn to_anthropic_tools(registry: JsValue) -> String {
     reply(api::project(&program_data(registry), api::Provider::Anthropic))
 }
 
+#[cfg(feature = "schema")]
 #[wasm_bindgen(js_name = toMcpTools)]
 pub fn to_mcp_tools(registry: JsValue) -> String {
     reply(api::project(&program_data(registry), api::Provider::Mcp))
 }
 
+#[cfg(feature = "schema")]
 #[wasm_bindgen(js_name = normalizeToolResult)]
 pub fn normalize_tool_result(tool: JsValue, value: JsValue, options: JsValue) -> String {
     let o = CallOptions::read(&options, OptionSet::Rules);
     reply(api::normalize_tool_result(&o.value(tool), &o.value(value), Some(&o.input)))
 }
 
+#[cfg(feature = "schema")]
 #[wasm_bindgen(js_name = compareContracts)]
 pub fn compare_contracts(old: JsValue, new: JsValue) -> String {
     reply(api::compare_contracts(&program_data(old), &program_data(new)))
 }
 
+#[cfg(feature = "schema")]
 #[wasm_bindgen(js_name = diffCatalogs)]
 pub fn diff_catalogs(old: JsValue, new: JsValue) -> String {
     reply(api::diff_catalogs(&program_data(old), &program_data(new)))
 }
 
+#[cfg(feature = "schema")]
 #[wasm_bindgen(js_name = strictSchemaIssues)]
 pub fn strict_schema_issues(schema: JsValue) -> String {
     reply(api::strict_schema_issues(&program_data(schema)))
 }
 
+#[cfg(feature = "schema")]
 #[wasm_bindgen(js_name = jsonSchemaForTarget)]
 pub fn json_schema_for_target(schema: JsValue, target: JsValue) -> String {
     reply(api::json_schema_for_target(&program_data(schema), &program_data(target)))
@@ -783,12 +806,14 @@ pub fn query_session(text: JsValue, query: JsValue, options: JsValue) -> String 
     reply(session_text(&text).and_then(|t| api::query_session(&t, &query, Some(&o.input))))
 }
 
+#[cfg(feature = "schema")]
 #[wasm_bindgen(js_name = fromSeedTool)]
 pub fn from_seed_tool(def: JsValue, extra: JsValue, options: JsValue) -> String {
     let o = CallOptions::read(&options, OptionSet::Rules);
     reply(api::from_seed_tool(&o.value(def), &program_data(extra), Some(&o.input)))
 }
 
+#[cfg(feature = "schema")]
 #[wasm_bindgen(js_name = toSeedTool)]
 pub fn to_seed_tool(tool: JsValue) -> String {
     reply(api::to_seed_tool(&program_data(tool)))
@@ -1176,11 +1201,13 @@ impl NdjsonDecoder {
 }
 
 // Gemini projection (issue 11 §2)
+#[cfg(feature = "schema")]
 #[wasm_bindgen(js_name = toGeminiTools)]
 pub fn to_gemini_tools(registry: JsValue) -> String {
     reply(api::project(&program_data(registry), api::Provider::Gemini))
 }
 
+#[cfg(feature = "schema")]
 #[wasm_bindgen(js_name = geminiSchemaIssues)]
 pub fn gemini_schema_issues(schema: JsValue) -> String {
     reply(api::gemini_schema_issues(&program_data(schema)))
@@ -1211,147 +1238,4 @@ pub fn check_session_response(value: JsValue, options: JsValue) -> String {
 #[wasm_bindgen(js_name = protocolSchemas)]
 pub fn protocol_schemas() -> String {
     reply(Ok(api::protocol_schemas()))
-}
-
-// Compiled tools (issue 12 §2): what `defineTool` holds for the tool it returns. The compiled
-// input schema stays in this instance; the package keeps the object beside the frozen
-// definition (pkg/api.mjs) and frees it by `free()`, `using` or garbage collection.
-
-/// One outcome per input, as the batch replies are written.
-fn outcomes(result: Result<Vec<Result<Value, ContractError>>, ContractError>) -> String {
-    reply(result.map(|items| Value::Array(items.into_iter().map(outcome_value).collect())))
-}
-
-#[wasm_bindgen]
-pub struct ToolHandle {
-    inner: Result<crate::tools::handle::ToolHandle, ContractError>,
-}
-
-#[wasm_bindgen]
-impl ToolHandle {
-    /// `defineTool(def, options)`; a failure is `reply()`'s error.
-    #[wasm_bindgen(constructor)]
-    pub fn new(def: JsValue, options: JsValue) -> ToolHandle {
-        let o = CallOptions::read(&options, OptionSet::Rules);
-        ToolHandle { inner: api::compile_tool(&o.value(def), Some(&o.input)) }
-    }
-
-    /// `defineToolJson(text, options)`.
-    #[wasm_bindgen(js_name = fromJson)]
-    pub fn from_json(text: JsValue, options: JsValue) -> ToolHandle {
-        let o = CallOptions::read(&options, OptionSet::Rules);
-        let mut made = None;
-        let outcome = with_text(&text, max_bytes(&o, OptionSet::Rules), |t| {
-            made = Some(api::compile_tool_json(t, Some(&o.input))?);
-            Ok(Value::Null)
-        });
-        let inner = match (outcome, made) {
-            (Ok(_), Some(handle)) => Ok(handle),
-            (Err(e), _) => Err(e),
-            (Ok(_), None) => Err(ContractError::new(crate::error::Code::JsonInvalid, "", "no tool definition")),
-        };
-        ToolHandle { inner }
-    }
-
-    /// The definition (`defineTool`'s value) or the error that prevented it.
-    pub fn reply(&self) -> String {
-        reply(match &self.inner {
-            Ok(h) => h.take_definition(),
-            Err(e) => Err(e.clone()),
-        })
-    }
-
-    /// Drops the compiled schemas now; later calls reply `TOOL_HANDLE_FREED`.
-    pub fn release(&self) {
-        if let Ok(h) = &self.inner {
-            h.release();
-        }
-    }
-
-    pub fn validate(&self, input: JsValue, options: JsValue) -> String {
-        let o = CallOptions::read(&options, OptionSet::Rules);
-        reply(match &self.inner {
-            Ok(h) => api::handle_validate_input(h, &o.value(input), Some(&o.input)),
-            Err(e) => Err(e.clone()),
-        })
-    }
-
-    /// A verdict-only reply, as `validateToolInputJson`.
-    #[wasm_bindgen(js_name = validateJson)]
-    pub fn validate_json(&self, text: JsValue, options: JsValue) -> String {
-        let o = CallOptions::read(&options, OptionSet::Rules);
-        verdict_text(
-            with_text(&text, max_bytes(&o, OptionSet::Rules), |t| match &self.inner {
-                Ok(h) => api::handle_validate_input_json(h, t, Some(&o.input)).map(|_| Value::Null),
-                Err(e) => Err(e.clone()),
-            })
-            .map(drop),
-        )
-    }
-
-    #[wasm_bindgen(js_name = validateMany)]
-    pub fn validate_many(&self, inputs: JsValue, options: JsValue) -> String {
-        let o = CallOptions::read(&options, OptionSet::Rules);
-        outcomes(match &self.inner {
-            Ok(h) => api::handle_validate_inputs(h, &o.value(inputs), Some(&o.input)),
-            Err(e) => Err(e.clone()),
-        })
-    }
-}
-
-/// `validateToolInputs(tool, inputs, options)` for a plain-data tool.
-#[wasm_bindgen(js_name = validateToolInputs)]
-pub fn validate_tool_inputs(tool: JsValue, inputs: JsValue, options: JsValue) -> String {
-    let o = CallOptions::read(&options, OptionSet::Rules);
-    outcomes(api::validate_tool_inputs(&o.value(tool), &o.value(inputs), Some(&o.input)))
-}
-
-/// What `createRegistry` holds for the registry it returns (issue 12 §2): `checkToolCall`, the
-/// projections and `catalog` given that very value read nothing of it again.
-#[wasm_bindgen]
-pub struct RegistryHandle {
-    inner: Result<crate::tools::handle::RegistryHandle, ContractError>,
-}
-
-#[wasm_bindgen]
-impl RegistryHandle {
-    #[wasm_bindgen(constructor)]
-    pub fn new(tools: JsValue, options: JsValue) -> RegistryHandle {
-        let o = CallOptions::read(&options, OptionSet::Rules);
-        RegistryHandle { inner: api::compile_registry(&o.value(tools), Some(&o.input)) }
-    }
-
-    /// The registry value or the error that prevented it.
-    pub fn reply(&self) -> String {
-        reply(match &self.inner {
-            Ok(h) => Ok(h.take_value().unwrap_or(Value::Null)),
-            Err(e) => Err(e.clone()),
-        })
-    }
-
-    #[wasm_bindgen(js_name = checkToolCall)]
-    pub fn check_tool_call(&self, action: JsValue, policy: JsValue, options: JsValue) -> String {
-        let o = CallOptions::read(&options, OptionSet::Rules);
-        let policy = program_data(policy);
-        reply(match &self.inner {
-            Ok(h) => api::registry_check_tool_call(h, &o.value(action), &policy, Some(&o.input)),
-            Err(e) => Err(e.clone()),
-        })
-    }
-
-    /// 0 catalog, 1 OpenAI, 2 OpenAI Responses, 3 Anthropic, 4 MCP, 5 Gemini.
-    pub fn project(&self, kind: u32) -> String {
-        let provider = match kind {
-            1 => Some(api::Provider::OpenAi),
-            2 => Some(api::Provider::OpenAiResponses),
-            3 => Some(api::Provider::Anthropic),
-            4 => Some(api::Provider::Mcp),
-            5 => Some(api::Provider::Gemini),
-            _ => None,
-        };
-        reply(match &self.inner {
-            Ok(h) => api::registry_project(h, provider),
-            Err(e) => Err(e.clone()),
-        })
-    }
 }

@@ -128,3 +128,15 @@ test('esbuild, Node: ESM and CommonJS bundles (import and require) find the wasm
     assert.deepEqual(run(alone), { before: NOT_INITIALIZED, verdicts: EXPECTED }, `${file} alone`);
   }
 });
+
+test('Vite: an app of agent-contract/protocol alone ships the protocol core, not the full one', { timeout: 90_000 }, async () => {
+  writeFileSync(join(project, 'index.html'), page('/browser-protocol.mjs'));
+  const out = join(work, 'vite-protocol-out');
+  await viteBuild({ root: project, configFile: false, logLevel: 'warn', build: { outDir: out, emptyOutDir: true } });
+  const emitted = wasmFiles(out);
+  assert.equal(emitted.length, 1, `Vite emitted ${emitted.join(', ')}`);
+  assert.match(String(emitted[0]), /agent_contract_protocol_bg/);
+  const { result, requests } = await runInChromium(out, 'index.html');
+  assert.deepEqual(result, { accepted: 'a.txt', decision: 'done', error: [true, 'ACTION_INPUT_MISSING', '/input'] });
+  assert.deepEqual(requests.filter(([, path]) => path.endsWith('.wasm')).map(([status, path]) => [status, /agent_contract_protocol_bg/.test(path)]), [[200, true]]);
+});

@@ -23,14 +23,14 @@ test('publint reports no error, warning or suggestion', async () => {
 test('@arethetypeswrong/cli reports no problem in any resolution mode', () => {
   let output;
   try {
-    output = execFileSync(attw, [tarball, '--format', 'json', '--exclude-entrypoints', './dist/agent_contract_bg.wasm'], { encoding: 'utf8' });
+    output = execFileSync(attw, [tarball, '--format', 'json', '--exclude-entrypoints', './dist/agent_contract_bg.wasm', './dist/agent_contract_protocol_bg.wasm'], { encoding: 'utf8' });
   } catch (error) {
     output = error.stdout; // exits 1 when it finds a problem; the JSON says which
   }
   const report = JSON.parse(output);
   // Problems grouped by kind; none. (The wasm's export is a file, not a module: not analysed.)
   assert.deepEqual(report.problems, {}, JSON.stringify(report.problems, null, 1).slice(0, 4000));
-  // It did resolve both entry points in every mode: CommonJS to the .d.cts, ESM to index.d.ts.
+  // It did resolve the entry points in every mode: CommonJS to the .d.cts, ESM to index.d.ts.
   const { entrypoints } = report.analysis;
   for (const entry of ['.', './init']) {
     const files = Object.fromEntries(Object.entries(entrypoints[entry].resolutions).map(([mode, r]) => [mode, r.resolution?.fileName]));
@@ -39,6 +39,16 @@ test('@arethetypeswrong/cli reports no problem in any resolution mode', () => {
       'node16-cjs': '/node_modules/agent-contract/dist/index.d.cts',
       'node16-esm': '/node_modules/agent-contract/index.d.ts',
       bundler: '/node_modules/agent-contract/index.d.ts',
+    }, entry);
+  }
+  // The protocol entry (issue 12 §4): its generated declarations, CommonJS and ESM.
+  for (const entry of ['./protocol', './protocol/init']) {
+    const files = Object.fromEntries(Object.entries(entrypoints[entry].resolutions).map(([mode, r]) => [mode, r.resolution?.fileName]));
+    assert.deepEqual(files, {
+      node10: '/node_modules/agent-contract/dist/protocol/index.d.cts',
+      'node16-cjs': '/node_modules/agent-contract/dist/protocol/index.d.cts',
+      'node16-esm': '/node_modules/agent-contract/dist/protocol/index.d.ts',
+      bundler: '/node_modules/agent-contract/dist/protocol/index.d.ts',
     }, entry);
   }
 });

@@ -1,0 +1,32 @@
+// Node (the `node` condition of 'agent-contract/protocol' and 'agent-contract/protocol/init', and
+// index.cjs): the protocol wasm is read and compiled when the module loads, synchronously, as
+// ../index.mjs does for the full one. A bundle that moved this code away from
+// dist/agent_contract_protocol_bg.wasm loads anyway; its first call throws NotInitializedError
+// saying where the file was looked for, unless the program first calls initSync(bytes) or
+// `await init(...)`.
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
+import { initSync, noteFailure, allowRenewal, defaultWasmUrl } from './wasm.mjs';
+
+export * from './shared.mjs';
+export { default } from './shared.mjs';
+
+function wasmPath() {
+  let url;
+  try {
+    url = defaultWasmUrl();
+  } catch (error) {
+    // A bundle in CommonJS format (esbuild) has no import.meta.url: next to the bundle, then.
+    if (typeof __dirname === 'string') return join(__dirname, 'dist', 'agent_contract_protocol_bg.wasm');
+    throw error;
+  }
+  return fileURLToPath(url);
+}
+
+allowRenewal();
+try {
+  initSync(readFileSync(wasmPath()));
+} catch (error) {
+  noteFailure(error);
+}

@@ -39,6 +39,12 @@ pub fn validate_tool_input_json<V: HostValue>(tool: &V, text: &[u8], options: Op
     crate::tools::input::validate_tool_input_json(tool, text, &Options::read(options)?)
 }
 
+/// `validate_tool_input_json`'s verdict alone (the bindings' verdict replies): the same
+/// outcome, without building the input's value when the schema allows.
+pub fn check_tool_input_json<V: HostValue>(tool: &V, text: &[u8], options: Option<&V>) -> Result<()> {
+    crate::tools::input::check_tool_input_json(tool, text, &Options::read(options)?)
+}
+
 /// The official JSON Schema Test Suite's entry point for hosts without file access.
 pub fn schema_suite_check(text: &[u8]) -> Result<Value> {
     crate::tools::schema::check_suite_json(text)

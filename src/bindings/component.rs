@@ -83,7 +83,7 @@ fn decision_json(text: &[u8], options: &str) -> String {
 fn input_json(tool: &str, text: &[u8], options: &str) -> String {
     verdict_text((|| {
         let (t, o) = (host_value(tool)?, host_options(options)?);
-        api::validate_tool_input_json(&&t, text, o.as_ref().as_ref()).map(drop)
+        api::check_tool_input_json(&&t, text, o.as_ref().as_ref())
     })())
 }
 

@@ -11,6 +11,11 @@
 //!   or fan out without bound is refused when defined, and an input that would make a recursive
 //!   schema nest too deep or evaluate too often is refused before the engine runs.
 //!
+//! A schema made of the common keywords also becomes a program (`fast`) that proves an input
+//! valid without the engine: while the strict parser reads the text (`validate_json`, no tree)
+//! or over a value tree. Whatever it cannot prove valid goes to the engine, so verdicts and
+//! issues are the engine's.
+//!
 //! Compiled schemas are cached per thread (one wasm instance is one thread) by their canonical
 //! JSON text, so `defineTool` compiles once and `validateToolInput` finds the compiled schema
 //! again from the definition the host hands back.

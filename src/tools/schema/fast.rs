@@ -405,14 +405,23 @@ impl<'p> Eval<'p> {
     }
 
     fn number_text(&mut self, text: &[u8]) {
-        let plain = !text.iter().any(|b| matches!(b, b'.' | b'e' | b'E'));
+        let at = self.peek();
+        if at == ANY {
+            self.next();
+            return;
+        }
         // A plain integer is an integer whatever its size; other forms are integers or not by
         // their f64 value, which only the engine's own conversion decides: taken as fractions
         // here, so `1.0` fails `integer` and goes to the engine, which decides.
+        let plain = !text.iter().any(|b| matches!(b, b'.' | b'e' | b'E'));
         let kind = if plain { INT } else { FRACTION };
-        let digits = text.len() - usize::from(text.first() == Some(&b'-'));
         let s = std::str::from_utf8(text).unwrap_or("0");
-        let exact = if plain && digits <= 15 { s.parse::<f64>().ok() } else { None };
+        let bounded = at != NEVER && {
+            let n = &self.program.nodes[at as usize];
+            n.delegate.is_none() && (!n.lower.is_empty() || !n.upper.is_empty())
+        };
+        let digits = text.len() - usize::from(text.first() == Some(&b'-'));
+        let exact = if bounded && plain && digits <= 15 { s.parse::<f64>().ok() } else { None };
         self.scalar(kind, Some(exact), "", || serde_json::Value::Number(engine_number(s, exact)));
     }
 

@@ -415,14 +415,21 @@ impl<'p> Eval<'p> {
         // here, so `1.0` fails `integer` and goes to the engine, which decides.
         let plain = !text.iter().any(|b| matches!(b, b'.' | b'e' | b'E'));
         let kind = if plain { INT } else { FRACTION };
-        let s = std::str::from_utf8(text).unwrap_or("0");
         let bounded = at != NEVER && {
             let n = &self.program.nodes[at as usize];
             n.delegate.is_none() && (!n.lower.is_empty() || !n.upper.is_empty())
         };
-        let digits = text.len() - usize::from(text.first() == Some(&b'-'));
-        let exact = if bounded && plain && digits <= 15 { s.parse::<f64>().ok() } else { None };
-        self.scalar(kind, Some(exact), "", || serde_json::Value::Number(engine_number(s, exact)));
+        let digits = &text[usize::from(text.first() == Some(&b'-'))..];
+        let exact = if bounded && plain && digits.len() <= 15 {
+            // At most 15 digits: exact in an i64 and in an f64.
+            let magnitude = digits.iter().fold(0i64, |v, d| v * 10 + i64::from(d - b'0'));
+            Some(if digits.len() < text.len() { -magnitude } else { magnitude } as f64)
+        } else {
+            None
+        };
+        self.scalar(kind, Some(exact), "", || {
+            serde_json::Value::Number(engine_number(std::str::from_utf8(text).unwrap_or("0"), exact))
+        });
     }
 
     /// Evaluates a value tree (a host's copy, or text parsed by the strict parser).

@@ -7,13 +7,16 @@ import hashlib, json, os, pathlib, sys
 
 root = pathlib.Path(__file__).resolve().parent.parent
 out = root / "fuzz" / "corpus"
-seeds = {t: set() for t in ["json", "host_text", "text_ops", "tool_input", "provider_sse", "registry", "ndjson"]}
+seeds = {t: set() for t in ["json", "host_text", "text_ops", "tool_input", "provider_sse", "registry", "ndjson", "session"]}
 
 TEXT_OPS = {"parseAgentActionJson": 0, "defineToolJson": 1, "parseDecisionJson": 2, "parseAgentActionsJsonl": 3, "parseJson": 4}
 HOST_OPS = {"parseAgentAction": 0, "defineTool": 1, "parseDecision": 2, "previewAction": 3, "parseAgentActions": 4,
             "strictSchemaIssues": 5, "definePolicy": 6}
 REG_OPS = {"createRegistry": 0, "catalog": 1, "toOpenAITools": 2, "toAnthropicTools": 3, "toMcpTools": 3, "definePolicy": 4,
            "checkToolCall": 5, "normalizeToolResult": 6, "strictSchemaIssues": 7, "compareContracts": 8, "diffCatalogs": 9}
+SESSION_VALUE_OPS = {"parseAgentMessage": 2, "parseAgentMessageJson": 2, "parseSessionEntry": 3, "parseAgentEvent": 4,
+                     "checkEventSequence": 4, "checkSessionResponse": 4, "parseToolResult": 4, "toSeedTool": 4}
+LIFECYCLE = ["admitted", "written", "enqueue", "cancel", "agentIdle", "outputDelivered", "settle", "abandon"]
 PROVIDERS = {"openai-chat": 0, "openai-responses": 1, "anthropic": 2, "gemini": 3}
 
 def dump(v):
@@ -55,6 +58,19 @@ for path in sorted((root / "fixtures").glob("*.json")):
                 b"".join(bytes.fromhex(h) for h in case["chunksHex"]) if "chunksHex" in case else text)
             if whole is not None:
                 seeds["ndjson"].add(bytes([len(seeds["ndjson"]) % 256]) + whole)
+        if op in ("checkSession", "readSession", "querySession") and text is not None:
+            pi = 8 if (case.get("options") or {}).get("dialect") == "pi" else 0
+            seeds["session"].add(bytes([pi]) + text)
+        if op in SESSION_VALUE_OPS:
+            body = text if text is not None else dump(case.get("input"))
+            seeds["session"].add(bytes([SESSION_VALUE_OPS[op]]) + body)
+        if op == "fromSeedTool" and "args" in case:
+            seeds["session"].add(bytes([4]) + dump(case["args"]))
+        if op == "admitPrompt" and "args" in case:
+            seeds["session"].add(bytes([6]) + dump(case["args"]))
+        if op == "promptLifecycle" and isinstance(case.get("input"), list):
+            calls = [c if isinstance(c, str) else c.get("call", "") for c in case["input"]]
+            seeds["session"].add(bytes([7] + [LIFECYCLE.index(c) for c in calls if c in LIFECYCLE]))
         if op == "assembleStream":
             seeds["registry"].add(bytes([10]) + dump(case["input"]))
         if op == "assembleProviderStream":
@@ -75,6 +91,13 @@ if recordings.is_dir():
             continue
         if name.endswith((".bin", ".sse", "_response.txt")):
             seeds["provider_sse"].add(bytes([p]) + f.read_bytes())
+
+sessions = root.parent / "shared" / "conformance" / "pi-mono-sessions"
+if sessions.is_dir():
+    for f in sorted(sessions.rglob("*.jsonl")):
+        # The first 64 KB (the targets' -max_len), cut at a line end.
+        head = f.read_bytes()[:65535]
+        seeds["session"].add(bytes([8]) + head[: head.rfind(b"\n") + 1])
 
 for target, items in seeds.items():
     d = out / target

@@ -390,7 +390,33 @@ function runAcpCase(api, c) {
 
 const ACP_OPS = new Set(['isCanonicalBase64', 'sniffMediaType', 'promptLifecycle', 'admitPrompt', 'advertisePromptCapabilities']);
 
+// Compiled tools (issue 12 §2): the tool defined, then each step on the very object returned.
+function compiledTool(api, c) {
+  const plain = (v) => (v === undefined ? undefined : JSON.parse(JSON.stringify(v)));
+  const got = capture(() => {
+    const tool = api.defineTool(plain(c.tool), plain(c.options));
+    const copy = plain(tool);
+    return c.steps.map((step) => {
+      const o = plain(step.options);
+      const out = hasOwn.call(step, 'validate') ? capture(() => api.validateToolInput(tool, plain(step.validate), o))
+        : hasOwn.call(step, 'validateJson') ? capture(() => api.validateToolInputJson(tool, step.validateJson, o))
+          : hasOwn.call(step, 'validateMany') ? capture(() => api.validateToolInputs(tool, plain(step.validateMany), o))
+            : hasOwn.call(step, 'free') ? capture(() => (tool.free(), null))
+              : capture(() => api.validateToolInput(copy, plain(step.validateCopy), o));
+      if (!out.ok && !(out.error instanceof api.ContractError)) throw out.error;
+      if (hasOwn.call(step, 'validate')) {
+        const twin = api.safeValidateToolInput(tool, plain(step.validate), o);
+        if (twin.ok !== out.ok || (!twin.ok && twin.error.code !== out.error.code)) throw new Error('the safe twin disagrees');
+      }
+      return out;
+    });
+  });
+  if (!got.ok && !(got.error instanceof api.ContractError)) throw got.error;
+  checkOutcome(got, c.expect, api);
+}
+
 export function runCase(api, c, recording, sessionFile = () => null, reference = () => null) {
+  if (c.op === 'compiledTool') return compiledTool(api, c);
   if (runRpc(api, c, reference)) return;
   if (['checkSession', 'readSession', 'querySession'].includes(c.op)) return runSession(api, c, sessionFile);
   if (ACP_OPS.has(c.op)) return runAcpCase(api, c);

@@ -539,9 +539,84 @@ export function createApi(load, renew) {
     text = textArgument(text);
     return withTextValue(done(core.parseJson(text, options)), text);
   };
+  // Compiled tools (issue 12 §2): defineTool's value is the frozen definition, plain data, and
+  // beside it (this WeakMap, keyed by that very object) the core's ToolHandle holding its
+  // compiled schema in the instance that made it. validateToolInput* given that object validate
+  // through the handle: nothing of the definition crosses or is read again. Any other value (a
+  // copy, JSON, a look-alike, a Proxy: a WeakMap lookup runs no trap) and a tool whose instance
+  // was renewed take the plain path, which reads the tool again in the core. free() releases
+  // the compiled schema (the core then answers TOOL_HANDLE_FREED); garbage collection of the
+  // definition frees the handle (wasm-bindgen's FinalizationRegistry).
+  const compiledTools = new WeakMap();
+  const defineOutcome = (make) => {
+    const inner = make();
+    const owner = core;
+    const outcome = done(inner.reply());
+    if (!outcome.ok) {
+      inner.free();
+      return outcome;
+    }
+    let freed = false;
+    const free = () => {
+      if (!freed) {
+        freed = true;
+        inner.release();
+      }
+    };
+    // Not enumerable: the definition's own keys, JSON and structuredClone stay its fields.
+    Object.defineProperty(outcome.value, 'free', { value: free });
+    if (Symbol.dispose) Object.defineProperty(outcome.value, Symbol.dispose, { value: free });
+    compiledTools.set(deepFreeze(outcome.value), { inner, owner });
+    return outcome;
+  };
+  // The handle of a tool defineTool returned in the current instance, else undefined.
+  const handleOf = (tool) => {
+    const entry = compiledTools.get(tool);
+    return entry !== undefined && entry.owner === core ? entry.inner : undefined;
+  };
+  const validateOutcome = (tool, input, options) => {
+    const handle = handleOf(tool);
+    return done(handle ? handle.validate(input, options) : core.validateToolInput(tool, input, options));
+  };
   const validateToolInputJsonOutcome = (tool, text, options) => {
     text = textArgument(text);
-    return withTextValue(done(core.validateToolInputJson(tool, text, options)), text);
+    const handle = handleOf(tool);
+    return withTextValue(
+      done(handle ? handle.validateJson(text, options) : core.validateToolInputJson(tool, text, options)),
+      text,
+    );
+  };
+  // A registry createRegistry returned is the same: its frozen value keys the core's
+  // RegistryHandle (names, definitions, compiled schemas), so checkToolCall, the projections and
+  // catalog given that very value read none of it again; any other value is read again.
+  const compiledRegistries = new WeakMap();
+  const registryOutcome = (tools, options) => {
+    const inner = new core.RegistryHandle(tools, options);
+    const owner = core;
+    const outcome = done(inner.reply());
+    if (!outcome.ok) {
+      inner.free();
+      return outcome;
+    }
+    compiledRegistries.set(deepFreeze(outcome.value), { inner, owner });
+    return outcome;
+  };
+  const registryOf = (registry) => {
+    const entry = compiledRegistries.get(registry);
+    return entry !== undefined && entry.owner === core ? entry.inner : undefined;
+  };
+  const checkOutcome = (registry, action, policy, options) => {
+    const handle = registryOf(registry);
+    return done(handle ? handle.checkToolCall(action, policy, options) : core.checkToolCall(registry, action, policy, options));
+  };
+  // `plain` is read on `core` when called (the instance may have been renewed).
+  const projected = (registry, kind, plain) => {
+    const handle = registryOf(registry);
+    return done(handle ? handle.project(kind) : plain.call(core, registry));
+  };
+  const validateInputsOutcome = (tool, inputs, options) => {
+    const handle = handleOf(tool);
+    return done(handle ? handle.validateMany(inputs, options) : core.validateToolInputs(tool, inputs, options));
   };
   const createNdjsonDecoder = (options) => createDecoder(core, unwrap, options);
   const createProviderAssembler = (provider, options) =>
@@ -556,35 +631,33 @@ export function createApi(load, renew) {
     parseAgentActions: (list, options) => each(done(core.parseAgentActions(list, options))),
     parseAgentActionsJsonl: (text, options) => each(done(core.parseAgentActionsJsonl(text, options))),
     previewAction: (value, options) => unwrap(done(core.previewAction(value, options))),
-    defineTool: (def, options) => unwrap(done(core.defineTool(def, options)), deepFreeze),
-    safeDefineTool: (def, options) => safe(done(core.defineTool(def, options)), deepFreeze),
-    defineToolJson: (text, options) => unwrap(done(core.defineToolJson(text, options)), deepFreeze),
-    safeDefineToolJson: (text, options) => safe(done(core.defineToolJson(text, options)), deepFreeze),
+    defineTool: (def, options) => unwrap(defineOutcome(() => new core.ToolHandle(def, options))),
+    safeDefineTool: (def, options) => safe(defineOutcome(() => new core.ToolHandle(def, options))),
+    defineToolJson: (text, options) => unwrap(defineOutcome(() => core.ToolHandle.fromJson(text, options))),
+    safeDefineToolJson: (text, options) => safe(defineOutcome(() => core.ToolHandle.fromJson(text, options))),
     parseJson: (text, options) => unwrap(parseJsonOutcome(text, options)),
     safeParseJson: (text, options) => safe(parseJsonOutcome(text, options)),
     parseDecision: (value, options) => unwrap(done(core.parseDecision(value, options))),
     safeParseDecision: (value, options) => safe(done(core.parseDecision(value, options))),
     parseDecisionJson: (text, options) => unwrap(done(core.parseDecisionJson(text, options))),
     safeParseDecisionJson: (text, options) => safe(done(core.parseDecisionJson(text, options))),
-    validateToolInput: (tool, input, options) => unwrap(done(core.validateToolInput(tool, input, options))),
-    safeValidateToolInput: (tool, input, options) => safe(done(core.validateToolInput(tool, input, options))),
+    validateToolInput: (tool, input, options) => unwrap(validateOutcome(tool, input, options)),
+    safeValidateToolInput: (tool, input, options) => safe(validateOutcome(tool, input, options)),
     validateToolInputJson: (tool, text, options) => unwrap(validateToolInputJsonOutcome(tool, text, options)),
     safeValidateToolInputJson: (tool, text, options) => safe(validateToolInputJsonOutcome(tool, text, options)),
     // Registry and pipeline (issue 3 §2): a registry is the plain, deep-frozen value
     // createRegistry returns; every operation reads it again in the core.
-    createRegistry: (tools, options) => unwrap(done(core.createRegistry(tools, options)), deepFreeze),
-    safeCreateRegistry: (tools, options) => safe(done(core.createRegistry(tools, options)), deepFreeze),
-    catalog: (registry) => unwrap(done(core.catalog(registry)), deepFreeze),
+    createRegistry: (tools, options) => unwrap(registryOutcome(tools, options)),
+    safeCreateRegistry: (tools, options) => safe(registryOutcome(tools, options)),
+    catalog: (registry) => unwrap(projected(registry, 0, core.catalog), deepFreeze),
     definePolicy: (policy) => unwrap(done(core.definePolicy(policy)), deepFreeze),
     safeDefinePolicy: (policy) => safe(done(core.definePolicy(policy)), deepFreeze),
-    checkToolCall: (registry, action, policy, options) =>
-      unwrap(done(core.checkToolCall(registry, action, policy, options))),
-    safeCheckToolCall: (registry, action, policy, options) =>
-      safe(done(core.checkToolCall(registry, action, policy, options))),
-    toOpenAITools: (registry) => unwrap(done(core.toOpenAITools(registry))),
-    toOpenAIResponsesTools: (registry) => unwrap(done(core.toOpenAIResponsesTools(registry))),
-    toAnthropicTools: (registry) => unwrap(done(core.toAnthropicTools(registry))),
-    toMcpTools: (registry) => unwrap(done(core.toMcpTools(registry))),
+    checkToolCall: (registry, action, policy, options) => unwrap(checkOutcome(registry, action, policy, options)),
+    safeCheckToolCall: (registry, action, policy, options) => safe(checkOutcome(registry, action, policy, options)),
+    toOpenAITools: (registry) => unwrap(projected(registry, 1, core.toOpenAITools)),
+    toOpenAIResponsesTools: (registry) => unwrap(projected(registry, 2, core.toOpenAIResponsesTools)),
+    toAnthropicTools: (registry) => unwrap(projected(registry, 3, core.toAnthropicTools)),
+    toMcpTools: (registry) => unwrap(projected(registry, 4, core.toMcpTools)),
     normalizeToolResult: (tool, value, options) => unwrap(done(core.normalizeToolResult(tool, value, options))),
     compareContracts: (oldTool, newTool) => unwrap(done(core.compareContracts(oldTool, newTool))),
     diffCatalogs: (oldCatalog, newCatalog) => unwrap(done(core.diffCatalogs(oldCatalog, newCatalog))),
@@ -627,7 +700,7 @@ export function createApi(load, renew) {
         outgoing: (inner, message) => unwrap(decode(inner.outgoing(message))),
       }),
     // Gemini projection (issue 11 §2)
-    toGeminiTools: (registry) => unwrap(done(core.toGeminiTools(registry))),
+    toGeminiTools: (registry) => unwrap(projected(registry, 5, core.toGeminiTools)),
     geminiSchemaIssues: (schema) => unwrap(done(core.geminiSchemaIssues(schema))),
     /** Bytes of the wasm instance's memory (for leak tests). */
     memoryBytes: () => core.memoryBytes(),
@@ -659,6 +732,8 @@ export function createApi(load, renew) {
     safeCheckSessionResponse: (value, options) => safe(done(core.checkSessionResponse(value, options))),
     // The protocol as JSON Schema (issue 9 §4): a fresh copy on every call.
     protocolSchemas: () => unwrap(done(core.protocolSchemas())),
+    // Compiled tools (issue 12 §2): many inputs for one tool in one crossing, one outcome each.
+    validateToolInputs: (tool, inputs, options) => each(validateInputsOutcome(tool, inputs, options)),
   };
   // A session holds its text (a string, or its own copy of the bytes) and the core's reading
   // of it; each tree query reads the text again in the core (`querySession`), so no tree rule

@@ -287,7 +287,9 @@ export type ErrorCode =
   // Agent events and the session response (issue 9 §3):
   | 'EVENT_TYPE_UNKNOWN'
   | 'EVENT_SEQUENCE_INVALID'
-  | 'EVENT_MESSAGE_UNKNOWN';
+  | 'EVENT_MESSAGE_UNKNOWN'
+  // Compiled tools (issue 12 §2)
+  | 'TOOL_HANDLE_FREED';
 
 export interface Position {
   /** Byte offset in the UTF-8 text, from 0. */
@@ -353,19 +355,28 @@ export function parseAgentActions(list: unknown, options?: Options): SafeResult<
 export function parseAgentActionsJsonl(text: JsonText, options?: Options): SafeResult<AgentAction>[];
 /** Never throws for bad input: returns `{ok: false, code, path}`. */
 export function previewAction(value: unknown, options?: Options): ActionPreview;
+/** What `defineTool` / `defineToolJson` return (issue 12 §2): the deep-frozen definition, plain
+ *  data (its own enumerable keys are the definition's fields), whose compiled input schema lives
+ *  in the wasm instance. `validateToolInput*` given this very object validate without sending the
+ *  definition again. `free()` (also `[Symbol.dispose]`, for `using`) releases the compiled schema
+ *  now; after it, validating with the object throws `TOOL_HANDLE_FREED`, while reading it as data
+ *  (registries, projections) keeps working. Garbage collection frees it too. */
+export interface CompiledTool {
+  free(): void;
+}
 /** A literal definition gives a typed tool: `validateToolInput` and `checkToolCall` return its input type. */
 export function defineTool<const D extends LiteralToolDefinition>(
   definition: D,
   options?: Options,
-): TypedToolDefinition<D['name'], InferSchema<D['inputSchema']>>;
-export function defineTool(definition: unknown, options?: Options): ToolDefinition;
+): TypedToolDefinition<D['name'], InferSchema<D['inputSchema']>> & CompiledTool;
+export function defineTool(definition: unknown, options?: Options): ToolDefinition & CompiledTool;
 export function safeDefineTool<const D extends LiteralToolDefinition>(
   definition: D,
   options?: Options,
-): SafeResult<TypedToolDefinition<D['name'], InferSchema<D['inputSchema']>>>;
-export function safeDefineTool(definition: unknown, options?: Options): SafeResult<ToolDefinition>;
-export function defineToolJson(text: JsonText, options?: Options): ToolDefinition;
-export function safeDefineToolJson(text: JsonText, options?: Options): SafeResult<ToolDefinition>;
+): SafeResult<TypedToolDefinition<D['name'], InferSchema<D['inputSchema']>> & CompiledTool>;
+export function safeDefineTool(definition: unknown, options?: Options): SafeResult<ToolDefinition & CompiledTool>;
+export function defineToolJson(text: JsonText, options?: Options): ToolDefinition & CompiledTool;
+export function safeDefineToolJson(text: JsonText, options?: Options): SafeResult<ToolDefinition & CompiledTool>;
 /** Strict JSON text (RFC 8259 + I-JSON) to its value; the limits are the only options. */
 export function parseJson(text: JsonText, options?: LimitOptions): JsonValue;
 export function safeParseJson(text: JsonText, options?: LimitOptions): SafeResult<JsonValue>;
@@ -779,6 +790,12 @@ export interface ProtocolSchemas {
 }
 export function protocolSchemas(): ProtocolSchemas;
 
+// Compiled tools (issue 12 §2)
+/** Many inputs for one tool in one call: one outcome per input, in order (as `parseAgentActions`).
+ *  Throws only for the tool, the options, or a list that is not a list of at most `maxArrayLength`. */
+export function validateToolInputs<I>(tool: TypedToolDefinition<string, I>, inputs: readonly unknown[], options?: Options): SafeResult<I>[];
+export function validateToolInputs(tool: ToolDefinition | ToolDefinitionInput, inputs: readonly unknown[], options?: Options): SafeResult<ToolInput>[];
+
 // ACP prompt admission and lifecycle (issue 10 §3-§4):
 /** The `promptCapabilities` an agent advertised at `initialize` (absent or null: false). */
 export interface PromptCapabilities {
@@ -1078,5 +1095,7 @@ declare const api: {
   safeCheckSessionResponse: typeof safeCheckSessionResponse;
   // The protocol as JSON Schema (issue 9 §4)
   protocolSchemas: typeof protocolSchemas;
+  // Compiled tools (issue 12 §2)
+  validateToolInputs: typeof validateToolInputs;
 };
 export default api;

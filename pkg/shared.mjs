@@ -100,5 +100,7 @@ export const {
   safeCheckSessionResponse,
   // The protocol as JSON Schema (issue 9 §4)
   protocolSchemas,
+  // Compiled tools (issue 12 §2)
+  validateToolInputs,
 } = api;
 export default api;

@@ -38,6 +38,10 @@ PYTHONPATH="$root/py-host/src${PYTHONPATH:+:$PYTHONPATH}" .venv/bin/python bench
 # Issue 10 §3: ACP admission of a 5 MiB image vs decode + hash.
 (cd bench && node bench_acp.mjs --json out/acp_js.json)
 PYTHONPATH="$root/py-host/src${PYTHONPATH:+:$PYTHONPATH}" .venv/bin/python bench/bench_acp.py --json "$out/acp_py.json"
+# Issue 12 §2: compiled tools (the handle path vs the plain path, the peers in the same run,
+# memory over 10^6 calls and 100,000 tools).
+(cd bench && node --expose-gc bench_tool_handles.mjs --json out/tool_handles_js.json)
+PYTHONPATH="$root/py-host/src${PYTHONPATH:+:$PYTHONPATH}" .venv/bin/python bench/bench_tool_handles.py --json "$out/tool_handles_py.json"
 (cd bench && node sizes.mjs --json out/sizes.json)
 (cd bench && node summary.mjs out/js.json out/python.json out/sizes.json out/tools_js.json out/tools_py.json out/registry.json \
   out/streams_js.json out/streams_py.json)

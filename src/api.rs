@@ -522,3 +522,85 @@ pub fn check_session_response<V: HostValue>(value: &V, options: Option<&V>) -> R
 pub fn protocol_schemas() -> Value {
     crate::protocol::schemas::protocol_schemas()
 }
+
+// Compiled tools (issue 12 §2): a tool defined once, its compiled schema held by a handle the
+// host keeps (`tools::handle`). Options are read first, as everywhere.
+
+/// `defineTool(def, options)` as a handle.
+pub fn compile_tool<V: HostValue>(def: &V, options: Option<&V>) -> Result<crate::tools::handle::ToolHandle> {
+    crate::tools::handle::ToolHandle::define(def, &Options::read(options)?)
+}
+
+/// `defineToolJson(text, options)` as a handle.
+pub fn compile_tool_json<O: HostValue>(text: &[u8], options: Option<&O>) -> Result<crate::tools::handle::ToolHandle> {
+    crate::tools::handle::ToolHandle::define_json(text, &Options::read(options)?)
+}
+
+/// `validateToolInput(tool, input, options)` through a handle.
+pub fn handle_validate_input<V: HostValue>(
+    handle: &crate::tools::handle::ToolHandle,
+    input: &V,
+    options: Option<&V>,
+) -> Result<Value> {
+    handle.validate_input(input, &Options::read(options)?)
+}
+
+/// `validateToolInputJson(tool, text, options)` through a handle.
+pub fn handle_validate_input_json<O: HostValue>(
+    handle: &crate::tools::handle::ToolHandle,
+    text: &[u8],
+    options: Option<&O>,
+) -> Result<Value> {
+    handle.validate_input_json(text, &Options::read(options)?)
+}
+
+/// `handle_validate_input_json`'s verdict alone (the bindings' verdict replies).
+pub fn handle_check_input_json<O: HostValue>(
+    handle: &crate::tools::handle::ToolHandle,
+    text: &[u8],
+    options: Option<&O>,
+) -> Result<()> {
+    handle.check_input_json(text, &Options::read(options)?)
+}
+
+/// `validateToolInputs(tool, inputs, options)` through a handle: one outcome per input.
+pub fn handle_validate_inputs<V: HostValue>(
+    handle: &crate::tools::handle::ToolHandle,
+    inputs: &V,
+    options: Option<&V>,
+) -> Result<Vec<Result<Value>>> {
+    handle.validate_inputs(inputs, &Options::read(options)?)
+}
+
+/// `validateToolInputs(tool, inputs, options)` for a plain-data tool.
+pub fn validate_tool_inputs<V: HostValue>(tool: &V, inputs: &V, options: Option<&V>) -> Result<Vec<Result<Value>>> {
+    crate::tools::handle::validate_tool_inputs(tool, inputs, &Options::read(options)?)
+}
+
+/// `createRegistry(tools, options)` as a handle (`tools::handle::RegistryHandle`).
+pub fn compile_registry<V: HostValue>(tools: &V, options: Option<&V>) -> Result<crate::tools::handle::RegistryHandle> {
+    crate::tools::handle::RegistryHandle::create(tools, &Options::read(options)?)
+}
+
+/// `checkToolCall(registry, call, policy, options)` with a compiled registry.
+pub fn registry_check_tool_call<V: HostValue>(
+    registry: &crate::tools::handle::RegistryHandle,
+    call: &V,
+    policy: &V,
+    options: Option<&V>,
+) -> Result<Value> {
+    registry.check_tool_call(call, policy, &Options::read(options)?)
+}
+
+/// The projections and `catalog` of a compiled registry (`project`'s providers; `None`: the catalog).
+pub fn registry_project(registry: &crate::tools::handle::RegistryHandle, provider: Option<Provider>) -> Result<Value> {
+    let defs = registry.definitions();
+    match provider {
+        None => Ok(crate::tools::registry::catalog_value(defs)),
+        Some(Provider::OpenAi) => crate::tools::projection::openai(&defs),
+        Some(Provider::OpenAiResponses) => crate::tools::projection::openai_responses(&defs),
+        Some(Provider::Anthropic) => crate::tools::projection::anthropic(&defs),
+        Some(Provider::Mcp) => crate::tools::projection::mcp(&defs),
+        Some(Provider::Gemini) => crate::tools::gemini::gemini(&defs),
+    }
+}

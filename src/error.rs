@@ -182,6 +182,8 @@ codes! {
     EventTypeUnknown => "EVENT_TYPE_UNKNOWN", Protocol, true;
     EventSequenceInvalid => "EVENT_SEQUENCE_INVALID", Protocol, false;
     EventMessageUnknown => "EVENT_MESSAGE_UNKNOWN", Protocol, false;
+    // Compiled tools (issue 12 §2)
+    ToolHandleFreed => "TOOL_HANDLE_FREED", Contract, false;
 }
 
 /// Where a text input stopped being acceptable: byte offset (0-based), line and column (1-based,

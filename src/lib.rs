@@ -7,7 +7,7 @@
 // Folders are the architecture (docs/architecture.md has the code map):
 pub mod acp; // the ACP edge without I/O: prompt admission, base64, sniffing, lifecycle
 pub mod api; // the operations every host exposes
-pub mod entropy;
+pub mod entropy; // the wasm32 getrandom backend fed by the hosts
 pub mod error; // the one error type: closed layers, stable codes
 pub mod input; // the host-value layer: `HostValue`, limits, options, field states
 pub mod json; // the strict JSON parser (and host text)
@@ -17,7 +17,7 @@ pub mod session; // the shared message and session protocol (seed 004)
 pub mod stream; // provider streams to normalized responses
 pub mod tools; // tool contracts, their schemas, registries, policies, the call pipeline
 pub mod value; // JSON values plus the host-only states
-pub mod wire; // results as one JSON string for the hosts // the wasm32 getrandom backend fed by the hosts
+pub mod wire; // results as one JSON string for the hosts
 
 pub mod bindings;
 

@@ -112,6 +112,9 @@ fn run(case: &Json) -> Value {
     if let Some(got) = run_rpc(op, case, options.as_ref()) {
         return got;
     }
+    if op == "compiledTool" {
+        return compiled_tool(case, options.as_ref());
+    }
     if let Some(args) = case.get("args") {
         return run_args(op, apply_host(to_value(args), case.get("host")), options);
     }
@@ -607,4 +610,35 @@ fn fixtures() {
     println!("fixtures (rust): {passed} passed, {failed} failed");
     assert!(passed > 0, "no fixture ran");
     assert_eq!(failed, 0, "{failed} fixture cases failed");
+}
+
+/// Compiled tools (issue 12 §2): the tool defined as a handle, then each step in order.
+fn compiled_tool(case: &Json, options: Option<&Value>) -> Value {
+    let tool = to_value(&case["tool"]);
+    outcome(api::compile_tool(&&tool, options.as_ref()).and_then(|handle| {
+        let definition = handle.take_definition()?;
+        let mut out = Vec::new();
+        for step in case["steps"].as_array().unwrap() {
+            let opts = step.get("options").map(to_value);
+            let opts = opts.as_ref();
+            out.push(if let Some(input) = step.get("validate") {
+                outcome(api::handle_validate_input(&handle, &&to_value(input), opts.as_ref()))
+            } else if let Some(Json::String(text)) = step.get("validateJson") {
+                outcome(api::handle_validate_input_json(&handle, text.as_bytes(), opts.as_ref()))
+            } else if let Some(inputs) = step.get("validateMany") {
+                outcome(
+                    api::handle_validate_inputs(&handle, &&to_value(inputs), opts.as_ref())
+                        .map(|items| Value::Array(items.into_iter().map(outcome).collect())),
+                )
+            } else if step.get("free").is_some() {
+                handle.release();
+                outcome(Ok(Value::Null))
+            } else if let Some(input) = step.get("validateCopy") {
+                outcome(api::validate_tool_input(&&definition, &&to_value(input), opts.as_ref()))
+            } else {
+                panic!("unknown compiledTool step {step}")
+            });
+        }
+        Ok(Value::Array(out))
+    }))
 }

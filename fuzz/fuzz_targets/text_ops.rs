@@ -3,15 +3,13 @@
 //! parser accepts again (it is what the hosts decode).
 #![no_main]
 
-use agent_contract::json::{self, Mode};
 use agent_contract::value::{Number, Value};
-use agent_contract::{api, wire, Limits};
+use agent_contract::{api, wire};
 use libfuzzer_sys::fuzz_target;
 
-fn wire_ok(result: agent_contract::error::Result<Value>) {
-    let text = wire::to_text(&wire::outcome_value(result));
-    json::parse(text.as_bytes(), Mode::Strict, &Limits::ceilings()).expect("wire text is strict JSON");
-}
+mod common;
+use common::wire_ok;
+
 
 fuzz_target!(|data: &[u8]| {
     let Some((&op, text)) = data.split_first() else { return };

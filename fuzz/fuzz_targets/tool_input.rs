@@ -9,6 +9,9 @@ use agent_contract::value::{Number, Value};
 use agent_contract::{api, Code, Limits};
 use libfuzzer_sys::fuzz_target;
 
+mod common;
+use common::canon;
+
 fuzz_target!(|data: &[u8]| {
     let Some(split) = data.iter().position(|&b| b == 0) else { return };
     let (schema, input) = (&data[..split], &data[split + 1..]);
@@ -53,23 +56,4 @@ fuzz_target!(|data: &[u8]| {
         }
     }
 });
-
-/// `v` with every object's members in ECMAScript key order (array-index keys first, ascending):
-/// the order a value's copy has, while a text's value keeps the text's order.
-fn canon(v: &agent_contract::Value) -> agent_contract::Value {
-    use agent_contract::Value;
-    match v {
-        Value::Array(items) => Value::Array(items.iter().map(canon).collect()),
-        Value::Object(entries) => {
-            let mut keys: Vec<String> = entries.iter().map(|(k, _)| k.clone()).collect();
-            agent_contract::input::ecmascript_order(&mut keys);
-            Value::Object(
-                keys.into_iter()
-                    .filter_map(|k| entries.iter().find(|(n, _)| *n == k).map(|(n, x)| (n.clone(), canon(x))))
-                    .collect(),
-            )
-        }
-        other => other.clone(),
-    }
-}
 

@@ -205,6 +205,15 @@ export function targets(m, r) {
     t('parseDecisionJson', () => [m.text()]), t('safeParseDecisionJson', () => [m.text()]),
     t('validateToolInput', () => [m.toolDef(), m.value()]), t('safeValidateToolInput', () => [m.toolDef(), m.value()]),
     t('validateToolInputJson', () => [m.toolDef(), m.text()]), t('safeValidateToolInputJson', () => [m.toolDef(), m.text()]),
+    // Compiled tools (issue 12 §2): the batch, the tool as plain data or as defined (the handle).
+    t('validateToolInputs', () => {
+      const def = m.toolDef();
+      let defined = { ok: false };
+      try {
+        if (r.chance(0.5)) defined = api.safeDefineTool(def);
+      } catch (_) { /* the call under test is validateToolInputs */ }
+      return [defined.ok ? defined.value : def, [m.value(), m.value()]];
+    }),
     t('createRegistry', () => [[m.toolDef(), m.toolDef()]]), t('safeCreateRegistry', () => [[m.toolDef(), m.value()]]),
     t('catalog', () => [m.registry()]), t('definePolicy', () => [m.policy()]), t('safeDefinePolicy', () => [m.policy()]),
     t('checkToolCall', () => [m.registry(), m.action(), m.policy()]), t('safeCheckToolCall', () => [m.registry(), m.action(), m.policy()]),

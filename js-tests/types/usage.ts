@@ -221,3 +221,13 @@ void sessions;
   const strictDecision = schemas.strict.decision;
   void [events, strictDecision];
 }
+
+// Compiled tools (issue 12 §2): the defined tool is its definition plus free(); the batch form.
+import { validateToolInputs, type ToolDefinition, type CompiledTool } from 'agent-contract';
+const compiledTool = defineTool({ name: 'get_weather', description: 'Weather.', inputSchema: {}, permissions: ['read'] });
+const asData: ToolDefinition = compiledTool;
+const asHandle: CompiledTool = compiledTool;
+for (const outcome of validateToolInputs(compiledTool, [{ city: 'Paris' }, {}])) {
+  if (!outcome.ok) console.log(outcome.error.code === 'TOOL_HANDLE_FREED', asData.name);
+}
+asHandle.free();

@@ -35,177 +35,27 @@ from typing import Any, Callable, Iterator
 import agent_contract as ac
 from agent_contract import _runtime
 from agent_contract._host_text import LARGE, MAX_BYTES_CEILING, MAX_DEPTH_CEILING, write
+from hostile_values import (
+    Boom,
+    ClaimsStr,
+    ClaimsBytes,
+    ClaimsDict,
+    HostileStr,
+    HostileBytes,
+    HostileBytearray,
+    HostileDict,
+    HostileList,
+    HostileInt,
+    HostileFloat,
+    NamelessMeta,
+    Nameless,
+    BadKey,
+    released,
+)
 
 MB = 1 << 20
 SLOW = 1.0  # seconds: a call over this on an input of at most 1 MB is flagged
 PER_MB_FROM = 64 << 10  # time per MB is measured on inputs at least this large
-
-
-class Boom(Exception):
-    """What our hostile objects raise."""
-
-
-# --- hostile objects ---------------------------------------------------------------------
-
-
-class ClaimsStr:
-    @property  # type: ignore[misc]
-    def __class__(self) -> type:
-        return str
-
-
-class ClaimsBytes:
-    @property  # type: ignore[misc]
-    def __class__(self) -> type:
-        return bytes
-
-
-class ClaimsDict:
-    @property  # type: ignore[misc]
-    def __class__(self) -> type:
-        return dict
-
-    def items(self) -> Any:
-        raise Boom
-
-
-class HostileStr(str):
-    def __str__(self) -> str:
-        raise Boom
-
-    def __len__(self) -> int:
-        raise Boom
-
-    def __iter__(self) -> Any:
-        raise Boom
-
-    def __eq__(self, other: object) -> bool:
-        raise Boom
-
-    def __hash__(self) -> int:
-        raise Boom
-
-    def encode(self, *a: Any, **k: Any) -> bytes:  # type: ignore[override]
-        raise Boom
-
-    def endswith(self, *a: Any) -> bool:  # type: ignore[override]
-        raise Boom
-
-    def __getitem__(self, key: Any) -> str:  # type: ignore[override]
-        raise Boom
-
-
-class HostileBytes(bytes):
-    def __bytes__(self) -> bytes:
-        raise Boom
-
-    def __len__(self) -> int:
-        raise Boom
-
-    def decode(self, *a: Any, **k: Any) -> str:  # type: ignore[override]
-        raise Boom
-
-    def __getitem__(self, key: Any) -> Any:
-        raise Boom
-
-
-class HostileBytearray(bytearray):
-    def __len__(self) -> int:
-        raise Boom
-
-    def __bytes__(self) -> bytes:
-        raise Boom
-
-
-class HostileDict(dict):  # type: ignore[type-arg]
-    def items(self) -> Any:
-        raise Boom
-
-    def keys(self) -> Any:
-        raise Boom
-
-    def __iter__(self) -> Any:
-        raise Boom
-
-    def __len__(self) -> int:
-        raise Boom
-
-    def get(self, *a: Any) -> Any:
-        raise Boom
-
-    def __getitem__(self, key: Any) -> Any:
-        raise Boom
-
-
-class HostileList(list):  # type: ignore[type-arg]
-    def __iter__(self) -> Any:
-        raise Boom
-
-    def __len__(self) -> int:
-        raise Boom
-
-    def __getitem__(self, key: Any) -> Any:
-        raise Boom
-
-
-class HostileInt(int):
-    def __repr__(self) -> str:
-        raise Boom
-
-    def __index__(self) -> int:
-        raise Boom
-
-    def __eq__(self, other: object) -> bool:
-        raise Boom
-
-    def __hash__(self) -> int:
-        return 1
-
-
-class HostileFloat(float):
-    def __repr__(self) -> str:
-        raise Boom
-
-    def __float__(self) -> float:
-        raise Boom
-
-    def is_integer(self) -> bool:
-        raise Boom
-
-
-class NamelessMeta(type):
-    @property
-    def __name__(cls) -> str:  # type: ignore[override]
-        raise Boom
-
-
-class Nameless(metaclass=NamelessMeta):
-    pass
-
-
-class BadKey:
-    """A dict key whose comparisons and hash raise after the dict is built."""
-
-    armed = False
-
-    def __init__(self, mimic: str) -> None:
-        self.mimic = mimic
-
-    def __hash__(self) -> int:
-        if BadKey.armed:
-            raise Boom
-        return hash(self.mimic)
-
-    def __eq__(self, other: object) -> bool:
-        if BadKey.armed:
-            raise Boom
-        return self is other
-
-
-def released() -> memoryview:
-    view = memoryview(b'{"type": "finish", "summary": "s"}')
-    view.release()
-    return view
 
 
 def raising_iterator(items: list[Any]) -> Iterator[Any]:
@@ -767,6 +617,19 @@ def _targets() -> dict[str, Callable[[Gen], tuple[tuple[Any, ...], Callable[...,
         t[name] = tool_op(getattr(ac, name), False)
     for name in ["validate_tool_input_json", "safe_validate_tool_input_json"]:
         t[name] = tool_op(getattr(ac, name), True)
+
+    # Compiled tools (issue 12 §2): the batch, with a tool as plain data or as defined (the handle).
+    def tool_inputs(g: Gen) -> Any:
+        tool = g.tool()
+        if g.chance(0.5):
+            defined = ac.safe_define_tool(tool)
+            if defined["ok"]:
+                tool = defined["value"]
+        items = [g.value() for _ in range(g.r.randrange(4))] if g.chance(0.8) else g.value()
+        opts = g.options()
+        return (tool, items), lambda: ac.validate_tool_inputs(tool, items, opts)
+
+    t["validate_tool_inputs"] = tool_inputs
 
     def batch(g: Gen) -> Any:
         items = [g.action() for _ in range(g.r.randrange(4))] if g.chance(0.8) else g.value()

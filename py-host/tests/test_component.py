@@ -24,4 +24,4 @@ def test_component_instantiates_with_an_empty_linker() -> None:
 
 def test_component_exports_what_the_binding_calls() -> None:
     engine, component = _runtime.compiled()
-    assert set(component.type.exports(engine)) == set(_runtime.EXPORTS) | {_runtime.ASSEMBLY, _runtime.ACP, _runtime.RPC}
+    assert set(component.type.exports(engine)) == set(_runtime.EXPORTS) | {_runtime.ASSEMBLY, _runtime.ACP, _runtime.RPC, _runtime.TOOLS}

@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 
 import agent_contract as ac
+from agent_contract import _tools
 from conftest import FIXTURES
 
 
@@ -118,6 +119,27 @@ def safe_admit_prompt_hex(*args: Any) -> Any:
     out = ac.safe_admit_prompt(*args)
     if out["ok"]:
         plan_as_hex(out["value"])
+    return out
+
+
+def compiled_tool(case: dict[str, Any]) -> list[dict[str, Any]]:
+    """Compiled tools (issue 12 §2): the tool defined, then each step on the very object."""
+    tool = ac.define_tool(case["tool"], case.get("options"))
+    copy = json.loads(json.dumps(tool))
+    out: list[dict[str, Any]] = []
+    for step in case["steps"]:
+        o = step.get("options")
+        if "validate" in step:
+            out.append(ac.safe_validate_tool_input(tool, step["validate"], o))
+        elif "validateJson" in step:
+            out.append(ac.safe_validate_tool_input_json(tool, step["validateJson"], o))
+        elif "validateMany" in step:
+            out.append(outcome(lambda: ac.validate_tool_inputs(tool, step["validateMany"], o)))
+        elif "free" in step:
+            tool.close()
+            out.append({"ok": True, "value": None})
+        else:
+            out.append(ac.safe_validate_tool_input(copy, step["validateCopy"], o))
     return out
 
 
@@ -297,6 +319,8 @@ def run(case: dict[str, Any]) -> dict[str, Any]:
         return outcome(lambda: ac.sniff_media_type(text_arg(case)))
     if op == "promptLifecycle":
         return {"ok": True, "value": prompt_lifecycle(value)}
+    if op == "compiledTool":
+        return outcome(lambda: compiled_tool(case))
     if op == "assembleProviderStream":
         return outcome(lambda: ac.assemble_provider_stream(case["provider"], provider_input(case, value), options))
     raise AssertionError(f"unknown op {op}")
@@ -375,6 +399,10 @@ def assemble_stream(events: list[Any], options: Any) -> dict[str, Any]:
         return {**first, "at": len(events)}
 
 
+# A defined tool (issue 12 §2) is frozen data: compared as the dict and lists it is equal to.
+FROZEN: dict[type, type] = {ac.Tool: dict, _tools.CompiledRegistry: dict, _tools.FrozenDict: dict, _tools.FrozenList: list}
+
+
 def same(a: Any, b: Any) -> bool:
     """Deep equality: numbers by value (not bool), dicts regardless of key order, UNDEFINED
     by identity."""
@@ -384,7 +412,7 @@ def same(a: Any, b: Any) -> bool:
         return type(a) is type(b) and a == b
     if isinstance(a, (int, float)) and isinstance(b, (int, float)):
         return a == b or (isinstance(a, float) and isinstance(b, float) and math.isnan(a) and math.isnan(b))
-    if type(a) is not type(b):
+    if FROZEN.get(type(a), type(a)) is not FROZEN.get(type(b), type(b)):
         return False
     if isinstance(a, dict):
         return a.keys() == b.keys() and all(same(a[k], b[k]) for k in a)

@@ -5,7 +5,9 @@ instance stays small. Each test asserts the exact code and path and a time bound
 from __future__ import annotations
 
 import asyncio
+import sys
 import time
+from pathlib import Path
 from typing import Any, Callable
 
 import pytest
@@ -13,6 +15,10 @@ import pytest
 import agent_contract as ac
 from agent_contract import _runtime
 from agent_contract._host_text import write
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "fuzz"))
+
+from hostile_values import Boom, ClaimsStr, ClaimsBytes, HostileStr, HostileBytes, Nameless, released  # noqa: E402
 
 # Every case here is small or stopped by a budget; one second is the bound.
 SECOND = 1.0
@@ -54,66 +60,6 @@ def memory_bytes() -> int:
 
 
 # --- P1: the caller's value never raises through --------------------------------------------
-
-
-def released() -> memoryview:
-    view = memoryview(b'{"type": "finish", "summary": "s"}')
-    view.release()
-    return view
-
-
-class ClaimsStr:
-    @property  # type: ignore[misc]
-    def __class__(self) -> type:
-        return str
-
-
-class ClaimsBytes:
-    @property  # type: ignore[misc]
-    def __class__(self) -> type:
-        return bytes
-
-
-class Boom(Exception):
-    pass
-
-
-class HostileStr(str):
-    def __str__(self) -> str:
-        raise Boom
-
-    def __len__(self) -> int:
-        raise Boom
-
-    def endswith(self, *args: Any) -> bool:  # type: ignore[override]
-        raise Boom
-
-    def encode(self, *args: Any) -> bytes:  # type: ignore[override]
-        raise Boom
-
-    def __getitem__(self, key: Any) -> str:  # type: ignore[override]
-        raise Boom
-
-
-class HostileBytes(bytes):
-    def __bytes__(self) -> bytes:
-        raise Boom
-
-    def __len__(self) -> int:
-        raise Boom
-
-    def decode(self, *args: Any) -> str:  # type: ignore[override]
-        raise Boom
-
-
-class NamelessMeta(type):
-    @property
-    def __name__(cls) -> str:  # type: ignore[override]
-        raise Boom
-
-
-class Nameless(metaclass=NamelessMeta):
-    pass
 
 
 TEXT_FUNCTIONS = [

@@ -82,3 +82,15 @@ with ac.create_prompt_lifecycle() as lifecycle:
     lifecycle.agent_idle()
     lifecycle.output_delivered()
     stop: ac.StopReason = lifecycle.settle("end_turn")
+
+
+# Compiled tools (issue 12 §2): a Tool reads as a mapping, validates, closes.
+compiled: ac.Tool = ac.define_tool({"name": "get_weather", "description": "d", "inputSchema": {}, "permissions": ["read"]})
+tool_name: str = compiled["name"]
+batch = ac.validate_tool_inputs(compiled, [{"city": "Paris"}, {}])
+for item in batch:
+    if item["ok"] is False:
+        handle_code: str = item["error"].code
+with ac.define_tool_json('{"name": "a", "description": "d", "inputSchema": {}, "permissions": ["read"]}') as scoped:
+    scoped_input = ac.validate_tool_input(scoped, {})
+compiled.close()

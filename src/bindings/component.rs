@@ -916,3 +916,148 @@ impl wit_rpc::GuestRpcSession for ComponentRpcSession {
 }
 
 export!(Core);
+
+// Compiled tools (issue 12 §2): the `tools` interface and its `compiled-tool` resource.
+
+use exports::agent_contract::core::tools as wit_tools;
+
+/// One compiled tool per resource (`tools::handle`); creation errors are `reply`'s.
+struct ComponentCompiledTool {
+    inner: Result<crate::tools::handle::ToolHandle, ContractError>,
+}
+
+fn outcomes(result: Result<Vec<Result<Value, ContractError>>, ContractError>) -> String {
+    reply(result.map(|items| Value::Array(items.into_iter().map(outcome_value).collect())))
+}
+
+impl ComponentCompiledTool {
+    fn from_text(text: &[u8], options: &str) -> Self {
+        let inner = host_options(options).and_then(|o| api::compile_tool_json(text, o.as_ref().as_ref()));
+        ComponentCompiledTool { inner }
+    }
+
+    fn with<T>(
+        &self,
+        run: impl FnOnce(&crate::tools::handle::ToolHandle) -> Result<T, ContractError>,
+    ) -> Result<T, ContractError> {
+        match &self.inner {
+            Ok(h) => run(h),
+            Err(e) => Err(e.clone()),
+        }
+    }
+
+    fn input_json(&self, text: &[u8], options: &str) -> String {
+        verdict_text((|| {
+            let o = host_options(options)?;
+            self.with(|h| api::handle_check_input_json(h, text, o.as_ref().as_ref()))
+        })())
+    }
+}
+
+impl wit_tools::Guest for Core {
+    type CompiledTool = ComponentCompiledTool;
+    type CompiledRegistry = ComponentCompiledRegistry;
+
+    fn validate_tool_inputs(tool: String, inputs: String, options: String) -> String {
+        outcomes((|| {
+            let (t, i, o) = (host_value(&tool)?, host_value(&inputs)?, host_options(&options)?);
+            api::validate_tool_inputs(&&t, &&i, o.as_ref().as_ref())
+        })())
+    }
+}
+
+impl wit_tools::GuestCompiledTool for ComponentCompiledTool {
+    fn new(definition: String, options: String) -> Self {
+        let inner = (|| {
+            let (d, o) = (host_value(&definition)?, host_options(&options)?);
+            api::compile_tool(&&d, o.as_ref().as_ref())
+        })();
+        ComponentCompiledTool { inner }
+    }
+
+    fn from_json(text: String, options: String) -> wit_tools::CompiledTool {
+        wit_tools::CompiledTool::new(Self::from_text(text.as_bytes(), &options))
+    }
+
+    fn from_json_bytes(text: String, options: String) -> wit_tools::CompiledTool {
+        wit_tools::CompiledTool::new(Self::from_text(&carried_bytes(&text), &options))
+    }
+
+    fn reply(&self) -> String {
+        reply(self.with(|h| h.take_definition()))
+    }
+
+    fn release(&self) {
+        if let Ok(h) = &self.inner {
+            h.release();
+        }
+    }
+
+    fn validate(&self, input: String) -> String {
+        self.validate_with_options(input, String::new())
+    }
+
+    fn validate_with_options(&self, input: String, options: String) -> String {
+        reply((|| {
+            let (i, o) = (host_value(&input)?, host_options(&options)?);
+            self.with(|h| api::handle_validate_input(h, &&i, o.as_ref().as_ref()))
+        })())
+    }
+
+    fn validate_json(&self, text: String, options: String) -> String {
+        self.input_json(text.as_bytes(), &options)
+    }
+
+    fn validate_json_bytes(&self, text: String, options: String) -> String {
+        self.input_json(&carried_bytes(&text), &options)
+    }
+
+    fn validate_many(&self, inputs: String, options: String) -> String {
+        outcomes((|| {
+            let (i, o) = (host_value(&inputs)?, host_options(&options)?);
+            self.with(|h| api::handle_validate_inputs(h, &&i, o.as_ref().as_ref()))
+        })())
+    }
+}
+
+/// One compiled registry per resource (`tools::handle::RegistryHandle`).
+struct ComponentCompiledRegistry {
+    inner: Result<crate::tools::handle::RegistryHandle, ContractError>,
+}
+
+impl wit_tools::GuestCompiledRegistry for ComponentCompiledRegistry {
+    fn new(tools: String, options: String) -> Self {
+        let inner = (|| {
+            let (t, o) = (host_value(&tools)?, host_options(&options)?);
+            api::compile_registry(&&t, o.as_ref().as_ref())
+        })();
+        ComponentCompiledRegistry { inner }
+    }
+
+    fn reply(&self) -> String {
+        reply(match &self.inner {
+            Ok(h) => Ok(h.take_value().unwrap_or(Value::Null)),
+            Err(e) => Err(e.clone()),
+        })
+    }
+
+    fn check_tool_call(&self, action: String, policy: String, options: String) -> String {
+        reply((|| {
+            let registry = self.inner.as_ref().map_err(|e| e.clone())?;
+            let (a, p, o) = (host_value(&action)?, host_value(&policy)?, host_options(&options)?);
+            api::registry_check_tool_call(registry, &&a, &&p, o.as_ref().as_ref())
+        })())
+    }
+
+    fn project(&self, kind: u32) -> String {
+        let provider = match kind {
+            1 => Some(api::Provider::OpenAi),
+            2 => Some(api::Provider::OpenAiResponses),
+            3 => Some(api::Provider::Anthropic),
+            4 => Some(api::Provider::Mcp),
+            5 => Some(api::Provider::Gemini),
+            _ => None,
+        };
+        reply(self.inner.as_ref().map_err(|e| e.clone()).and_then(|h| api::registry_project(h, provider)))
+    }
+}

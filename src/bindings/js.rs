@@ -1196,3 +1196,146 @@ pub fn check_session_response(value: JsValue, options: JsValue) -> String {
 pub fn protocol_schemas() -> String {
     reply(Ok(api::protocol_schemas()))
 }
+
+// Compiled tools (issue 12 §2): what `defineTool` holds for the tool it returns. The compiled
+// input schema stays in this instance; the package keeps the object beside the frozen
+// definition (pkg/api.mjs) and frees it by `free()`, `using` or garbage collection.
+
+/// One outcome per input, as the batch replies are written.
+fn outcomes(result: Result<Vec<Result<Value, ContractError>>, ContractError>) -> String {
+    reply(result.map(|items| Value::Array(items.into_iter().map(outcome_value).collect())))
+}
+
+#[wasm_bindgen]
+pub struct ToolHandle {
+    inner: Result<crate::tools::handle::ToolHandle, ContractError>,
+}
+
+#[wasm_bindgen]
+impl ToolHandle {
+    /// `defineTool(def, options)`; a failure is `reply()`'s error.
+    #[wasm_bindgen(constructor)]
+    pub fn new(def: JsValue, options: JsValue) -> ToolHandle {
+        let o = CallOptions::read(&options, OptionSet::Rules);
+        ToolHandle { inner: api::compile_tool(&o.value(def), Some(&o.input)) }
+    }
+
+    /// `defineToolJson(text, options)`.
+    #[wasm_bindgen(js_name = fromJson)]
+    pub fn from_json(text: JsValue, options: JsValue) -> ToolHandle {
+        let o = CallOptions::read(&options, OptionSet::Rules);
+        let mut made = None;
+        let outcome = with_text(&text, max_bytes(&o, OptionSet::Rules), |t| {
+            made = Some(api::compile_tool_json(t, Some(&o.input))?);
+            Ok(Value::Null)
+        });
+        let inner = match (outcome, made) {
+            (Ok(_), Some(handle)) => Ok(handle),
+            (Err(e), _) => Err(e),
+            (Ok(_), None) => Err(ContractError::new(crate::error::Code::JsonInvalid, "", "no tool definition")),
+        };
+        ToolHandle { inner }
+    }
+
+    /// The definition (`defineTool`'s value) or the error that prevented it.
+    pub fn reply(&self) -> String {
+        reply(match &self.inner {
+            Ok(h) => h.take_definition(),
+            Err(e) => Err(e.clone()),
+        })
+    }
+
+    /// Drops the compiled schemas now; later calls reply `TOOL_HANDLE_FREED`.
+    pub fn release(&self) {
+        if let Ok(h) = &self.inner {
+            h.release();
+        }
+    }
+
+    pub fn validate(&self, input: JsValue, options: JsValue) -> String {
+        let o = CallOptions::read(&options, OptionSet::Rules);
+        reply(match &self.inner {
+            Ok(h) => api::handle_validate_input(h, &o.value(input), Some(&o.input)),
+            Err(e) => Err(e.clone()),
+        })
+    }
+
+    /// A verdict-only reply, as `validateToolInputJson`.
+    #[wasm_bindgen(js_name = validateJson)]
+    pub fn validate_json(&self, text: JsValue, options: JsValue) -> String {
+        let o = CallOptions::read(&options, OptionSet::Rules);
+        verdict_text(
+            with_text(&text, max_bytes(&o, OptionSet::Rules), |t| match &self.inner {
+                Ok(h) => api::handle_check_input_json(h, t, Some(&o.input)).map(|()| Value::Null),
+                Err(e) => Err(e.clone()),
+            })
+            .map(drop),
+        )
+    }
+
+    #[wasm_bindgen(js_name = validateMany)]
+    pub fn validate_many(&self, inputs: JsValue, options: JsValue) -> String {
+        let o = CallOptions::read(&options, OptionSet::Rules);
+        outcomes(match &self.inner {
+            Ok(h) => api::handle_validate_inputs(h, &o.value(inputs), Some(&o.input)),
+            Err(e) => Err(e.clone()),
+        })
+    }
+}
+
+/// `validateToolInputs(tool, inputs, options)` for a plain-data tool.
+#[wasm_bindgen(js_name = validateToolInputs)]
+pub fn validate_tool_inputs(tool: JsValue, inputs: JsValue, options: JsValue) -> String {
+    let o = CallOptions::read(&options, OptionSet::Rules);
+    outcomes(api::validate_tool_inputs(&o.value(tool), &o.value(inputs), Some(&o.input)))
+}
+
+/// What `createRegistry` holds for the registry it returns (issue 12 §2): `checkToolCall`, the
+/// projections and `catalog` given that very value read nothing of it again.
+#[wasm_bindgen]
+pub struct RegistryHandle {
+    inner: Result<crate::tools::handle::RegistryHandle, ContractError>,
+}
+
+#[wasm_bindgen]
+impl RegistryHandle {
+    #[wasm_bindgen(constructor)]
+    pub fn new(tools: JsValue, options: JsValue) -> RegistryHandle {
+        let o = CallOptions::read(&options, OptionSet::Rules);
+        RegistryHandle { inner: api::compile_registry(&o.value(tools), Some(&o.input)) }
+    }
+
+    /// The registry value or the error that prevented it.
+    pub fn reply(&self) -> String {
+        reply(match &self.inner {
+            Ok(h) => Ok(h.take_value().unwrap_or(Value::Null)),
+            Err(e) => Err(e.clone()),
+        })
+    }
+
+    #[wasm_bindgen(js_name = checkToolCall)]
+    pub fn check_tool_call(&self, action: JsValue, policy: JsValue, options: JsValue) -> String {
+        let o = CallOptions::read(&options, OptionSet::Rules);
+        let policy = program_data(policy);
+        reply(match &self.inner {
+            Ok(h) => api::registry_check_tool_call(h, &o.value(action), &policy, Some(&o.input)),
+            Err(e) => Err(e.clone()),
+        })
+    }
+
+    /// 0 catalog, 1 OpenAI, 2 OpenAI Responses, 3 Anthropic, 4 MCP, 5 Gemini.
+    pub fn project(&self, kind: u32) -> String {
+        let provider = match kind {
+            1 => Some(api::Provider::OpenAi),
+            2 => Some(api::Provider::OpenAiResponses),
+            3 => Some(api::Provider::Anthropic),
+            4 => Some(api::Provider::Mcp),
+            5 => Some(api::Provider::Gemini),
+            _ => None,
+        };
+        reply(match &self.inner {
+            Ok(h) => api::registry_project(h, provider),
+            Err(e) => Err(e.clone()),
+        })
+    }
+}

@@ -10,5 +10,5 @@ pub mod message; // agent messages and content blocks
 pub mod pi; // the pi dialect's extra entry types, roles, blocks and fields
 pub mod response; // checkSessionResponse: the seed's response and its projection rule (issue 9 §3)
 pub mod seed_tool; // the seed's ToolDefinition <-> defineTool
-pub mod sequence;
-pub mod tool_result; // parseToolResult // checkEventSequence: the order of one run's events (issue 9 §3)
+pub mod sequence; // checkEventSequence: the order of one run's events (issue 9 §3)
+pub mod tool_result; // parseToolResult

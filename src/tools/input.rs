@@ -9,7 +9,7 @@ use crate::input::options::Options;
 use crate::input::{Budget, Copier, HostValue, Path, Undefined};
 use crate::json::{self, Mode};
 use crate::tools::contract::{self, ToolDefinition};
-use crate::tools::schema::{compile_in, validate, validate_json};
+use crate::tools::schema::{compile_in, validate, validate_json, CompiledSchema};
 use crate::value::Value;
 
 /// `validateToolInput(tool, input)`: the tool is read as a definition (so a changed or forged
@@ -18,13 +18,20 @@ use crate::value::Value;
 pub fn validate_tool_input<V: HostValue>(tool: &V, input: &V, options: &Options) -> Result<Value> {
     let tool = read_tool(tool, options)?;
     let compiled = compile_in(&tool.input_schema, "/inputSchema", &tool.resources)?;
+    check_input(&compiled, input, options)
+}
+
+/// An input copied under the limits and validated against a compiled input schema: what
+/// `validate_tool_input` does once it has the tool's schema (also a compiled tool's path,
+/// `tools::handle`).
+pub fn check_input<V: HostValue>(compiled: &CompiledSchema, input: &V, options: &Options) -> Result<Value> {
     let mut budget = Budget::new(&options.limits);
     let mut copier = Copier { limits: &options.limits, budget: &mut budget, undefined: Undefined::Keep };
     let copied = copier.copy(input, &Path::Root(""), 0)?;
     if matches!(copied, Value::Undefined) {
         return Err(crate::input::not_json("", "undefined"));
     }
-    validate(&compiled, &copied, options.max_issues)?;
+    validate(compiled, &copied, options.max_issues)?;
     Ok(copied)
 }
 
@@ -32,7 +39,7 @@ pub fn validate_tool_input<V: HostValue>(tool: &V, input: &V, options: &Options)
 /// object cannot skip a rule), under the ceilings rather than the call's limits: the limits are
 /// for the model's input, and a definition `defineTool` accepted (perhaps with raised limits)
 /// must read back.
-fn read_tool<V: HostValue>(tool: &V, options: &Options) -> Result<ToolDefinition> {
+pub fn read_tool<V: HostValue>(tool: &V, options: &Options) -> Result<ToolDefinition> {
     contract::define_tool(
         tool,
         &Options { strict: options.strict, limits: crate::Limits::ceilings(), ..Options::default() },
@@ -43,8 +50,13 @@ fn read_tool<V: HostValue>(tool: &V, options: &Options) -> Result<ToolDefinition
 pub fn validate_tool_input_json<V: HostValue>(tool: &V, text: &[u8], options: &Options) -> Result<Value> {
     let tool = read_tool(tool, options)?;
     let compiled = compile_in(&tool.input_schema, "/inputSchema", &tool.resources)?;
+    check_input_json(&compiled, text, options)
+}
+
+/// JSON text parsed (strict, under the limits) and validated against a compiled input schema.
+pub fn check_input_json(compiled: &CompiledSchema, text: &[u8], options: &Options) -> Result<Value> {
     let input = json::parse(text, Mode::Strict, &options.limits)?;
-    validate(&compiled, &input, options.max_issues)?;
+    validate(compiled, &input, options.max_issues)?;
     Ok(input)
 }
 
@@ -54,5 +66,11 @@ pub fn validate_tool_input_json<V: HostValue>(tool: &V, text: &[u8], options: &O
 pub fn check_tool_input_json<V: HostValue>(tool: &V, text: &[u8], options: &Options) -> Result<()> {
     let tool = read_tool(tool, options)?;
     let compiled = compile_in(&tool.input_schema, "/inputSchema", &tool.resources)?;
-    validate_json(&compiled, text, &options.limits, options.max_issues)
+    verdict_input_json(&compiled, text, options)
+}
+
+/// `check_input_json`'s verdict alone (no tree built for a valid input when the schema allows):
+/// the bindings' path, which return a verdict and let the host parse its own text.
+pub fn verdict_input_json(compiled: &CompiledSchema, text: &[u8], options: &Options) -> Result<()> {
+    validate_json(compiled, text, &options.limits, options.max_issues)
 }

@@ -5,6 +5,8 @@
 pub mod call;
 pub mod contract;
 pub mod gemini;
+// Compiled tools (issue 12 §2)
+pub mod handle;
 pub mod input;
 pub mod pipeline;
 pub mod policy;

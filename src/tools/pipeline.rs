@@ -18,26 +18,45 @@ use crate::error::{Approval, Code, ContractError, Layer, Result};
 use crate::input::options::Options;
 use crate::input::HostValue;
 use crate::tools::call;
+use crate::tools::contract::ToolDefinition;
 use crate::tools::policy::{self, Effect};
 use crate::tools::registry;
+use crate::tools::schema::CompiledSchema;
 use crate::value::Value;
 
 pub fn check_tool_call<V: HostValue>(registry: &V, call: &V, policy: &V, options: &Options) -> Result<Value> {
     // Only the tool called is compiled: a registry larger than the compiled-schema cache would
     // otherwise recompile every schema on every call.
     let (list, names) = registry::read_names(registry)?;
+    check_with(&names, policy, call, options, |index| {
+        let def = registry::read_tool_at(&list, index)?;
+        let compiled = crate::tools::schema::compile_in(&def.input_schema, "/inputSchema", &def.resources)?;
+        Ok((std::rc::Rc::new(def), compiled))
+    })
+}
+
+/// The layers after the registry: `names` are the registered names with their index, and
+/// `tool_at(index)` gives the definition called and its compiled input schema (read from the
+/// registry value, or held by a compiled registry, `tools::handle`).
+pub fn check_with<V: HostValue>(
+    names: &[(usize, String)],
+    policy: &V,
+    call: &V,
+    options: &Options,
+    tool_at: impl FnOnce(usize) -> Result<(std::rc::Rc<ToolDefinition>, std::rc::Rc<CompiledSchema>)>,
+) -> Result<Value> {
     let policy = policy::define_policy(policy)?;
     let call = call::read_call(call, options)?;
     let (call_id, tool, input) = (call.call_id, call.name, call.input);
     let Some(&(index, _)) = names.iter().find(|(_, n)| *n == tool) else {
         let mut e =
             ContractError::new(Code::UnknownTool, call.name_path, format!("no tool named {tool:?} is registered"));
-        let names: Vec<String> = names.into_iter().map(|(_, n)| n).collect();
+        let names: Vec<String> = names.iter().map(|(_, n)| n.clone()).collect();
         e.available_tools = Some(registry::closest_names(&names, &tool));
         return Err(e);
     };
-    let def = &registry::read_tool_at(&list, index)?;
-    let compiled = crate::tools::schema::compile_in(&def.input_schema, "/inputSchema", &def.resources)?;
+    let (def, compiled) = tool_at(index)?;
+    let def = &*def;
     crate::tools::schema::validate(&compiled, &input, options.max_issues).map_err(|mut e| {
         if e.code == Code::SchemaMismatch {
             e.path = call.input_path.to_owned();

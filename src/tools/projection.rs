@@ -57,26 +57,25 @@ fn bundle(schema: &Value, d: &ToolDefinition, index: usize) -> Result<Value> {
     crate::tools::resources::bundle(schema, &d.resources, &format!("/tools/{index}/resources"))
 }
 
+/// The members both OpenAI shapes give a function: `name`, `description`, `parameters` and
+/// `strict` (true exactly when strict mode would accept the parameters).
+fn openai_function(d: &ToolDefinition, index: usize) -> Result<Vec<(&'static str, Value)>> {
+    let parameters = parameters(d, index)?;
+    let strict = strict_schema_issues(&parameters).is_empty();
+    Ok(vec![
+        ("name", s(&d.name)),
+        ("description", s(&d.description)),
+        ("parameters", parameters),
+        ("strict", Value::Bool(strict)),
+    ])
+}
+
+/// OpenAI Chat Completions tools: `{type: "function", function: {...}}`.
 pub fn openai(defs: &[ToolDefinition]) -> Result<Value> {
     Ok(Value::Array(
         defs.iter()
             .enumerate()
-            .map(|(i, d)| {
-                let parameters = parameters(d, i)?;
-                let strict = strict_schema_issues(&parameters).is_empty();
-                Ok(obj(vec![
-                    ("type", s("function")),
-                    (
-                        "function",
-                        obj(vec![
-                            ("name", s(&d.name)),
-                            ("description", s(&d.description)),
-                            ("parameters", parameters),
-                            ("strict", Value::Bool(strict)),
-                        ]),
-                    ),
-                ]))
-            })
+            .map(|(i, d)| Ok(obj(vec![("type", s("function")), ("function", obj(openai_function(d, i)?))])))
             .collect::<Result<_>>()?,
     ))
 }
@@ -87,15 +86,9 @@ pub fn openai_responses(defs: &[ToolDefinition]) -> Result<Value> {
         defs.iter()
             .enumerate()
             .map(|(i, d)| {
-                let parameters = parameters(d, i)?;
-                let strict = strict_schema_issues(&parameters).is_empty();
-                Ok(obj(vec![
-                    ("type", s("function")),
-                    ("name", s(&d.name)),
-                    ("description", s(&d.description)),
-                    ("parameters", parameters),
-                    ("strict", Value::Bool(strict)),
-                ]))
+                let mut members = vec![("type", s("function"))];
+                members.extend(openai_function(d, i)?);
+                Ok(obj(members))
             })
             .collect::<Result<_>>()?,
     ))

@@ -24,6 +24,9 @@ from ._host_text import (
     write,
 )
 from ._text import Snapshot, carried, max_text_bytes, snapshot, stand_in, wtf8
+from . import _tools  # Compiled tools (issue 12 §2)
+from ._tools import Tool
+from ._types import TOOL_HANDLE_FREED  # noqa: E402
 from ._types import (
     AnthropicTool,
     McpTool,
@@ -249,6 +252,10 @@ __all__ = [
     # The protocol as JSON Schema (issue 9 §4):
     "protocol_schemas",
     "ProtocolSchemas",
+    # Compiled tools (issue 12 §2):
+    "Tool",
+    "validate_tool_inputs",
+    "TOOL_HANDLE_FREED",
 ]
 
 Text = Union[str, bytes, bytearray, memoryview]
@@ -438,7 +445,7 @@ def _collector_paused() -> Iterator[None]:
         gc.enable()
 
 
-def _outcomes(reply: dict[str, Any]) -> list[Outcome[AgentAction]]:
+def _outcomes(reply: dict[str, Any]) -> list[Outcome[Any]]:
     return [
         {"ok": True, "value": item["value"]} if item["ok"] else {"ok": False, "error": _error(item["error"])}
         for item in _unwrap(reply)
@@ -530,16 +537,57 @@ def preview_action(value: Any, options: Optional[Options] = None) -> ActionPrevi
     return result
 
 
-def define_tool(defn: Any, options: Optional[Options] = None) -> ToolDefinition:
-    """Validates a tool definition; returns a normalised copy; raises ContractError."""
-    result: ToolDefinition = _unwrap(_call_value("define-tool", defn, options))
-    return result
+def define_tool(defn: Any, options: Optional[Options] = None) -> Tool:
+    """Validates a tool definition; returns a normalised copy, frozen, whose compiled schema
+    stays in the core (a `Tool`: a dict; `close()` or `with` frees it); raises ContractError."""
+    max_depth, max_bytes = limits_of(options)
+    instance = _runtime.assembler_instance()
+    resource = instance.resource_new("compiled-tool", write(defn, max_depth, max_bytes), _options_text(options))
+    try:
+        definition = _unwrap(_reply(instance.resource_call("compiled-tool", "reply", resource)))
+    except BaseException:
+        instance.drop_resource(resource)
+        raise
+    return Tool._made(definition, instance, resource)
 
 
-def define_tool_json(text: Text, options: Optional[Options] = None) -> ToolDefinition:
-    """Validates a tool definition given as strict JSON text; raises ContractError."""
-    result: ToolDefinition = _unwrap(_call_text("define-tool-json", text, options))
-    return result
+def define_tool_json(text: Text, options: Optional[Options] = None) -> Tool:
+    """Validates a tool definition given as strict JSON text; returns a `Tool` as `define_tool`
+    does; raises ContractError."""
+    opts = _options_text(options)
+    max_bytes = max_text_bytes(options)
+    snap = snapshot(text, max_bytes)
+    if snap is None:
+        _unwrap(_not_text(text))
+    cut = stand_in(snap, max_bytes)
+    if cut is not None:
+        snap = cut
+    instance = _runtime.assembler_instance()
+    instance.drain()
+    funcs = instance.resource_funcs["compiled-tool"]
+    if type(snap) is str:
+        try:
+            resource = funcs["from-json"](instance.store, snap, opts)
+            data = None
+        except UnicodeEncodeError:
+            data = wtf8(snap)
+    else:
+        try:
+            decoded = snap.decode("utf-8")
+        except UnicodeDecodeError:
+            data = snap
+        else:
+            resource = funcs["from-json"](instance.store, decoded, opts)
+            data = None
+    if data is not None:
+        resource = funcs["from-json-bytes"](instance.store, carried(data), opts)
+    instance.checked(len(snap) + len(opts))
+    try:
+        definition = _unwrap(_reply(instance.resource_call("compiled-tool", "reply", resource)))
+    except BaseException:
+        instance.drop_resource(resource)
+        raise
+    return Tool._made(definition, instance, resource)
 
 
 def safe_parse_agent_action(value: Any, options: Optional[Options] = None) -> Outcome[AgentAction]:
@@ -625,20 +673,82 @@ def safe_parse_decision_json(text: Text, options: Optional[DecisionOptions] = No
         return {"ok": False, "error": error}
 
 
+def _compiled(tool: Any) -> Any:
+    """The compiled-tool resource of a `Tool` this thread's instance holds, else None (the
+    plain path then reads the tool again in the core)."""
+    if type(tool) is not Tool:
+        return None
+    return tool._handle(_runtime.current_instance())
+
+
 def validate_tool_input(tool: Any, value: Any, options: Optional[Options] = None) -> Any:
     """Returns a copy of `value` when it satisfies `tool["inputSchema"]`; raises ContractError
-    (`SCHEMA_MISMATCH` with `issues`, or a limit / tool error). `tool` is a definition as
-    `define_tool` returned it; it is checked again (its compiled schema is cached in the core)."""
-    return _unwrap(_call_tool("validate-tool-input", tool, value, options))
+    (`SCHEMA_MISMATCH` with `issues`, or a limit / tool error). `tool` is what `define_tool`
+    returned (validated through its compiled schema, nothing sent again; TOOL_HANDLE_FREED once
+    closed), or a definition as plain data, which the core reads again."""
+    resource = _compiled(tool)
+    if resource is None:
+        return _unwrap(_call_tool("validate-tool-input", tool, value, options))
+    max_depth, max_bytes = limits_of(options)
+    text = write(value, max_depth, max_bytes)
+    if options is None:
+        return _unwrap(_reply(_tools.call(tool._instance, "validate", resource, text)))
+    return _unwrap(_reply(_tools.call(tool._instance, "validate-with-options", resource, text, _options_text(options))))
 
 
 def validate_tool_input_json(tool: Any, text: Text, options: Optional[Options] = None) -> Any:
     """The same with the input as strict JSON text (str or bytes)."""
     snap = snapshot(text, max_text_bytes(options))
+    resource = _compiled(tool)
+    if resource is not None:
+        return _text_value(_handle_text(tool, resource, text if snap is None else snap, options), snap)
     max_depth, max_bytes = limits_of(options)
     tool_text = write(tool, max_depth, max_bytes)
     reply = _call_text("validate-tool-input-json", text if snap is None else snap, options, (tool_text,))
     return _text_value(reply, snap)
+
+
+def _handle_text(tool: Tool, resource: Any, text: Any, options: Any) -> dict[str, Any]:
+    """`_call_text` for a compiled tool's `validate-json` (its `-bytes` twin for text that is
+    not valid Unicode), with the same stand-in for text over `maxBytes`."""
+    opts = _options_text(options)
+    max_bytes = max_text_bytes(options)
+    snap = snapshot(text, max_bytes)
+    if snap is None:
+        return _not_text(text)
+    cut = stand_in(snap, max_bytes)
+    if cut is not None:
+        snap = cut
+    instance = tool._instance
+    if type(snap) is str:
+        try:
+            return _reply(_tools.call(instance, "validate-json", resource, snap, opts))
+        except UnicodeEncodeError:
+            data = wtf8(snap)
+    else:
+        try:
+            decoded = snap.decode("utf-8")
+        except UnicodeDecodeError:
+            data = snap
+        else:
+            return _reply(_tools.call(instance, "validate-json", resource, decoded, opts))
+    return _reply(_tools.call(instance, "validate-json-bytes", resource, carried(data), opts))
+
+
+def validate_tool_inputs(tool: Any, values: Any, options: Optional[Options] = None) -> list[Outcome[Any]]:
+    """Many inputs for one tool in one call into the core: one outcome per input, in order
+    (`{"ok": True, "value"}` or `{"ok": False, "error": ContractError}`). Raises ContractError
+    only for the tool, the options, or a `values` that is not a list of at most maxArrayLength."""
+    max_depth, max_bytes = limits_of(options)
+    copies = max(1, len(values)) if type(values) is list else 1
+    text = write(values, max_depth, max_bytes, 0, copies)
+    resource = _compiled(tool)
+    if resource is None:
+        reply = _runtime.call_rpc("validate-tool-inputs", write(tool, max_depth, max_bytes), text, _options_text(options))
+    else:
+        reply = _tools.call(tool._instance, "validate-many", resource, text, _options_text(options))
+    with _collector_paused():
+        return _outcomes(_reply(reply))
 
 
 def safe_validate_tool_input(tool: Any, value: Any, options: Optional[Options] = None) -> Outcome[Any]:
@@ -680,8 +790,24 @@ def create_registry(tools: Any, options: Optional[Options] = None) -> Registry:
     {"tools": [...definitions sorted by name]}. `tools` is a list, or {"tools": [...],
     "resources": {uri: schema}}: documents the tools share (each tool takes those its schemas
     reference; its own win)."""
-    result: Registry = _unwrap(_reply(_runtime.call_args("create-registry", (_config(tools),), _options_text(options))))
+    instance = _runtime.assembler_instance()
+    resource = instance.resource_new("compiled-registry", _config(tools), _options_text(options))
+    try:
+        value = _unwrap(_reply(instance.resource_call("compiled-registry", "reply", resource)))
+    except BaseException:
+        instance.drop_resource(resource)
+        raise
+    result: Registry = _tools.CompiledRegistry._made(value, instance, resource)  # type: ignore[assignment]
     return result
+
+
+def _projected(registry: Any, kind: int, export: str) -> Any:
+    """A projection (or the catalog, kind 0) of a registry `create_registry` returned, from its
+    compiled registry; any other value is read again by the core."""
+    resource = _tools.registry_handle(registry, _runtime.current_instance())
+    if resource is None:
+        return _unwrap(_reply(_runtime.call_args(export, (_config(registry),))))
+    return _unwrap(_reply(_tools.call(registry._instance, "project", resource, kind, kind="compiled-registry")))
 
 
 def safe_create_registry(tools: Any, options: Optional[Options] = None) -> Outcome[Registry]:
@@ -690,7 +816,7 @@ def safe_create_registry(tools: Any, options: Optional[Options] = None) -> Outco
 
 def catalog(registry: Any) -> list[ToolDefinition]:
     """The registry's definitions sorted by name (the registry is read again)."""
-    result: list[ToolDefinition] = _unwrap(_reply(_runtime.call_args("catalog", (_config(registry),))))
+    result: list[ToolDefinition] = _projected(registry, 0, "catalog")
     return result
 
 
@@ -711,8 +837,13 @@ def check_tool_call(registry: Any, action: Any, policy: Any, options: Optional[O
     Gemini or MCP tools/call call object (docs/semantics.md, "Pipeline")."""
     max_depth, max_bytes = limits_of(options)
     action_text = write(action, max_depth, max_bytes)
+    resource = _tools.registry_handle(registry, _runtime.current_instance())
+    if resource is not None:
+        reply = _tools.call(registry._instance, "check-tool-call", resource, action_text, _config(policy), _options_text(options), kind="compiled-registry")
+        result: ApprovedCall = _unwrap(_reply(reply))
+        return result
     arguments = (_config(registry), action_text, _config(policy))
-    result: ApprovedCall = _unwrap(_reply(_runtime.call_args("check-tool-call", arguments, _options_text(options))))
+    result = _unwrap(_reply(_runtime.call_args("check-tool-call", arguments, _options_text(options))))
     return result
 
 
@@ -724,25 +855,25 @@ def safe_check_tool_call(
 
 def to_openai_tools(registry: Any) -> list[OpenAITool]:
     """[{"type": "function", "function": {name, description, parameters, strict}}]."""
-    result: list[OpenAITool] = _unwrap(_reply(_runtime.call_args("to-openai-tools", (_config(registry),))))
+    result: list[OpenAITool] = _projected(registry, 1, "to-openai-tools")
     return result
 
 
 def to_openai_responses_tools(registry: Any) -> list[OpenAIResponsesTool]:
     """OpenAI Responses `FunctionTool`s: [{"type": "function", name, description, parameters, strict}]."""
-    result: list[OpenAIResponsesTool] = _unwrap(_reply(_runtime.call("to-openai-responses-tools", _config(registry))))
+    result: list[OpenAIResponsesTool] = _projected(registry, 2, "to-openai-responses-tools")
     return result
 
 
 def to_anthropic_tools(registry: Any) -> list[AnthropicTool]:
     """[{name, description, input_schema}]."""
-    result: list[AnthropicTool] = _unwrap(_reply(_runtime.call_args("to-anthropic-tools", (_config(registry),))))
+    result: list[AnthropicTool] = _projected(registry, 3, "to-anthropic-tools")
     return result
 
 
 def to_mcp_tools(registry: Any) -> list[McpTool]:
     """[{name, description, inputSchema, outputSchema?, annotations}]."""
-    result: list[McpTool] = _unwrap(_reply(_runtime.call_args("to-mcp-tools", (_config(registry),))))
+    result: list[McpTool] = _projected(registry, 4, "to-mcp-tools")
     return result
 
 
@@ -836,7 +967,7 @@ from ._types import GeminiFunctionDeclaration, GeminiTool  # noqa: E402
 
 def to_gemini_tools(registry: Any) -> list[GeminiTool]:
     """Gemini `tools`: [{"functionDeclarations": [{name, description, parametersJsonSchema}]}]."""
-    result: list[GeminiTool] = _unwrap(_reply(_runtime.call("to-gemini-tools", _config(registry))))
+    result: list[GeminiTool] = _projected(registry, 5, "to-gemini-tools")
     return result
 
 

@@ -179,6 +179,12 @@ _NO_REFERENCE: Final = 1 << 30
 _ITEMS, _IS_DICT, _CONTAINER, _START, _NODES, _CLEAN, _HEIGHT, _SEPARATE, _REFERS, _DEPTH = range(10)
 
 
+# The package's own frozen containers (a defined tool, `_tools.Tool`), filled in by `_tools`:
+# their items are what they hold (no method of theirs runs when read), so they are written as
+# the dict or list they are equal to.
+_FROZEN: dict[type, type] = {}
+
+
 def write(value: Any, max_depth: int, max_bytes: int, root_depth: int = 1, copies: int = 1) -> str:
     """Host text for `value`, judged by the core against `max_bytes` / `max_depth` (`copies`
     values each with that budget for a batch). Never runs the caller's code and never raises.
@@ -235,7 +241,18 @@ def _write(value: Any, max_depth: int, max_bytes: int, root_depth: int, copies: 
             t = type(item)
             if t is str:
                 piece = encode_basestring(item)
-            elif t is dict or t is list:
+            elif item is None:
+                piece = "null"
+            elif t is bool:
+                piece = "true" if item else "false"
+            elif t is int:
+                piece = _int(item)
+            elif t is float:
+                piece = _float(item)
+            elif t is dict or t is list or t in _FROZEN:
+                if t is not dict and t is not list:
+                    # A defined tool's frozen containers (`_tools`): exactly what they hold.
+                    t = _FROZEN[t]
                 ident = id(item)
                 depth = frame[_DEPTH] + 1
                 done = written.get(ident)
@@ -266,14 +283,6 @@ def _write(value: Any, max_depth: int, max_bytes: int, root_depth: int, copies: 
                     emit("{" if t is dict else "[")
                     chars_left -= 1
                     break  # descend; this frame's iterator resumes after the child closes
-            elif item is None:
-                piece = "null"
-            elif t is bool:
-                piece = "true" if item else "false"
-            elif t is int:
-                piece = _int(item)
-            elif t is float:
-                piece = _float(item)
             elif item is UNDEFINED:
                 piece = "undefined"
             else:

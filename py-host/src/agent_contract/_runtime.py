@@ -120,6 +120,16 @@ RPC_RESOURCES = {
     "rpc-session": ("check", "incoming", "outgoing"),
 }
 
+# Compiled tools (issue 12 §2): interface `tools`, its function and the `compiled-tool` resource.
+TOOLS = "agent-contract:core/tools@0.1.0"
+TOOLS_FUNCS = ("validate-tool-inputs",)
+TOOLS_RESOURCES = {
+    "compiled-tool": ("reply", "release", "validate", "validate-with-options", "validate-json", "validate-json-bytes", "validate-many"),
+    "compiled-registry": ("reply", "check-tool-call", "project"),
+}
+# Static functions of those resources (`define_tool_json`).
+TOOLS_STATICS = {"compiled-tool": ("from-json", "from-json-bytes")}
+
 _lock = threading.Lock()
 _compiled: tuple[wasmtime.Engine, wc.Component] | None = None
 _local = threading.local()
@@ -171,14 +181,23 @@ class _Instance:
             if func is None:
                 raise RuntimeError(f"core.wasm has no export {name!r}: rebuild it with scripts/build-python.sh")
             self.rpc_funcs[name] = func
+        tools = instance.get_export_index(self.store, TOOLS)
+        for name in TOOLS_FUNCS:
+            index = instance.get_export_index(self.store, name, tools) if tools is not None else None
+            func = instance.get_func(self.store, index) if index is not None else None
+            if func is None:
+                raise RuntimeError(f"core.wasm has no export {name!r}: rebuild it with scripts/build-python.sh")
+            self.rpc_funcs[name] = func
         for interface, resource, methods in (
             [(ASSEMBLY, r, m) for r, m in RESOURCES.items()]
             + [(ACP, r, m) for r, m in ACP_RESOURCES.items()]
             + [(RPC, r, m) for r, m in RPC_RESOURCES.items()]
+            + [(TOOLS, r, m) for r, m in TOOLS_RESOURCES.items()]
         ):
             iface = instance.get_export_index(self.store, interface)
             funcs = self.resource_funcs[resource] = {}
-            for name in (f"[constructor]{resource}",) + tuple(f"[method]{resource}.{m}" for m in methods):
+            statics = tuple(f"[static]{resource}.{m}" for m in TOOLS_STATICS.get(resource, ()))
+            for name in (f"[constructor]{resource}",) + tuple(f"[method]{resource}.{m}" for m in methods) + statics:
                 index = instance.get_export_index(self.store, name, iface) if iface is not None else None
                 func = instance.get_func(self.store, index) if index is not None else None
                 if func is None:
@@ -276,3 +295,8 @@ def call_args(export: str, arguments: tuple[Any, ...], options: str = "") -> str
         raise
     instance.checked(sum(len(a) for a in arguments if type(a) is str) + len(options))
     return reply
+
+
+def current_instance() -> _Instance | None:
+    """This thread's instance, or None before its first call (compiled tools compare theirs)."""
+    return getattr(_local, "instance", None)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Generic, Literal, NotRequired, Optional, TypedDict, TypeVar, Union
+from typing import TYPE_CHECKING, Any, Final, Generic, Literal, NotRequired, Optional, TypedDict, TypeVar, Union
 
 if TYPE_CHECKING:
     from . import ContractError
@@ -657,3 +657,7 @@ class ProtocolSchemas(TypedDict):
     sessionEntry: dict[str, Any]
     event: dict[str, Any]
     strict: ProtocolSchemaForms
+
+
+# Compiled tools (issue 12 §2): the code of a tool used after `close()` (docs/errors.md).
+TOOL_HANDLE_FREED: Final = "TOOL_HANDLE_FREED"

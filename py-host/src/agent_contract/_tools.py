@@ -1,0 +1,288 @@
+"""Compiled tools (issue 12 §2): what `define_tool` returns.
+
+A `Tool` is the definition as plain, frozen data (a `dict` whose nested dicts and lists are
+frozen too: equal to, and written like, the plain dict; `json.dumps`, `dict(tool)`,
+`copy.deepcopy` and pickling give plain data) holding the core's `compiled-tool` resource: its
+compiled input schema stays in the instance of the thread that defined it. `validate_tool_input*`
+given that very object on that thread validate through the resource, so the definition is
+neither written nor read again. Anything else (a plain dict, a copy, another thread, an
+instance that was replaced) takes the plain path, where the core reads the tool again.
+
+`close()` (or leaving `with tool:`) releases the compiled schema at once; validating with the
+tool afterwards is the core's `TOOL_HANDLE_FREED`. The resource itself is dropped when the object
+is garbage-collected (queued, and dropped by the next resource call on its thread, as for
+assemblers: a finalizer may run on any thread and must not touch the store).
+"""
+
+from __future__ import annotations
+
+import threading
+import weakref
+from typing import Any, Optional
+
+from . import _host_text
+
+
+def _caller(instance: Any, method: str, kind: str = "compiled-tool") -> Any:
+    """A caller of the `compiled-tool` method `method` in `instance`, its parameter and result
+    types read once. wasmtime-py's `Func.__call__` reads the function's type from the store on
+    every call (~40% of a small validation's crossing, measured); this is the same lowering,
+    call and lifting with the types kept. Falls back to the plain call when the binding's
+    internals are not the ones expected (wasmtime-py is pinned to 50.x)."""
+    callers = instance.__dict__.setdefault("tool_callers", {})
+    caller = callers.get((kind, method))
+    if caller is not None:
+        return caller
+    func = instance.resource_funcs[kind][method]
+    store = instance.store
+    try:
+        from ctypes import byref, pointer
+
+        from wasmtime import _ffi as ffi
+        from wasmtime.component._enter import enter_wasm
+
+        fty = func.type(store)
+        params = [ty for _name, ty in fty.params]
+        result = fty.result
+        raw = func._func
+        val_t, call_c, delete = ffi.wasmtime_component_val_t, ffi.wasmtime_component_func_call, ffi.wasmtime_component_val_delete
+
+        def caller(*args: Any) -> Any:
+            param_capi = (val_t * len(args))()
+            n = 0
+            try:
+                for ty, val in zip(params, args):
+                    ty.convert_to_c(store, val, pointer(param_capi[n]))
+                    n += 1
+                space = val_t() if result is not None else None
+
+                def run() -> Any:
+                    return call_c(byref(raw), store._context(), param_capi, n, byref(space) if space is not None else None, 1 if space is not None else 0)
+
+                enter_wasm(run)
+                return None if space is None else result.convert_from_c(space)
+            finally:
+                for i in range(n):
+                    delete(byref(param_capi[i]))
+
+    except Exception:  # pragma: no cover - another wasmtime-py
+        def caller(*args: Any) -> Any:
+            return func(store, *args)
+
+    callers[(kind, method)] = caller
+    return caller
+
+
+def call(instance: Any, method: str, *args: Any, kind: str = "compiled-tool") -> Any:
+    """`instance.resource_call(kind, method, ...)` through the cached caller."""
+    instance.drain()
+    reply = _caller(instance, method, kind)(*args)
+    instance.checked(sum(len(a) for a in args if type(a) is str))
+    return reply
+
+
+def _refuse(self: Any, *args: Any, **kwargs: Any) -> Any:
+    raise TypeError("a defined tool is frozen: copy it (copy.deepcopy, json round trip) to change it")
+
+
+def _thaw(value: Any) -> Any:
+    """Plain dicts and lists (iterative: a definition may be nested up to the ceiling)."""
+    t = type(value)
+    if t is not FrozenDict and t is not FrozenList and t is not Tool and t is not CompiledRegistry:
+        return value
+    root: Any = {} if t is not FrozenList else []
+    stack = [(value, root)]
+    while stack:
+        source, target = stack.pop()
+        items = source.items() if type(target) is dict else enumerate(source)
+        for key, item in items:
+            ti = type(item)
+            if ti is FrozenDict or ti is FrozenList:
+                copy: Any = {} if ti is FrozenDict else []
+                stack.append((item, copy))
+                item = copy
+            if type(target) is dict:
+                target[key] = item
+            else:
+                target.append(item)
+    return root
+
+
+class FrozenList(list[Any]):
+    """A list of a defined tool: read-only, equal to the plain list."""
+
+    __slots__ = ()
+    __setitem__ = __delitem__ = __iadd__ = __imul__ = _refuse
+    append = extend = insert = pop = remove = clear = sort = reverse = _refuse
+
+    def __reduce__(self) -> Any:
+        return (list, (_thaw(self),))
+
+    def __copy__(self) -> list[Any]:
+        return list(self)
+
+    def __deepcopy__(self, memo: Any) -> Any:
+        return _thaw(self)
+
+
+class FrozenDict(dict[str, Any]):
+    """A dict of a defined tool: read-only, equal to the plain dict."""
+
+    __slots__ = ()
+    __setitem__ = __delitem__ = __ior__ = _refuse
+    clear = pop = popitem = setdefault = update = _refuse
+
+    def __reduce__(self) -> Any:
+        return (dict, (_thaw(self),))
+
+    def __copy__(self) -> dict[str, Any]:
+        return dict(self)
+
+    def __deepcopy__(self, memo: Any) -> Any:
+        return _thaw(self)
+
+
+def _frozen(value: Any) -> Any:
+    """The frozen form of a reply's plain value (iterative)."""
+    if type(value) is dict:
+        root: Any = FrozenDict()
+    elif type(value) is list:
+        root = FrozenList()
+    else:
+        return value
+    stack = [(value, root)]
+    while stack:
+        source, target = stack.pop()
+        is_dict = type(source) is dict
+        items = source.items() if is_dict else enumerate(source)
+        for key, item in items:
+            t = type(item)
+            if t is dict or t is list:
+                copy: Any = FrozenDict() if t is dict else FrozenList()
+                stack.append((item, copy))
+                item = copy
+            if is_dict:
+                dict.__setitem__(target, key, item)
+            else:
+                list.append(target, item)
+    return root
+
+
+class Tool(FrozenDict):
+    """A defined tool: its definition as frozen plain data, and its compiled schema in the core.
+
+    Use it as a dict (`tool["name"]`, `json.dumps(tool)`, in `create_registry([tool])`); pass it
+    to `validate_tool_input*` to validate without sending the definition again. `close()` or
+    `with define_tool(...) as tool:` frees the compiled schema now; garbage collection does too."""
+
+    __slots__ = ("_instance", "_resource", "_thread", "_finalizer", "_released", "_done", "__weakref__")
+
+    _instance: Any
+    _resource: Any
+    _thread: int
+    _finalizer: Optional[weakref.finalize]
+    _released: bool  # close() was called
+    _done: bool  # the core released the compiled schema
+
+    @classmethod
+    def _made(cls, definition: dict[str, Any], instance: Any, resource: Any) -> "Tool":
+        tool = cls()
+        for key, item in _frozen(definition).items():
+            dict.__setitem__(tool, key, item)
+        tool._instance = instance
+        tool._resource = resource
+        tool._thread = threading.get_ident()
+        tool._released = tool._done = False
+        tool._finalizer = weakref.finalize(tool, instance.pending_drops.append, resource)
+        return tool
+
+    def _handle(self, current: Any) -> Any:
+        """The resource when this thread's instance (`current`) holds it, else None."""
+        if self._instance is not current or threading.get_ident() != self._thread:
+            return None
+        if self._released and not self._done:
+            # Closed from another thread: released here, on the store's own thread.
+            self._done = True
+            self._instance.resource_call("compiled-tool", "release", self._resource)
+        return self._resource
+
+    def close(self) -> None:
+        """Frees the compiled schema in the core now (idempotent). The definition stays readable;
+        validating with this object afterwards raises ContractError TOOL_HANDLE_FREED."""
+        if self._released:
+            return
+        self._released = True
+        if threading.get_ident() == self._thread:
+            self._done = True
+            self._instance.resource_call("compiled-tool", "release", self._resource)
+            # The finalizer stays: it drops the (now empty) resource with the object.
+
+    def __enter__(self) -> "Tool":
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def __reduce__(self) -> Any:
+        return (dict, (_thaw(self),))
+
+    def __copy__(self) -> dict[str, Any]:
+        return dict(self)
+
+    def __deepcopy__(self, memo: Any) -> Any:
+        return _thaw(self)
+
+    def __repr__(self) -> str:
+        return dict.__repr__(self)
+
+
+class CompiledRegistry(FrozenDict):
+    """What `create_registry` returns: the registry `{"tools": [...]}` as frozen plain data, and
+    the core's compiled registry (names, definitions, compiled input schemas) in the instance of
+    the thread that made it: `check_tool_call`, the projections and `catalog` given this very
+    object on that thread read none of it again. Freed with the object."""
+
+    __slots__ = ("_instance", "_resource", "_thread", "_finalizer", "__weakref__")
+
+    _instance: Any
+    _resource: Any
+    _thread: int
+    _finalizer: Optional[weakref.finalize]
+
+    @classmethod
+    def _made(cls, value: dict[str, Any], instance: Any, resource: Any) -> "CompiledRegistry":
+        registry = cls()
+        for key, item in _frozen(value).items():
+            dict.__setitem__(registry, key, item)
+        registry._instance = instance
+        registry._resource = resource
+        registry._thread = threading.get_ident()
+        registry._finalizer = weakref.finalize(registry, instance.pending_drops.append, resource)
+        return registry
+
+    def _handle(self, current: Any) -> Any:
+        if self._instance is not current or threading.get_ident() != self._thread:
+            return None
+        return self._resource
+
+    def __reduce__(self) -> Any:
+        return (dict, (_thaw(self),))
+
+    def __copy__(self) -> dict[str, Any]:
+        return dict(self)
+
+    def __deepcopy__(self, memo: Any) -> Any:
+        return _thaw(self)
+
+    def __repr__(self) -> str:
+        return dict.__repr__(self)
+
+
+def registry_handle(registry: Any, current: Any) -> Any:
+    """The compiled-registry resource of a `CompiledRegistry` this thread's instance holds."""
+    if type(registry) is not CompiledRegistry:
+        return None
+    return registry._handle(current)
+
+
+_host_text._FROZEN.update({FrozenDict: dict, FrozenList: list, Tool: dict, CompiledRegistry: dict})

@@ -1,0 +1,118 @@
+//! Compiled tools and registries (issue 12 §2): the handle paths give the plain paths' outcomes
+//! (proptest), and a released tool is TOOL_HANDLE_FREED.
+
+use agent_contract::value::{Number, Value};
+use agent_contract::{api, Code};
+use proptest::prelude::*;
+
+fn s(text: &str) -> Value {
+    Value::String(text.to_owned())
+}
+
+fn obj(entries: Vec<(&str, Value)>) -> Value {
+    Value::Object(entries.into_iter().map(|(k, v)| (k.to_owned(), v)).collect())
+}
+
+fn n(x: f64) -> Value {
+    Value::Number(Number { value: x, text: None })
+}
+
+fn tool(name: &str, property: Value, permission: &str) -> Value {
+    obj(vec![
+        ("name", s(name)),
+        ("description", s("d")),
+        ("inputSchema", obj(vec![("type", s("object")), ("properties", obj(vec![("a", property)]))])),
+        ("permissions", Value::Array(vec![s(permission)])),
+    ])
+}
+
+fn schema() -> impl Strategy<Value = Value> {
+    prop_oneof![
+        Just(obj(vec![])),
+        Just(obj(vec![("type", s("string"))])),
+        Just(obj(vec![("type", s("integer")), ("minimum", n(1.0))])),
+        Just(obj(vec![("enum", Value::Array(vec![s("x"), n(2.0)]))])),
+        Just(obj(vec![("type", s("array")), ("items", obj(vec![("type", s("string"))]))])),
+        Just(Value::Bool(false)),
+    ]
+}
+
+fn input() -> impl Strategy<Value = Value> {
+    prop_oneof![
+        Just(Value::Null),
+        Just(s("x")),
+        Just(n(2.0)),
+        Just(n(0.5)),
+        Just(Value::Array(vec![s("a"), n(1.0)])),
+        Just(Value::Undefined),
+        Just(obj(vec![("k", s("v"))])),
+    ]
+}
+
+fn policy(i: usize) -> Value {
+    let rule = |effect: &str, key: &str, v: &str| obj(vec![("effect", s(effect)), (key, s(v))]);
+    obj(vec![(
+        "rules",
+        Value::Array(match i {
+            0 => vec![rule("allow", "permission", "read")],
+            1 => vec![rule("ask", "tool", "t0"), rule("allow", "permission", "write")],
+            2 => vec![],
+            _ => vec![rule("sometimes", "tool", "t0")],
+        }),
+    )])
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(64))]
+
+    #[test]
+    fn handle_paths_give_the_plain_paths_outcomes(
+        specs in prop::collection::vec((schema(), prop::bool::ANY), 1..4),
+        calls in prop::collection::vec((0usize..4, input(), 0usize..4), 0..4),
+    ) {
+        let tools: Vec<Value> = specs.iter().enumerate()
+            .map(|(i, (p, read))| tool(&format!("t{i}"), p.clone(), if *read { "read" } else { "write" }))
+            .collect();
+        for t in &tools {
+            let Ok(handle) = api::compile_tool(&t, None) else { continue };
+            let definition = handle.take_definition().unwrap();
+            for (_, i, _) in &calls {
+                let input = obj(vec![("a", i.clone())]);
+                prop_assert_eq!(api::handle_validate_input(&handle, &&input, None), api::validate_tool_input(&&definition, &&input, None));
+            }
+        }
+        let list = Value::Array(tools);
+        let (Ok(registry), Ok(plain)) = (api::compile_registry(&&list, None), api::create_registry(&&list, None)) else {
+            return Ok(());
+        };
+        prop_assert_eq!(registry.take_value(), Some(plain.clone()));
+        for provider in [api::Provider::OpenAi, api::Provider::Anthropic, api::Provider::Mcp, api::Provider::Gemini] {
+            prop_assert_eq!(api::registry_project(&registry, Some(provider)), api::project(&&plain, provider));
+        }
+        prop_assert_eq!(api::registry_project(&registry, None), api::catalog(&&plain));
+        for (name, i, p) in calls {
+            let tool = if name == 3 { s("nope") } else { s(&format!("t{name}")) };
+            let call = obj(vec![("type", s("tool_call")), ("callId", s("c")), ("tool", tool), ("input", obj(vec![("a", i)]))]);
+            let policy = policy(p);
+            prop_assert_eq!(
+                api::registry_check_tool_call(&registry, &&call, &&policy, None),
+                api::check_tool_call(&&plain, &&call, &&policy, None)
+            );
+        }
+    }
+}
+
+#[test]
+fn a_released_tool_is_freed() {
+    let handle = api::compile_tool(&&tool("t", obj(vec![]), "read"), None).unwrap();
+    let input = obj(vec![("a", n(1.0))]);
+    assert!(api::handle_validate_input(&handle, &&input, None).is_ok());
+    handle.release();
+    handle.release();
+    let e = api::handle_validate_input(&handle, &&input, None).unwrap_err();
+    assert_eq!((e.code, e.path.as_str()), (Code::ToolHandleFreed, ""));
+    assert_eq!(
+        api::handle_validate_input_json::<&Value>(&handle, b"{}", None).unwrap_err().code,
+        Code::ToolHandleFreed
+    );
+}

@@ -45,6 +45,13 @@ pub fn validate_tool_input_json<V: HostValue>(tool: &V, text: &[u8], options: Op
 }
 
 #[cfg(feature = "schema")]
+/// `validate_tool_input_json`'s verdict alone (the bindings' verdict replies): the same
+/// outcome, without building the input's value when the schema allows.
+pub fn check_tool_input_json<V: HostValue>(tool: &V, text: &[u8], options: Option<&V>) -> Result<()> {
+    crate::tools::input::check_tool_input_json(tool, text, &Options::read(options)?)
+}
+
+#[cfg(feature = "schema")]
 /// The official JSON Schema Test Suite's entry point for hosts without file access.
 pub fn schema_suite_check(text: &[u8]) -> Result<Value> {
     crate::tools::schema::check_suite_json(text)
@@ -571,6 +578,16 @@ pub fn handle_validate_input_json<O: HostValue>(
     options: Option<&O>,
 ) -> Result<Value> {
     handle.validate_input_json(text, &Options::read(options)?)
+}
+
+#[cfg(feature = "schema")]
+/// `handle_validate_input_json`'s verdict alone (the bindings' verdict replies).
+pub fn handle_check_input_json<O: HostValue>(
+    handle: &crate::tools::handle::ToolHandle,
+    text: &[u8],
+    options: Option<&O>,
+) -> Result<()> {
+    handle.check_input_json(text, &Options::read(options)?)
 }
 
 #[cfg(feature = "schema")]

@@ -32,7 +32,7 @@ pub enum Mode {
 const LINEAR_DUPLICATE_SCAN: usize = 16;
 
 pub fn parse(bytes: &[u8], mode: Mode, limits: &Limits) -> Result<Value> {
-    run::<true>(bytes, mode, limits)
+    run::<true, NoSink>(bytes, mode, limits, NoSink)
 }
 
 /// The verdict of `parse(bytes, Mode::Strict, limits)` without its value: `Ok` exactly when
@@ -46,7 +46,79 @@ pub fn parse(bytes: &[u8], mode: Mode, limits: &Limits) -> Result<Value> {
 /// I-JSON value, so the host's own parser gives the value the core would have sent back (see
 /// docs/decisions.md, "Strict JSON: verdict in the core, value from the host").
 pub fn check(bytes: &[u8], limits: &Limits) -> Result<()> {
-    run::<false>(bytes, Mode::Strict, limits).map(drop)
+    run::<false, NoSink>(bytes, Mode::Strict, limits, NoSink).map(drop)
+}
+
+/// `check`, reporting what it reads to `sink` as it goes (a schema evaluated while the text is
+/// read, with no tree built: `tools::schema`). The verdict is `check`'s, whatever the sink does;
+/// the sink sees the values of a text that may still turn out invalid further on.
+pub fn check_with<S: Sink>(bytes: &[u8], limits: &Limits, sink: &mut S) -> Result<()> {
+    run::<false, &mut S>(bytes, Mode::Strict, limits, sink).map(drop)
+}
+
+/// One scalar read by a verdict-only run.
+#[derive(Clone, Copy, Debug)]
+pub enum Scalar<'t> {
+    Null,
+    Bool(bool),
+    /// The number's text (JSON grammar, so ASCII; finite).
+    Number(&'t [u8]),
+    /// The decoded string (valid UTF-8) when the sink asked for it (`Sink::wants_text`), else
+    /// empty.
+    String(&'t str),
+}
+
+/// Events of a verdict-only run, in document order: containers opened and closed, member names
+/// (after the duplicate check) and scalars. A value's events come before the parser looks past
+/// it, so an error later in the text still wins.
+pub trait Sink {
+    /// Whether the next string value is wanted decoded (`Scalar::String`); asked just before it.
+    fn wants_text(&mut self) -> bool;
+    fn open(&mut self, array: bool);
+    fn close(&mut self);
+    fn name(&mut self, name: &[u8]);
+    fn scalar(&mut self, value: Scalar<'_>);
+}
+
+/// The sink of `check`: nothing is reported.
+pub struct NoSink;
+
+impl Sink for NoSink {
+    #[inline(always)]
+    fn wants_text(&mut self) -> bool {
+        false
+    }
+    #[inline(always)]
+    fn open(&mut self, _: bool) {}
+    #[inline(always)]
+    fn close(&mut self) {}
+    #[inline(always)]
+    fn name(&mut self, _: &[u8]) {}
+    #[inline(always)]
+    fn scalar(&mut self, _: Scalar<'_>) {}
+}
+
+impl<S: Sink> Sink for &mut S {
+    #[inline(always)]
+    fn wants_text(&mut self) -> bool {
+        (**self).wants_text()
+    }
+    #[inline(always)]
+    fn open(&mut self, array: bool) {
+        (**self).open(array)
+    }
+    #[inline(always)]
+    fn close(&mut self) {
+        (**self).close()
+    }
+    #[inline(always)]
+    fn name(&mut self, name: &[u8]) {
+        (**self).name(name)
+    }
+    #[inline(always)]
+    fn scalar(&mut self, value: Scalar<'_>) {
+        (**self).scalar(value)
+    }
 }
 
 /// The verdict on strict JSON text of `len` bytes over `max_bytes`, located from its first
@@ -62,7 +134,7 @@ pub fn text_too_large(start: &[u8], len: usize, max_bytes: usize) -> ContractErr
 }
 
 /// `BUILD = false` is the verdict-only run of `check`: every value it returns is a placeholder.
-fn run<const BUILD: bool>(bytes: &[u8], mode: Mode, limits: &Limits) -> Result<Value> {
+fn run<const BUILD: bool, S: Sink>(bytes: &[u8], mode: Mode, limits: &Limits, sink: S) -> Result<Value> {
     if mode == Mode::Strict && bytes.len() > limits.max_bytes {
         return Err(text_too_large(bytes, bytes.len(), limits.max_bytes));
     }
@@ -74,7 +146,8 @@ fn run<const BUILD: bool>(bytes: &[u8], mode: Mode, limits: &Limits) -> Result<V
         Mode::Host => Limits { max_depth: crate::input::limits::MAX_DEPTH_CEILING + 1, ..*limits }.unbounded_values(),
     };
     let max_depth = limits.max_depth;
-    let mut parser = Parser::<BUILD> { bytes, pos: 0, mode, max_depth, limits, stack: Vec::new(), names: Vec::new() };
+    let mut parser =
+        Parser::<BUILD, S> { bytes, pos: 0, mode, max_depth, limits, stack: Vec::new(), names: Vec::new(), sink };
     if bytes.starts_with(&[0xEF, 0xBB, 0xBF]) {
         return Err(parser.error(Code::JsonInvalid, "JSON text must not start with a byte order mark"));
     }
@@ -131,7 +204,7 @@ enum Frame<'a> {
     },
 }
 
-struct Parser<'a, const BUILD: bool> {
+struct Parser<'a, const BUILD: bool, S: Sink> {
     bytes: &'a [u8],
     pos: usize,
     mode: Mode,
@@ -141,6 +214,8 @@ struct Parser<'a, const BUILD: bool> {
     /// The member names of every open object, outermost first (one stack reused across
     /// objects: an object's names are dropped when it closes).
     names: Vec<Name<'a>>,
+    /// Told what a verdict-only run reads (`check_with`); `NoSink` otherwise.
+    sink: S,
 }
 
 /// The text of a string `parse_string` returned (valid UTF-8 by then, so this never replaces
@@ -154,7 +229,7 @@ fn into_text(bytes: Cow<'_, [u8]>) -> String {
     }
 }
 
-impl<'a, const BUILD: bool> Parser<'a, BUILD> {
+impl<'a, const BUILD: bool, S: Sink> Parser<'a, BUILD, S> {
     fn parse_document(&mut self) -> Result<Value> {
         self.skip_whitespace();
         let mut value = self.parse_value()?;
@@ -184,6 +259,7 @@ impl<'a, const BUILD: bool> Parser<'a, BUILD> {
                         }
                         Some(b']') => {
                             self.pos += 1;
+                            self.sink.close();
                             value = match self.stack.pop() {
                                 Some(Frame::Array { items, .. }) => Value::Array(exact(items)),
                                 _ => return Err(self.error(Code::JsonInvalid, "parser state lost")),
@@ -216,6 +292,7 @@ impl<'a, const BUILD: bool> Parser<'a, BUILD> {
                         }
                         Some(b'}') => {
                             self.pos += 1;
+                            self.sink.close();
                             value = match self.stack.pop() {
                                 Some(Frame::Object { entries, names_start, .. }) => {
                                     self.names.truncate(names_start);
@@ -253,15 +330,18 @@ impl<'a, const BUILD: bool> Parser<'a, BUILD> {
                     }
                     self.pos += 1;
                     self.skip_whitespace();
+                    self.sink.open(byte == b'[');
                     if byte == b'[' {
                         if self.peek() == Some(b']') {
                             self.pos += 1;
+                            self.sink.close();
                             return Ok(Value::Array(Vec::new()));
                         }
                         self.stack.push(Frame::Array { items: Vec::new(), len: 0 });
                     } else {
                         if self.peek() == Some(b'}') {
                             self.pos += 1;
+                            self.sink.close();
                             return Ok(Value::Object(Vec::new()));
                         }
                         self.stack.push(Frame::Object {
@@ -277,15 +357,29 @@ impl<'a, const BUILD: bool> Parser<'a, BUILD> {
                     // Loop to parse the first element of the container just opened.
                 }
                 b'"' => {
-                    return Ok(match self.parse_string(BUILD)? {
+                    let keep = BUILD || self.sink.wants_text();
+                    return Ok(match self.parse_string(keep)? {
                         Some(s) if BUILD => Value::String(into_text(s)),
-                        Some(_) => Value::Null,
+                        Some(s) => {
+                            // Valid UTF-8 by now (`parse_string`); empty when not kept.
+                            self.sink.scalar(Scalar::String(std::str::from_utf8(&s).unwrap_or("")));
+                            Value::Null
+                        }
                         None => Value::IllFormedString,
-                    })
+                    });
                 }
-                b't' => return self.literal(b"true", Value::Bool(true)),
-                b'f' => return self.literal(b"false", Value::Bool(false)),
-                b'n' => return self.literal(b"null", Value::Null),
+                b't' => {
+                    self.sink.scalar(Scalar::Bool(true));
+                    return self.literal(b"true", Value::Bool(true));
+                }
+                b'f' => {
+                    self.sink.scalar(Scalar::Bool(false));
+                    return self.literal(b"false", Value::Bool(false));
+                }
+                b'n' => {
+                    self.sink.scalar(Scalar::Null);
+                    return self.literal(b"null", Value::Null);
+                }
                 b'-' | b'0'..=b'9' => return self.parse_number(),
                 _ if self.mode == Mode::Host => return self.parse_host_token(),
                 _ => return Err(self.unexpected("a JSON value")),
@@ -342,6 +436,7 @@ impl<'a, const BUILD: bool> Parser<'a, BUILD> {
                 *key_text = into_text(name.clone());
             }
         }
+        self.sink.name(&name);
         self.names.push(name);
         self.expect_colon()?;
         self.skip_whitespace();
@@ -456,6 +551,7 @@ impl<'a, const BUILD: bool> Parser<'a, BUILD> {
         // number is finite: a verdict needs no conversion (the only rule on its value).
         if !BUILD && !has_exponent && int_digits <= 308 {
             self.pos = i;
+            self.sink.scalar(Scalar::Number(&b[start..i]));
             return Ok(Value::Null);
         }
         // The slice is ASCII digits and signs, so it is valid UTF-8.
@@ -472,6 +568,7 @@ impl<'a, const BUILD: bool> Parser<'a, BUILD> {
         }
         self.pos = i;
         if !BUILD {
+            self.sink.scalar(Scalar::Number(text.as_bytes()));
             return Ok(Value::Null);
         }
         Ok(Value::Number(Number { value, text: Some(text.into()) }))

@@ -7,7 +7,7 @@
 use std::path::{Path, PathBuf};
 
 use agent_contract::json::{parse, Mode};
-use agent_contract::tools::schema::check_instances;
+use agent_contract::tools::schema::{check_instances, compile_with, validate, validate_json};
 use agent_contract::{Limits, Value};
 
 fn load(path: &Path) -> Value {
@@ -53,6 +53,27 @@ fn run(paths: &[PathBuf], remotes: &[(String, Value)]) -> (usize, usize, Vec<Str
             };
             let resources = if uses_remote { remotes } else { &[][..] };
             let verdicts = check_instances(schema, &instances, resources);
+            // The same verdicts from the instances as text, read by the strict parser with the
+            // schema evaluated as it reads (`validate_json`), and the same errors.
+            if let Ok(compiled) = compile_with(schema, "", resources) {
+                for (i, instance) in instances.iter().enumerate() {
+                    let mut text = String::new();
+                    agent_contract::value::write_json(&mut text, instance);
+                    let from_text = validate_json(&compiled, text.as_bytes(), &Limits::ceilings(), 20);
+                    let parsed = parse(text.as_bytes(), Mode::Strict, &Limits::ceilings()).unwrap();
+                    let from_tree = validate(&compiled, &parsed, 20);
+                    let key = |r: &Result<(), agent_contract::ContractError>| {
+                        r.as_ref().err().map(|e| (e.code, e.path.clone(), e.issues.clone(), e.truncated))
+                    };
+                    if key(&from_text) != key(&from_tree) {
+                        failed += 1;
+                        failures.push(format!(
+                            "{} | text path differs on instance {i}: {from_text:?} vs {from_tree:?}",
+                            path.display()
+                        ));
+                    }
+                }
+            }
             for (i, t) in tests.iter().enumerate() {
                 let want = t.get("valid") == Some(&Value::Bool(true));
                 let got = verdicts.as_ref().map(|v| v[i]);

@@ -1,6 +1,7 @@
 //! `validateToolInput`: a schema and an input, both from the fuzzer (split at the first NUL
 //! byte). The schema is wrapped into a tool and defined; the input is validated as JSON text
-//! and as a value. Both paths must agree, and `SCHEMA_MISMATCH` lists at most `maxIssues`.
+//! and as a value, and its verdict alone from the text. All paths must agree, and
+//! `SCHEMA_MISMATCH` lists at most `maxIssues`.
 #![no_main]
 
 use agent_contract::json::{self, Mode};
@@ -31,6 +32,17 @@ fuzz_target!(|data: &[u8]| {
         if e.code == Code::SchemaMismatch {
             assert!(!e.issues.is_empty() && e.issues.len() <= max_issues, "1..=maxIssues issues");
         }
+    }
+    // The verdict-only path (the schema evaluated while the text is read, no tree when valid)
+    // gives the same outcome.
+    let verdict = api::check_tool_input_json(&d, input, Some(&o));
+    match (&from_text, &verdict) {
+        (Ok(_), Ok(())) => {}
+        (Err(a), Err(b)) => assert_eq!(
+            (a.code, &a.path, &a.message, &a.issues, a.truncated, &a.position),
+            (b.code, &b.path, &b.message, &b.issues, b.truncated, &b.position)
+        ),
+        _ => panic!("text and verdict paths disagree: {from_text:?} vs {verdict:?}"),
     }
     if let Ok(value) = json::parse(input, Mode::Strict, &Limits::default()) {
         let v = &value;

@@ -85,7 +85,7 @@ fn decision_json(text: &[u8], options: &str) -> String {
 fn input_json(tool: &str, text: &[u8], options: &str) -> String {
     verdict_text((|| {
         let (t, o) = (host_value(tool)?, host_options(options)?);
-        api::validate_tool_input_json(&&t, text, o.as_ref().as_ref()).map(drop)
+        api::check_tool_input_json(&&t, text, o.as_ref().as_ref())
     })())
 }
 
@@ -1004,7 +1004,7 @@ impl ComponentCompiledTool {
     fn input_json(&self, text: &[u8], options: &str) -> String {
         verdict_text((|| {
             let o = host_options(options)?;
-            self.with(|h| api::handle_validate_input_json(h, text, o.as_ref().as_ref())).map(drop)
+            self.with(|h| api::handle_check_input_json(h, text, o.as_ref().as_ref()))
         })())
     }
 }

@@ -512,7 +512,7 @@ pub fn validate_tool_input_json(tool: JsValue, text: JsValue, options: JsValue) 
     let tool = o.value(tool);
     verdict_text(
         with_text(&text, max_bytes(&o, OptionSet::Rules), |t| {
-            api::validate_tool_input_json(&tool, t, Some(&o.input)).map(|_| Value::Null)
+            api::check_tool_input_json(&tool, t, Some(&o.input)).map(|()| Value::Null)
         })
         .map(drop),
     )

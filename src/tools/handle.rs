@@ -20,7 +20,7 @@ use crate::error::{Code, ContractError, Layer, Result};
 use crate::input::options::Options;
 use crate::input::{HostValue, Kind};
 use crate::tools::contract::{self, ToolDefinition};
-use crate::tools::input::{check_input, check_input_json, read_tool};
+use crate::tools::input::{check_input, check_input_json, read_tool, verdict_input_json};
 use crate::tools::schema::{compile_in, CompiledSchema};
 use crate::value::Value;
 
@@ -91,6 +91,13 @@ impl ToolHandle {
     pub fn validate_input_json(&self, text: &[u8], options: &Options) -> Result<Value> {
         let tool = self.live()?;
         check_input_json(&tool.input, text, options)
+    }
+
+    /// `validate_input_json`'s verdict alone (no tree built for a valid input when the schema
+    /// allows): what the bindings call, which let the host parse its own text.
+    pub fn check_input_json(&self, text: &[u8], options: &Options) -> Result<()> {
+        let tool = self.live()?;
+        verdict_input_json(&tool.input, text, options)
     }
 
     /// `validateToolInputs(tool, inputs, options)` through the handle: one outcome per input.

@@ -9,7 +9,7 @@ use crate::input::options::Options;
 use crate::input::{Budget, Copier, HostValue, Path, Undefined};
 use crate::json::{self, Mode};
 use crate::tools::contract::{self, ToolDefinition};
-use crate::tools::schema::{compile_in, validate, CompiledSchema};
+use crate::tools::schema::{compile_in, validate, validate_json, CompiledSchema};
 use crate::value::Value;
 
 /// `validateToolInput(tool, input)`: the tool is read as a definition (so a changed or forged
@@ -58,4 +58,19 @@ pub fn check_input_json(compiled: &CompiledSchema, text: &[u8], options: &Option
     let input = json::parse(text, Mode::Strict, &options.limits)?;
     validate(compiled, &input, options.max_issues)?;
     Ok(input)
+}
+
+/// `validate_tool_input_json`'s verdict alone, for hosts that hold the text and parse it
+/// themselves once it is accepted: a valid input builds no tree when the schema allows
+/// (`schema::validate_json`).
+pub fn check_tool_input_json<V: HostValue>(tool: &V, text: &[u8], options: &Options) -> Result<()> {
+    let tool = read_tool(tool, options)?;
+    let compiled = compile_in(&tool.input_schema, "/inputSchema", &tool.resources)?;
+    verdict_input_json(&compiled, text, options)
+}
+
+/// `check_input_json`'s verdict alone (no tree built for a valid input when the schema allows):
+/// the bindings' path, which return a verdict and let the host parse its own text.
+pub fn verdict_input_json(compiled: &CompiledSchema, text: &[u8], options: &Options) -> Result<()> {
+    validate_json(compiled, text, &options.limits, options.max_issues)
 }

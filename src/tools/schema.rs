@@ -11,6 +11,11 @@
 //!   or fan out without bound is refused when defined, and an input that would make a recursive
 //!   schema nest too deep or evaluate too often is refused before the engine runs.
 //!
+//! A schema made of the common keywords also becomes a program (`fast`) that proves an input
+//! valid without the engine: while the strict parser reads the text (`validate_json`, no tree)
+//! or over a value tree. Whatever it cannot prove valid goes to the engine, so verdicts and
+//! issues are the engine's.
+//!
 //! Compiled schemas are cached per thread (one wasm instance is one thread) by their canonical
 //! JSON text, so `defineTool` compiles once and `validateToolInput` finds the compiled schema
 //! again from the definition the host hands back.
@@ -24,6 +29,7 @@ use crate::json::{self, Mode};
 use crate::value::{push_pointer, write_json, Value};
 
 mod complexity;
+mod fast;
 
 pub use complexity::{MAX_EVALUATIONS, MAX_FRAMES, MAX_SCHEMA_DEPTH, MAX_SCHEMA_NODES, MAX_WORK};
 
@@ -49,6 +55,9 @@ pub struct CompiledSchema {
     /// `not` in its yes/no mode, which stops at the first failure and builds no error tree.
     verdict: boon::SchemaIndex,
     bounds: complexity::Bounds,
+    /// The schema as a program that proves common inputs valid without the engine (`fast`), when
+    /// it uses only the keywords that module evaluates.
+    fast: Option<fast::Program>,
     /// The schema and its base URL, to correct the engine's item indices (`fix_item_index`).
     schema: Value,
     base: String,
@@ -156,7 +165,22 @@ pub fn compile_with(schema: &Value, pointer: &str, resources: Resources<'_>) -> 
     };
     let index = compiler.compile(&base, &mut schemas).map_err(fail)?;
     let verdict = compiler.compile(&verdict_url, &mut schemas).map_err(fail)?;
-    Ok(CompiledSchema { schemas, index, verdict, bounds, schema: schema.clone(), base })
+    let fast = fast::build(schema, &mut |at| compiler.compile(&format!("{base}#{}", fragment(at)), &mut schemas).ok());
+    Ok(CompiledSchema { schemas, index, verdict, bounds, fast, schema: schema.clone(), base })
+}
+
+/// A JSON Pointer as a URL fragment: every byte but ASCII letters, digits and `/-._~`
+/// percent-encoded.
+fn fragment(pointer: &str) -> String {
+    let mut out = String::with_capacity(pointer.len());
+    for b in pointer.bytes() {
+        if b.is_ascii_alphanumeric() || matches!(b, b'/' | b'-' | b'.' | b'_' | b'~') {
+            out.push(b as char);
+        } else {
+            out.push_str(&format!("%{b:02X}"));
+        }
+    }
+    out
 }
 
 /// `$schema` picks the draft: 2020-12 (the default), 2019-09 and draft-07 are accepted.
@@ -598,6 +622,11 @@ pub const MAX_ISSUE_COST: u64 = 4_000_000;
 pub fn validate(compiled: &CompiledSchema, input: &Value, max_issues: usize) -> Result<()> {
     let (depth, nodes) = shape(input);
     let work = compiled.bounds.admit(depth, nodes)?;
+    if let Some(program) = &compiled.fast {
+        if fast::Eval::new(program, &compiled.schemas).value(input) {
+            return Ok(());
+        }
+    }
     let mut undefined = Vec::new();
     let instance = to_instance(input, &mut String::new(), &mut undefined);
     if compiled.schemas.validate(&instance, compiled.verdict).is_ok() {
@@ -637,6 +666,36 @@ pub fn validate(compiled: &CompiledSchema, input: &Value, max_issues: usize) -> 
     let mut e = ContractError::new(Code::SchemaMismatch, "", message).with_issues(issues);
     e.truncated = truncated;
     Err(e)
+}
+
+/// `validate(compiled, &json::parse(text, Mode::Strict, limits)?, max_issues)`, with no tree
+/// built when the schema's program (`fast`) proves the text valid while the strict parser reads
+/// it: the same verdict, error and issues in every case (anything else takes that very path).
+pub fn validate_json(compiled: &CompiledSchema, text: &[u8], limits: &crate::Limits, max_issues: usize) -> Result<()> {
+    if let Some(program) = &compiled.fast {
+        let mut eval = fast::Eval::new(program, &compiled.schemas);
+        // `check_with` fails exactly as `parse` does.
+        json::check_with(text, limits, &mut eval)?;
+        if let Some((depth, nodes)) = eval.valid() {
+            compiled.bounds.admit(depth, nodes)?;
+            return Ok(());
+        }
+    }
+    let input = json::parse(text, Mode::Strict, limits)?;
+    validate(compiled, &input, max_issues)
+}
+
+/// The engine's own verdict on `input`, without the program (`fast`): for tests comparing the two.
+#[doc(hidden)]
+pub fn engine_verdict(compiled: &CompiledSchema, input: &Value) -> bool {
+    let instance = to_instance(input, &mut String::new(), &mut Vec::new());
+    compiled.schemas.validate(&instance, compiled.verdict).is_ok()
+}
+
+/// Whether the schema has a program (`fast`): for tests.
+#[doc(hidden)]
+pub fn has_program(compiled: &CompiledSchema) -> bool {
+    compiled.fast.is_some()
 }
 
 /// Whether `instance` is valid against `schema` compiled with `resources`: the conformance

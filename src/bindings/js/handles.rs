@@ -69,7 +69,7 @@ impl ToolHandle {
         let o = CallOptions::read(&options, OptionSet::Rules);
         verdict_text(
             with_text(&text, max_bytes(&o, OptionSet::Rules), |t| match &self.inner {
-                Ok(h) => api::handle_validate_input_json(h, t, Some(&o.input)).map(|_| Value::Null),
+                Ok(h) => api::handle_check_input_json(h, t, Some(&o.input)).map(|()| Value::Null),
                 Err(e) => Err(e.clone()),
             })
             .map(drop),

@@ -736,7 +736,8 @@ export function createApi(load, renew) {
     validateToolInputJson: (tool, text, options) => unwrap(validateToolInputJsonOutcome(tool, text, options)),
     safeValidateToolInputJson: (tool, text, options) => safe(validateToolInputJsonOutcome(tool, text, options)),
     // Registry and pipeline (issue 3 §2): a registry is the plain, deep-frozen value
-    // createRegistry returns; every operation reads it again in the core.
+    // createRegistry returns; the operations given that very value use its compiled form
+    // (registryOf), any other value is read again in the core.
     createRegistry: (tools, options) => unwrap(registryOutcome(tools, options)),
     safeCreateRegistry: (tools, options) => safe(registryOutcome(tools, options)),
     catalog: (registry) => unwrap(projected(registry, 0, core.catalog), deepFreeze),

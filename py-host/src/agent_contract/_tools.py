@@ -223,18 +223,6 @@ class Tool(FrozenDict):
     def __exit__(self, *exc: object) -> None:
         self.close()
 
-    def __reduce__(self) -> Any:
-        return (dict, (_thaw(self),))
-
-    def __copy__(self) -> dict[str, Any]:
-        return dict(self)
-
-    def __deepcopy__(self, memo: Any) -> Any:
-        return _thaw(self)
-
-    def __repr__(self) -> str:
-        return dict.__repr__(self)
-
 
 class CompiledRegistry(FrozenDict):
     """What `create_registry` returns: the registry `{"tools": [...]}` as frozen plain data, and
@@ -264,18 +252,6 @@ class CompiledRegistry(FrozenDict):
         if self._instance is not current or threading.get_ident() != self._thread:
             return None
         return self._resource
-
-    def __reduce__(self) -> Any:
-        return (dict, (_thaw(self),))
-
-    def __copy__(self) -> dict[str, Any]:
-        return dict(self)
-
-    def __deepcopy__(self, memo: Any) -> Any:
-        return _thaw(self)
-
-    def __repr__(self) -> str:
-        return dict.__repr__(self)
 
 
 def registry_handle(registry: Any, current: Any) -> Any:

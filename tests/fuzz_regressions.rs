@@ -51,3 +51,17 @@ fn a_texts_input_keeps_its_key_order_and_a_values_copy_has_ecmascripts() {
     assert_eq!(keys(&from_text), ["b", "1"]);
     assert_eq!(keys(&from_value), ["1", "b"]);
 }
+
+/// tool_input, crash-77d6ede1: a `patternProperties` name whose ECMA-to-Rust rewrite passed the
+/// regex parser's limit of nested brackets (the name itself was within it) made the engine's
+/// metaschema check panic on a `debug_assert!` in debug builds; release builds kept the name as
+/// written. The vendored boon answers as release builds in every build (vendor/boon/PATCHES.md, 3).
+#[test]
+fn a_pattern_name_whose_rewrite_nests_too_deep_is_not_a_panic() {
+    let schema = r##"{"patternProperties":{"N2x~~~~~~~~~~~~n~~~~~~~~~~~~~~~~~~~~~~    ;   ....|||||||                  f  e  d[\\\\\\        .@.......................................depe.~~~~~~~~~~|z^~/~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~z~~~~~~additio~~~~~~~~~~~~~~~~~dependen~~~~|~^~~~~w~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~i$tems~~~~~~~~|~^~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~>~~~~~~~~=y~~~~~~~~~~~~~~~~additiif$ref~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~i$tems~~~~~~~~~~~~~~~~~~~~~~~~~~~additio~~~~~~~~~~~~~~~~~~~~n|~^~~~~~~~~~~~~~,~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~|~^~~~~$~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~=~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~    ;   ....|||||||  ~~~~~~~~~~~~~~~~~~~~~    ;   ....|||||||                  f  e  d[\\\\\\diti$ref~~~~~~~        .@.......................................depe.~~~~~~~~~~|z^~/~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~additio~~~~~~~~~~~~~~~~~dependen~~~~|~^~~~~w~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~i$tems~~~~~~~~|~^~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~=y~~~~~~~~~~~~~~~~additiif$ref~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~i$tems~~~~~~~~~~~~~~~~~~~~~~~~~~~additio~~~~~~~~~~~~~~~~~~~~~|~^~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~|~^~~~~$~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~=~~~~~~~~~~~~~~~~~~~~=~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~    ;   ....|||||||  ~~~~~~~~~~~~~~~~~~~~~    ;   ....|||||||                  f  e  d[\\\\\\diti$ref~~~~~~~        .@.......................................depe.~~~~~~~~~~|z^~/~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~additio~~~~~~~~~~~~~~~~~dependen~~~~|~^~~~~w~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~i$tems~~~~~~~~|~^~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~=y~~~~~~~~~~~~~~~~additiif$ref~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~i$tems~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~|]]]]~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~^^-":{"tY0e":"striadding"}}}"##;
+    let text = format!(r#"{{"name":"t","description":"d","permission":"read","inputSchema":{schema}}}"#);
+    let v = json::parse(text.as_bytes(), Mode::Strict, &Limits::default()).unwrap();
+    let tool = api::define_tool(&&v, None).expect("the pattern is kept as written, as release builds do").into_value();
+    let checked = api::validate_tool_input_json(&&tool, br#"{"x-a":0,"y":1}"#, None);
+    assert!(checked.is_ok(), "{checked:?}");
+}

@@ -545,18 +545,8 @@ export function createApi(load, renew) {
       return core[name];
     },
   });
-  // Every reply of a call goes through here: the memory check, then the reply decoded.
-  const done = (text) => {
-    const bytes = core.memoryBytes();
-    if (bytes > peakBytes) peakBytes = bytes;
-    const fresh = renew && bytes > RENEW_BYTES && renew();
-    if (fresh) {
-      core = seeded(fresh);
-      renewals++;
-    }
-    return decode(text);
-  };
-  // The memory check of `done`, for a verdict reply (a number, a marked node or a string).
+  // After every call: the memory check (the instance renewed past RENEW_BYTES); the reply as it
+  // came (a text, or a verdict reply: a number, a marked node).
   const checked = (reply) => {
     const bytes = core.memoryBytes();
     if (bytes > peakBytes) peakBytes = bytes;
@@ -567,6 +557,8 @@ export function createApi(load, renew) {
     }
     return reply;
   };
+  // Every text reply goes through here: the memory check, then the reply decoded.
+  const done = (text) => decode(checked(text));
   let shapes;
   const shapeOf = (code) => (shapes ??= JSON.parse(core.verdictShapes()))[code];
   // A JS value's verdict: the root node (its mirror `m`, the verdict `c`) or the error reply.

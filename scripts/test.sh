@@ -16,6 +16,8 @@ suite() {
 }
 
 suite rust cargo test --workspace --quiet -- --nocapture
+# The vendored schema engine's own unit tests (our patches have tests there: vendor/boon/PATCHES.md).
+suite rust-vendor cargo test -p boon --lib --quiet
 suite rust-wasm cargo test --target wasm32-unknown-unknown --features js --test wasm \
   --config 'target.wasm32-unknown-unknown.runner="wasm-bindgen-test-runner"'
 suite node bash -c 'cd js-tests && node --test --test-reporter=spec test/'

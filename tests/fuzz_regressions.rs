@@ -65,3 +65,17 @@ fn a_pattern_name_whose_rewrite_nests_too_deep_is_not_a_panic() {
     let checked = api::validate_tool_input_json(&&tool, br#"{"x-a":0,"y":1}"#, None);
     assert!(checked.is_ok(), "{checked:?}");
 }
+
+/// host_text, slow-25ba6fee: a `defineTool` whose 12 KB `pattern` holds 135 `\d`. The engine
+/// rewrote ECMA-262 classes one at a time, parsing the whole pattern again after each (2.5 s in
+/// the fuzz build; quadratic in the number of escapes); one pass now (vendor/boon/PATCHES.md, 4,
+/// whose unit test times 40,000 rewrites). The file is the fuzzer's input: an operation byte
+/// (1: `defineTool`), then host-mode text. Node and Python time the same file.
+#[test]
+fn a_pattern_with_many_class_escapes_defines_its_tool() {
+    let input = include_bytes!("fuzz_inputs/host_text-slow-25ba6fee");
+    assert_eq!(input[0], 1);
+    let v = json::parse(&input[1..], Mode::Host, &Limits::default()).unwrap();
+    let tool = api::define_tool(&&v, None).expect("the pattern compiles").into_value();
+    assert_eq!(tool.get("name"), Some(&agent_contract::value::Value::String("t".into())));
+}

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import time
+from pathlib import Path
 
 import pytest
 
@@ -79,3 +80,29 @@ def test_n5_blank_lines_past_max_array_length_are_one_error() -> None:
 def test_unique_items_on_65536_objects(n: int) -> None:
     t = tool({"type": "object", "properties": {"a": {"type": "array", "uniqueItems": True}}})
     timed(ac.validate_tool_input, t, {"a": [{"x": i} for i in range(n)]})
+
+
+def test_a_schemas_patterns_are_rewritten_in_one_pass_and_measured_together() -> None:
+    # cargo fuzz's input (tests/fuzz_inputs/): operation byte 1 (define_tool), then the
+    # definition. 135 \d in a 12 KB pattern were 135 parses of it (2.5 s natively, fuzz build).
+    found = (Path(__file__).parents[2] / "tests" / "fuzz_inputs" / "host_text-slow-25ba6fee").read_bytes()
+    assert found[0] == 1
+    defined, _ = timed(ac.define_tool, json.loads(found[1:]))
+    assert defined["name"] == "t"
+    # 2,000 copies of \p{L}{3} (100 KB) took 1.9 s and 330 MB natively to compile: the first
+    # pattern past the definition's budget is named (the walk takes the last property first).
+    many = {f"p{i}": {"type": "string", "pattern": "\\p{L}{3}"} for i in range(2000)}
+    _, error = timed(tool, {"type": "object", "properties": many})
+    assert error is not None
+    assert (error.code, error.path) == ("TOOL_SCHEMA_UNSUPPORTED", "/inputSchema/properties/p1943/pattern")
+    # One pattern of 100,000 \p{L} (600 KB): 1.1 s and 590 MB natively, its syntax tree alone.
+    long = {"type": "object", "properties": {"x": {"type": "string", "pattern": "\\p{L}" * 100_000}}}
+    _, too_long = timed(tool, long)
+    assert too_long is not None
+    assert (too_long.code, too_long.path) == ("TOOL_SCHEMA_UNSUPPORTED", "/inputSchema/properties/x/pattern")
+    # Patterns that fill most of the budget compile, and validate, within the bound.
+    alternatives = "|".join(f"w{j}x" for j in range(9000))
+    big, _ = timed(tool, {"type": "object", "properties": {"a": {"type": "string", "pattern": f"^(?:{alternatives})$"}}})
+    timed(ac.validate_tool_input, big, {"a": "w8999x"})
+    _, mismatch = timed(ac.validate_tool_input, big, {"a": "w9000x"})
+    assert mismatch is not None and (mismatch.code, mismatch.issues[0]["keyword"]) == ("SCHEMA_MISMATCH", "pattern")

@@ -30,6 +30,7 @@ use crate::value::{push_pointer, write_json, Value};
 
 mod complexity;
 mod fast;
+mod regex_budget;
 
 pub use complexity::{MAX_EVALUATIONS, MAX_FRAMES, MAX_SCHEMA_DEPTH, MAX_SCHEMA_NODES, MAX_WORK};
 
@@ -46,6 +47,10 @@ const CACHE_SIZE: usize = 1024;
 /// keep tens of MB alive between calls (the Node fuzzer saw an instance over 64 MiB after
 /// projections of registries with large documents).
 const CACHE_BYTES: usize = 2 << 20;
+/// The most automata (bytes of the regex budget spent, `regex_budget`) the cache holds: a few
+/// KB of schema text can carry a whole budget of patterns, and their compiled form is about
+/// twice the budget spent. Past it the cache is cleared.
+const CACHE_REGEX_BYTES: usize = 8 << 20;
 
 /// A schema compiled by the engine, with its work bounds.
 pub struct CompiledSchema {
@@ -61,12 +66,14 @@ pub struct CompiledSchema {
     /// The schema and its base URL, to correct the engine's item indices (`fix_item_index`).
     schema: Value,
     base: String,
+    /// Bytes of the regex budget its patterns spent.
+    regex_bytes: usize,
 }
 
 thread_local! {
     static CACHE: RefCell<HashMap<String, Rc<CompiledSchema>>> = RefCell::new(HashMap::new());
-    /// Bytes of the keys in `CACHE`.
-    static CACHE_HELD: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
+    /// Bytes of the keys in `CACHE`, and of the regex budget its schemas spent.
+    static CACHE_HELD: std::cell::Cell<(usize, usize)> = const { std::cell::Cell::new((0, 0)) };
 }
 
 /// Extra documents the engine may resolve references to (the conformance suite's remotes).
@@ -103,12 +110,12 @@ pub fn compile_in(schema: &Value, pointer: &str, resources: Resources<'_>) -> Re
     }
     CACHE.with(|c| {
         let mut c = c.borrow_mut();
-        let held = CACHE_HELD.with(|h| h.get());
-        if c.len() >= CACHE_SIZE || held + key.len() > CACHE_BYTES {
+        let (text, regex) = CACHE_HELD.with(|h| h.get());
+        if c.len() >= CACHE_SIZE || text + key.len() > CACHE_BYTES || regex + compiled.regex_bytes > CACHE_REGEX_BYTES {
             c.clear();
-            CACHE_HELD.with(|h| h.set(0));
+            CACHE_HELD.with(|h| h.set((0, 0)));
         }
-        CACHE_HELD.with(|h| h.set(h.get() + key.len()));
+        CACHE_HELD.with(|h| h.set((h.get().0 + key.len(), h.get().1 + compiled.regex_bytes)));
         c.insert(key, compiled.clone());
     });
     Ok(compiled)
@@ -128,7 +135,11 @@ pub fn compile_with(schema: &Value, pointer: &str, resources: Resources<'_>) -> 
         ));
     }
     let draft = draft_of(schema, pointer, resources)?;
-    check_patterns(schema, pointer)?;
+    let mut budget = regex_budget::RegexBudget::new();
+    check_patterns(schema, pointer, &mut budget)?;
+    for (uri, doc) in resources {
+        check_patterns(doc, &crate::value::pointer_child("/resources", uri), &mut budget)?;
+    }
     let bounds = complexity::analyze(schema, pointer, resources)?;
 
     let mut compiler = boon::Compiler::new();
@@ -166,7 +177,8 @@ pub fn compile_with(schema: &Value, pointer: &str, resources: Resources<'_>) -> 
     let index = compiler.compile(&base, &mut schemas).map_err(fail)?;
     let verdict = compiler.compile(&verdict_url, &mut schemas).map_err(fail)?;
     let fast = fast::build(schema, &mut |at| compiler.compile(&format!("{base}#{}", fragment(at)), &mut schemas).ok());
-    Ok(CompiledSchema { schemas, index, verdict, bounds, fast, schema: schema.clone(), base })
+    let regex_bytes = budget.spent();
+    Ok(CompiledSchema { schemas, index, verdict, bounds, fast, schema: schema.clone(), base, regex_bytes })
 }
 
 /// A JSON Pointer as a URL fragment: every byte but ASCII letters, digits and `/-._~`
@@ -213,8 +225,9 @@ impl boon::UrlLoader for NoLoader {
 }
 
 /// Regular expressions the engine cannot run (look-around, backreferences) are refused with
-/// their pointer before the engine sees them, so they never become a silent pass.
-fn check_patterns(schema: &Value, pointer: &str) -> Result<()> {
+/// their pointer before the engine sees them, so they never become a silent pass; so are
+/// patterns past the definition's budget of automata (`regex_budget`), before any is compiled.
+fn check_patterns(schema: &Value, pointer: &str, budget: &mut regex_budget::RegexBudget) -> Result<()> {
     let mut stack: Vec<(&Value, String)> = vec![(schema, pointer.to_owned())];
     while let Some((value, path)) = stack.pop() {
         match value {
@@ -223,13 +236,13 @@ fn check_patterns(schema: &Value, pointer: &str) -> Result<()> {
                     let child = crate::value::pointer_child(&path, key);
                     if key == "pattern" {
                         if let Value::String(p) = item {
-                            unsupported_regex(p, &child)?;
+                            check_pattern(p, &child, budget)?;
                         }
                     }
                     if key == "patternProperties" {
                         if let Value::Object(props) = item {
                             for (p, _) in props {
-                                unsupported_regex(p, &crate::value::pointer_child(&child, p))?;
+                                check_pattern(p, &crate::value::pointer_child(&child, p), budget)?;
                             }
                         }
                     }
@@ -249,6 +262,22 @@ fn check_patterns(schema: &Value, pointer: &str) -> Result<()> {
         }
     }
     Ok(())
+}
+
+fn check_pattern(pattern: &str, path: &str, budget: &mut regex_budget::RegexBudget) -> Result<()> {
+    use regex_budget::{Refused, MAX_PATTERN_BYTES, REGEX_BUDGET_BYTES};
+    let message = match budget.spend(pattern) {
+        Ok(()) => return unsupported_regex(pattern, path),
+        Err(Refused::TooLong) => format!(
+            "the pattern is longer than {} KiB once its classes are spelled out (\\d as [0-9], ...)",
+            MAX_PATTERN_BYTES >> 10
+        ),
+        Err(Refused::OverBudget) => format!(
+            "the definition's regular expressions need more than {} MiB for their automata by this pattern; use fewer or smaller patterns",
+            REGEX_BUDGET_BYTES >> 20
+        ),
+    };
+    Err(contract(Code::ToolSchemaUnsupported, path.to_owned(), message))
 }
 
 fn unsupported_regex(pattern: &str, path: &str) -> Result<()> {

@@ -15,6 +15,7 @@ use std::time::{Duration, Instant};
 
 use agent_contract::api;
 use agent_contract::json::{self, Mode};
+use agent_contract::tools::schema::check_instances;
 use agent_contract::value::Value;
 use agent_contract::Limits;
 
@@ -258,6 +259,34 @@ pub fn cases() -> Vec<Case> {
                 );
                 let v = keep(value(&text));
                 built(text.len(), move || ok(api::define_tool(&v, none())))
+            },
+        },
+        // The schema's patterns (a fuzzer found a 12 KB pattern taking 2.5 s): compiled without
+        // the cache (`check_instances`), since `fastest` runs each call twice; refused or not.
+        Case {
+            name: "defineTool schema, one pattern of n/2 \\d and n/2 \\cA",
+            build: |n| {
+                let pattern = r"\\d\\cA".repeat(n / 2);
+                let text = format!(r#"{{"type":"string","pattern":"{pattern}"}}"#);
+                let v = keep(value(&text));
+                built(text.len(), move || drop(check_instances(&v, &[], &[])))
+            },
+        },
+        Case {
+            name: "defineTool schema, n/16 patterns \\p{L}{3}",
+            build: |n| {
+                let props = list(n / 16, |i| format!(r#""p{i}":{{"type":"string","pattern":"\\p{{L}}{{3}}"}}"#));
+                let text = format!(r#"{{"type":"object","properties":{{{}}}}}"#, &props[1..props.len() - 1]);
+                let v = keep(value(&text));
+                built(text.len(), move || drop(check_instances(&v, &[], &[])))
+            },
+        },
+        Case {
+            name: "defineTool schema, one pattern of n/5 \\p{L}",
+            build: |n| {
+                let text = format!(r#"{{"type":"string","pattern":"{}"}}"#, r"\\p{L}".repeat(n / 5));
+                let v = keep(value(&text));
+                built(text.len(), move || drop(check_instances(&v, &[], &[])))
             },
         },
         Case {

@@ -129,6 +129,13 @@ pub use {
 
 use std::{borrow::Cow, collections::HashMap, error::Error, fmt::Display};
 
+// PATCH(agent-contract): the rewrite of an ECMA-262 pattern into the regex crate's syntax that the
+// compiler makes of every `pattern` and `patternProperties` name, for callers that measure a
+// schema's patterns before compiling it (PATCHES.md, 4).
+pub fn ecma_regex(pattern: &str) -> Result<Cow<'_, str>, Box<dyn Error>> {
+    ecma::convert(pattern)
+}
+
 use ahash::AHashMap;
 use regex::Regex;
 use serde_json::{Number, Value};

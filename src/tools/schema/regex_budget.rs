@@ -1,0 +1,189 @@
+//! What a schema's regular expressions may cost, measured before the engine compiles them.
+//!
+//! The engine builds an automaton for every `pattern` and `patternProperties` name; the regex
+//! crate bounds each one (its NFA size limit), not their sum, and not the syntax tree it builds
+//! first. Measured natively before this budget: 2,000 copies of `{"pattern": "\\p{L}{3}"}`
+//! (100 KB of schema) took 1.9 s and 330 MB to compile; one pattern of 100,000 `\p{L}` (600 KB)
+//! took 1.1 s and 590 MB, the syntax tree alone holding every copy of the class's ranges.
+//!
+//! So each pattern is first measured by its text: at most `MAX_PATTERN_BYTES` once the
+//! engine's ECMA-262 rewrite has spelled out its classes (`\d` as `[0-9]`, ...), bounding the
+//! syntax trees any one pattern makes the engine build. Then each definition gets one budget
+//! of bytes, spent pattern by pattern, after the rewrite (`boon::ecma_regex`):
+//! 1. the syntax tree, estimated from the pattern's parse before it is built: its length plus
+//!    the ranges of each Unicode class it names (each class's size looked up once);
+//! 2. the Thompson NFA, built the way the engine's regex crate builds it, charged by its states
+//!    and transitions (a count, so every host, 32- or 64-bit, refuses the same pattern), with a
+//!    size limit a few times what is left, so that a counted repetition stops near the budget,
+//!    not after it.
+//!
+//! The work and memory of compiling a definition's patterns are thus bounded by the budget,
+//! whatever their number or shape. A pattern that is not a valid regular expression costs
+//! nothing here: the engine reports it.
+
+use std::collections::HashMap;
+
+use regex_automata::nfa::thompson::{Compiler, Config, State, NFA};
+use regex_syntax::ast::{self, Ast, ClassSetItem};
+use regex_syntax::hir::{Class, HirKind};
+
+/// Bytes one definition's patterns may take together (its schema and its resources): syntax
+/// trees and automata. Tool schemas in the wild use a few short patterns, kilobytes each.
+pub const REGEX_BUDGET_BYTES: usize = 4 << 20;
+/// Bytes of one pattern once its escapes are spelled out. A syntax tree takes ~100 bytes per
+/// byte of pattern while it is built, so this also bounds the memory one pattern needs.
+pub const MAX_PATTERN_BYTES: usize = 64 << 10;
+
+/// What one class escape (`\s`, two bytes) can become in the rewrite, at most.
+const SPELLED_OUT_ESCAPE_BYTES: usize = 32;
+/// Bytes every pattern is charged, however small: the engine's fixed cost of one regex (its
+/// automata, prefilter and caches) is most of a short pattern's.
+const BYTES_PER_PATTERN: usize = 1 << 10;
+/// Bytes a syntax tree is charged per byte of pattern, and per range of a Unicode class.
+const TREE_BYTES_PER_PATTERN_BYTE: usize = 16;
+const TREE_BYTES_PER_RANGE: usize = 8;
+/// Bytes an NFA is charged per state and per transition: about what they take on a 64-bit host.
+const NFA_BYTES_PER_EDGE: usize = 16;
+/// The NFA compiler's own size limit, a multiple of the budget left: above any NFA whose count
+/// fits (one edge takes well under this many bytes on any host), so it only stops sooner a
+/// pattern the count refuses anyway.
+const NFA_SIZE_LIMIT_FACTOR: usize = 8;
+
+/// Why a pattern was refused.
+pub enum Refused {
+    TooLong,
+    OverBudget,
+}
+
+pub struct RegexBudget {
+    left: usize,
+    /// Ranges of each Unicode class named so far, by its text (`\p{L}`, `\PL`, `\w`).
+    class_ranges: HashMap<String, usize>,
+}
+
+impl RegexBudget {
+    pub fn new() -> Self {
+        RegexBudget { left: REGEX_BUDGET_BYTES, class_ranges: HashMap::new() }
+    }
+
+    /// Bytes spent so far.
+    pub fn spent(&self) -> usize {
+        REGEX_BUDGET_BYTES - self.left
+    }
+
+    /// Takes `pattern`'s syntax tree and automaton out of the budget.
+    pub fn spend(&mut self, pattern: &str) -> Result<(), Refused> {
+        if spelled_out_bound(pattern) > MAX_PATTERN_BYTES {
+            return Err(Refused::TooLong);
+        }
+        let Ok(rewritten) = boon::ecma_regex(pattern) else { return Ok(()) };
+        let Ok(parsed) = ast::parse::Parser::new().parse(&rewritten) else { return Ok(()) };
+        let Ok(classes) = ast::visit(&parsed, UnicodeClasses { pattern: &rewritten, found: Vec::new() }) else {
+            return Ok(());
+        };
+        let mut tree = BYTES_PER_PATTERN.saturating_add(rewritten.len().saturating_mul(TREE_BYTES_PER_PATTERN_BYTE));
+        for class in classes {
+            let ranges = *self.class_ranges.entry(class.to_owned()).or_insert_with(|| ranges_of(class));
+            tree = tree.saturating_add(ranges.saturating_mul(TREE_BYTES_PER_RANGE));
+        }
+        if tree > self.left {
+            return Err(Refused::OverBudget);
+        }
+        self.left -= tree;
+        let limit = self.left.saturating_mul(NFA_SIZE_LIMIT_FACTOR);
+        let nfa = Compiler::new().configure(Config::new().nfa_size_limit(Some(limit)).shrink(false)).build(&rewritten);
+        match nfa {
+            Ok(nfa) => {
+                let cost = edges(&nfa).saturating_mul(NFA_BYTES_PER_EDGE);
+                if cost > self.left {
+                    return Err(Refused::OverBudget);
+                }
+                self.left -= cost;
+                Ok(())
+            }
+            Err(e) if e.size_limit().is_some() => Err(Refused::OverBudget),
+            Err(_) => Ok(()),
+        }
+    }
+}
+
+/// States and transitions of an NFA: the same count on every host.
+fn edges(nfa: &NFA) -> usize {
+    nfa.states()
+        .iter()
+        .map(|state| match state {
+            State::Sparse(sparse) => 1 + sparse.transitions.len(),
+            State::Dense(_) => 1 + 256,
+            State::Union { alternates } => 1 + alternates.len(),
+            State::BinaryUnion { .. } => 3,
+            _ => 2,
+        })
+        .fold(0usize, usize::saturating_add)
+}
+
+/// A bound on the pattern's length once the rewrite has spelled out its classes: every escape
+/// the rewrite replaces (`\d`, `\D`, `\w`, `\W`, `\s`, `\S`) counted at the longest
+/// replacement; escapes read as the parser reads them (a backslash takes the next character).
+fn spelled_out_bound(pattern: &str) -> usize {
+    let mut bound = pattern.len();
+    let mut bytes = pattern.bytes();
+    while let Some(b) = bytes.next() {
+        if b == b'\\' && matches!(bytes.next(), Some(b'd' | b'D' | b'w' | b'W' | b's' | b'S')) {
+            bound = bound.saturating_add(SPELLED_OUT_ESCAPE_BYTES);
+        }
+    }
+    bound
+}
+
+/// The ranges of one class written alone, case-sensitive or not (whichever is more, since the
+/// flags in force where it stands are not tracked).
+fn ranges_of(class: &str) -> usize {
+    let count = |text: &str| match regex_syntax::parse(text).map(|hir| hir.into_kind()) {
+        Ok(HirKind::Class(Class::Unicode(c))) => c.ranges().len(),
+        Ok(HirKind::Class(Class::Bytes(c))) => c.ranges().len(),
+        _ => 0,
+    };
+    count(class).max(count(&format!("(?i){class}")))
+}
+
+/// The text of every Unicode class in a pattern (`\p{..}`, `\P{..}`, and `\d`, `\w`, `\s` where
+/// the rewrite kept them), in or out of brackets.
+struct UnicodeClasses<'a> {
+    pattern: &'a str,
+    found: Vec<&'a str>,
+}
+
+impl<'a> UnicodeClasses<'a> {
+    fn push(&mut self, span: &ast::Span) {
+        if let Some(text) = self.pattern.get(span.start.offset..span.end.offset) {
+            self.found.push(text);
+        }
+    }
+}
+
+impl<'a> ast::Visitor for UnicodeClasses<'a> {
+    type Output = Vec<&'a str>;
+    type Err = ();
+
+    fn finish(self) -> Result<Self::Output, ()> {
+        Ok(self.found)
+    }
+
+    fn visit_pre(&mut self, ast: &Ast) -> Result<(), ()> {
+        match ast {
+            Ast::ClassUnicode(c) => self.push(&c.span),
+            Ast::ClassPerl(c) => self.push(&c.span),
+            _ => {}
+        }
+        Ok(())
+    }
+
+    fn visit_class_set_item_pre(&mut self, item: &ClassSetItem) -> Result<(), ()> {
+        match item {
+            ClassSetItem::Unicode(c) => self.push(&c.span),
+            ClassSetItem::Perl(c) => self.push(&c.span),
+            _ => {}
+        }
+        Ok(())
+    }
+}

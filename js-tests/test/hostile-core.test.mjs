@@ -110,3 +110,17 @@ test("a schema's patterns: rewritten in one pass, measured together before any i
   assert.equal(memoryReport().renewals, renewals);
 });
 
+test('the schema cache is bounded by what it holds, not by its text', () => {
+  // 300 distinct schemas of 200 empty properties: ~1.4 KB of text, ~300 KB compiled in wasm.
+  // Bounded by its keys' text, the cache kept enough of them to pass 64 MiB (the fuzzer found
+  // it: an instance renewed after a call at the default limits).
+  const renewals = memoryReport().renewals;
+  for (let k = 0; k < 300; k++) {
+    const properties = Object.fromEntries(Array.from({ length: 200 }, (_, i) => [`p${i}`, {}]));
+    properties[`k${k}`] = {};
+    validateToolInput({ name: 't', description: 'd', permission: 'read', inputSchema: { type: 'object', properties } }, { p1: 1 });
+  }
+  assert.equal(memoryReport().renewals, renewals);
+  assert.ok(memoryReport().bytes <= 64 * 2 ** 20);
+});
+

@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 import agent_contract as ac
+from agent_contract import _runtime
 
 
 @pytest.fixture(autouse=True)
@@ -106,3 +107,17 @@ def test_a_schemas_patterns_are_rewritten_in_one_pass_and_measured_together() ->
     timed(ac.validate_tool_input, big, {"a": "w8999x"})
     _, mismatch = timed(ac.validate_tool_input, big, {"a": "w9000x"})
     assert mismatch is not None and (mismatch.code, mismatch.issues[0]["keyword"]) == ("SCHEMA_MISMATCH", "pattern")
+
+
+def test_the_schema_cache_is_bounded_by_what_it_holds() -> None:
+    # 300 distinct schemas of 200 empty properties: ~1.4 KB of text, ~300 KB compiled in wasm.
+    # Bounded by its keys' text, the cache kept enough of them to pass 64 MiB (the Node fuzzer
+    # found it); counted by compiled subschemas, the instance stays as it is.
+    ac.parse_json("[]")
+    first = _runtime._local.instance
+    for k in range(300):
+        props = {f"p{i}": {} for i in range(200)} | {f"k{k}": {}}
+        schema = {"type": "object", "properties": props}
+        ac.validate_tool_input({"name": "t", "description": "d", "permission": "read", "inputSchema": schema}, {"p1": 1})
+    assert _runtime._local.instance is first
+    assert first.memory_bytes() <= _runtime.MEMORY_BOUND

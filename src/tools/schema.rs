@@ -41,16 +41,15 @@ const BASE: &str = "urn:agent-contract:schema";
 /// registry of several hundred tools fits: otherwise `catalog` and the projections of a 500-tool
 /// registry recompile every schema on every call (measured: 73 ms vs 12 ms in Node).
 const CACHE_SIZE: usize = 1024;
-/// The most schema text (cache keys: canonical schema and documents) the cache holds; past it the
-/// cache is cleared, and a schema larger than this is compiled but not kept. The compiled form
-/// is several times its text, so a count alone let large schemas (or large shared documents)
-/// keep tens of MB alive between calls (the Node fuzzer saw an instance over 64 MiB after
-/// projections of registries with large documents).
-const CACHE_BYTES: usize = 2 << 20;
-/// The most automata (bytes of the regex budget spent, `regex_budget`) the cache holds: a few
-/// KB of schema text can carry a whole budget of patterns, and their compiled form is about
-/// twice the budget spent. Past it the cache is cleared.
-const CACHE_REGEX_BYTES: usize = 8 << 20;
+/// The most memory the cache holds, as estimated by `CompiledSchema::weight`; past it the cache
+/// is cleared, and a schema heavier than this is compiled but not kept. A count alone let large
+/// schemas keep tens of MB alive between calls, and so did a bound on their text: the compiled
+/// form of `{"properties": {"a": {}, ...}}` is ~1.5 KB per 6 bytes of text in wasm (the Node
+/// fuzzer saw instances past 64 MiB both times; 180 distinct 200-property schemas were enough).
+const CACHE_BYTES: usize = 16 << 20;
+/// What one compiled subschema is counted for: the engine's schema record (1,120 bytes on a
+/// 64-bit host, less in wasm) with its maps and location, and the complexity graph's node.
+const SCHEMA_NODE_BYTES: usize = 2 << 10;
 
 /// A schema compiled by the engine, with its work bounds.
 pub struct CompiledSchema {
@@ -72,8 +71,8 @@ pub struct CompiledSchema {
 
 thread_local! {
     static CACHE: RefCell<HashMap<String, Rc<CompiledSchema>>> = RefCell::new(HashMap::new());
-    /// Bytes of the keys in `CACHE`, and of the regex budget its schemas spent.
-    static CACHE_HELD: std::cell::Cell<(usize, usize)> = const { std::cell::Cell::new((0, 0)) };
+    /// Weight of the schemas in `CACHE` (their keys and `CompiledSchema::weight`).
+    static CACHE_HELD: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
 }
 
 /// Extra documents the engine may resolve references to (the conformance suite's remotes).
@@ -105,20 +104,28 @@ pub fn compile_in(schema: &Value, pointer: &str, resources: Resources<'_>) -> Re
         return Ok(hit);
     }
     let compiled = Rc::new(compile_with(schema, pointer, resources)?);
-    if key.len() > CACHE_BYTES {
+    let weight = key.len().saturating_add(compiled.weight());
+    if weight > CACHE_BYTES {
         return Ok(compiled);
     }
     CACHE.with(|c| {
         let mut c = c.borrow_mut();
-        let (text, regex) = CACHE_HELD.with(|h| h.get());
-        if c.len() >= CACHE_SIZE || text + key.len() > CACHE_BYTES || regex + compiled.regex_bytes > CACHE_REGEX_BYTES {
+        if c.len() >= CACHE_SIZE || CACHE_HELD.with(|h| h.get()) + weight > CACHE_BYTES {
             c.clear();
-            CACHE_HELD.with(|h| h.set((0, 0)));
+            CACHE_HELD.with(|h| h.set(0));
         }
-        CACHE_HELD.with(|h| h.set((h.get().0 + key.len(), h.get().1 + compiled.regex_bytes)));
+        CACHE_HELD.with(|h| h.set(h.get() + weight));
         c.insert(key, compiled.clone());
     });
     Ok(compiled)
+}
+
+impl CompiledSchema {
+    /// The memory it holds, estimated: its subschemas and its patterns' automata (compiled, about
+    /// twice the regex budget they spent).
+    fn weight(&self) -> usize {
+        self.schemas.size().saturating_mul(SCHEMA_NODE_BYTES).saturating_add(self.regex_bytes.saturating_mul(2))
+    }
 }
 
 fn contract(code: Code, path: String, message: impl Into<String>) -> ContractError {

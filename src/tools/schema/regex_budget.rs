@@ -34,8 +34,10 @@ pub const REGEX_BUDGET_BYTES: usize = 4 << 20;
 /// byte of pattern while it is built, so this also bounds the memory one pattern needs.
 pub const MAX_PATTERN_BYTES: usize = 64 << 10;
 
-/// What one class escape (`\s`, two bytes) can become in the rewrite, at most.
-const SPELLED_OUT_ESCAPE_BYTES: usize = 32;
+/// What one class escape (two bytes) can become in the rewrite, at most: `\S` is
+/// `[^ \t\n\r\u{b}\u{c}\u{a0}\u{feff}\u{2003}\u{2029}]`, 20 bytes of UTF-8. The rewritten text is
+/// measured again, so this only has to be right for the bound checked before rewriting.
+const SPELLED_OUT_ESCAPE_BYTES: usize = 20;
 /// Bytes every pattern is charged, however small: the engine's fixed cost of one regex (its
 /// automata, prefilter and caches) is most of a short pattern's.
 const BYTES_PER_PATTERN: usize = 1 << 10;
@@ -77,6 +79,9 @@ impl RegexBudget {
             return Err(Refused::TooLong);
         }
         let Ok(rewritten) = boon::ecma_regex(pattern) else { return Ok(()) };
+        if rewritten.len() > MAX_PATTERN_BYTES {
+            return Err(Refused::TooLong);
+        }
         let Ok(parsed) = ast::parse::Parser::new().parse(&rewritten) else { return Ok(()) };
         let Ok(classes) = ast::visit(&parsed, UnicodeClasses { pattern: &rewritten, found: Vec::new() }) else {
             return Ok(());

@@ -407,10 +407,46 @@ function withMessages(frames) {
   return frames;
 }
 
+// A long chunk crosses in slices: each crossing's reply holds the frames of its lines (a
+// megabyte of blank lines is a million frames, ~130 MB of reply at once; in slices of 64 Ki
+// units, ~8 MB). Strings are sliced as strings (the core holds a lead surrogate cut at the end
+// for the next slice), byte views through the intrinsic getters, so no getter or species of the
+// caller's runs; anything else crosses whole, for the core's verdict.
+const NDJSON_SLICE = 1 << 16;
+const typedArray = Object.getPrototypeOf(Uint8Array.prototype);
+const intrinsic = (name) => Object.getOwnPropertyDescriptor(typedArray, name).get;
+const [viewLength, viewBuffer, viewOffset] = ['length', 'buffer', 'byteOffset'].map(intrinsic);
+
+function slices(chunk) {
+  if (typeof chunk === 'string') {
+    if (chunk.length <= NDJSON_SLICE) return [chunk];
+    const out = [];
+    for (let i = 0; i < chunk.length; i += NDJSON_SLICE) out.push(chunk.slice(i, i + NDJSON_SLICE));
+    return out;
+  }
+  // isView is false for a Proxy (no trap runs); instanceof walks an ordinary prototype chain.
+  if (!ArrayBuffer.isView(chunk) || !(chunk instanceof Uint8Array)) return [chunk];
+  try {
+    const length = viewLength.call(chunk);
+    if (length <= NDJSON_SLICE) return [chunk];
+    const buffer = viewBuffer.call(chunk), offset = viewOffset.call(chunk), out = [];
+    for (let i = 0; i < length; i += NDJSON_SLICE) out.push(new Uint8Array(buffer, offset + i, Math.min(NDJSON_SLICE, length - i)));
+    return out;
+  } catch (_) {
+    return [chunk];
+  }
+}
+
 function createDecoder(core, unwrap, options) {
   return wrapRpc(new core.NdjsonDecoder(options), unwrap, {
     /** The frames of the lines this chunk (a string or Uint8Array) completed. */
-    push: (inner, chunk) => withMessages(unwrap(decode(inner.push(chunk)))),
+    push: (inner, chunk) => {
+      const frames = [];
+      for (const slice of slices(chunk)) {
+        for (const frame of withMessages(unwrap(decode(inner.push(slice))))) frames.push(frame);
+      }
+      return frames;
+    },
     /** The final line's frame when the stream did not end with LF ([] otherwise). */
     end: (inner) => withMessages(unwrap(decode(inner.end()))),
     /** Bytes of the current line held now (never over maxLineBytes). */

@@ -73,6 +73,18 @@ pub fn preview_action<V: HostValue>(value: &V, options: Option<&V>) -> Value {
 /// an array of at most `maxArrayLength` elements (the results are a list the core builds for
 /// the caller: its length is bounded like any array's).
 pub fn parse_agent_actions<V: HostValue>(list: &V, options: Option<&V>) -> Result<Vec<Result<AgentAction>>> {
+    let mut out = Vec::new();
+    each_agent_action(list, options, &mut |item| out.push(item))?;
+    Ok(out)
+}
+
+/// `parseAgentActions`, each outcome handed to `sink` as it is read, none kept: a binding
+/// writes its reply item by item (`wire::BatchWriter`).
+pub fn each_agent_action<V: HostValue>(
+    list: &V,
+    options: Option<&V>,
+    sink: &mut dyn FnMut(Result<AgentAction>),
+) -> Result<()> {
     let options = Options::read(options)?;
     if list.kind() != Kind::Array {
         return Err(ContractError::new(
@@ -86,15 +98,13 @@ pub fn parse_agent_actions<V: HostValue>(list: &V, options: Option<&V>) -> Resul
     if len > options.limits.max_array_length {
         return Err(too_many_items("the list has", options.limits.max_array_length));
     }
-    let mut out = Vec::with_capacity(len.min(1 << 16));
     for i in 0..len {
-        let path = format!("/{i}");
-        out.push(match list.index(i) {
+        sink(match list.index(i) {
             Ok(item) => action::parse_agent_action(&item, &options),
-            Err(fault) => Err(fault.at(&path)),
+            Err(fault) => Err(fault.at(&format!("/{i}"))),
         });
     }
-    Ok(out)
+    Ok(())
 }
 
 /// JSON Lines: one action per line (`\n`, optional `\r` before it); a final newline is allowed,
@@ -103,12 +113,22 @@ pub fn parse_agent_actions<V: HostValue>(list: &V, options: Option<&V>) -> Resul
 /// `maxArrayLength` lines: each line is one result, and every result (an error for a blank
 /// line) costs a few hundred bytes, so 4 MB of newlines would otherwise be a million errors.
 pub fn parse_agent_actions_jsonl<O: HostValue>(text: &[u8], options: Option<&O>) -> Result<Vec<Result<AgentAction>>> {
+    let mut out = Vec::new();
+    each_jsonl_action(text, options, &mut |item| out.push(item))?;
+    Ok(out)
+}
+
+/// `parseAgentActionsJsonl`, each line's outcome handed to `sink` as it is read, none kept.
+pub fn each_jsonl_action<O: HostValue>(
+    text: &[u8],
+    options: Option<&O>,
+    sink: &mut dyn FnMut(Result<AgentAction>),
+) -> Result<()> {
     let options = Options::read(options)?;
     let lines = text.iter().filter(|&&b| b == b'\n').count() + usize::from(text.last().is_some_and(|&b| b != b'\n'));
     if lines > options.limits.max_array_length {
         return Err(too_many_items("the text has", options.limits.max_array_length));
     }
-    let mut out = Vec::with_capacity(lines);
     let mut start = 0;
     let mut line_no = 1;
     while start < text.len() {
@@ -117,7 +137,7 @@ pub fn parse_agent_actions_jsonl<O: HostValue>(text: &[u8], options: Option<&O>)
         if line.last() == Some(&b'\r') {
             line = &line[..line.len() - 1];
         }
-        out.push(action::parse_agent_action_json(line, &options).map_err(|mut e| {
+        sink(action::parse_agent_action_json(line, &options).map_err(|mut e| {
             if let Some(p) = e.position.as_mut() {
                 p.offset += start;
                 p.line = line_no;
@@ -127,7 +147,7 @@ pub fn parse_agent_actions_jsonl<O: HostValue>(text: &[u8], options: Option<&O>)
         start = end + 1;
         line_no += 1;
     }
-    Ok(out)
+    Ok(())
 }
 
 fn too_many_items(what: &str, max: usize) -> ContractError {
@@ -597,13 +617,39 @@ pub fn handle_validate_inputs<V: HostValue>(
     inputs: &V,
     options: Option<&V>,
 ) -> Result<Vec<Result<Value>>> {
-    handle.validate_inputs(inputs, &Options::read(options)?)
+    let mut out = Vec::new();
+    handle_validate_inputs_each(handle, inputs, options, &mut |item| out.push(item))?;
+    Ok(out)
+}
+
+#[cfg(feature = "schema")]
+/// `handle_validate_inputs`, each outcome handed to `sink` as it is made, none kept.
+pub fn handle_validate_inputs_each<V: HostValue>(
+    handle: &crate::tools::handle::ToolHandle,
+    inputs: &V,
+    options: Option<&V>,
+    sink: &mut dyn FnMut(Result<Value>),
+) -> Result<()> {
+    handle.validate_inputs(inputs, &Options::read(options)?, sink)
 }
 
 #[cfg(feature = "schema")]
 /// `validateToolInputs(tool, inputs, options)` for a plain-data tool.
 pub fn validate_tool_inputs<V: HostValue>(tool: &V, inputs: &V, options: Option<&V>) -> Result<Vec<Result<Value>>> {
-    crate::tools::handle::validate_tool_inputs(tool, inputs, &Options::read(options)?)
+    let mut out = Vec::new();
+    validate_tool_inputs_each(tool, inputs, options, &mut |item| out.push(item))?;
+    Ok(out)
+}
+
+#[cfg(feature = "schema")]
+/// `validate_tool_inputs`, each outcome handed to `sink` as it is made, none kept.
+pub fn validate_tool_inputs_each<V: HostValue>(
+    tool: &V,
+    inputs: &V,
+    options: Option<&V>,
+    sink: &mut dyn FnMut(Result<Value>),
+) -> Result<()> {
+    crate::tools::handle::validate_tool_inputs(tool, inputs, &Options::read(options)?, sink)
 }
 
 #[cfg(feature = "schema")]

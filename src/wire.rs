@@ -156,15 +156,91 @@ pub fn verdict_reply(result: Result<u32, ContractError>) -> String {
 /// A batch: `{"ok":true,"value":[item, ...]}` where an item is a verdict number or
 /// `{"ok":false,"error":…}`; or the batch's own error.
 pub fn verdict_batch_reply(result: Result<Vec<Result<u32, ContractError>>, ContractError>) -> String {
-    to_text(&outcome_value(result.map(|items| {
-        Value::Array(
-            items
-                .into_iter()
-                .map(|item| match item {
-                    Ok(v) => Value::Number(Number::from_f64(f64::from(v))),
-                    Err(e) => outcome_value(Err(e)),
-                })
-                .collect(),
-        )
-    })))
+    let mut batch = BatchWriter::new();
+    let result = result.map(|items| items.into_iter().for_each(|item| batch.verdict(item)));
+    batch.finish(result)
+}
+
+/// A batch of outcomes: `{"ok":true,"value":[{ok: true, value} | {ok: false, error}, ...]}`, or
+/// the batch's own error. `value` makes each successful item's value as it is written.
+pub fn batch_reply<T>(
+    result: Result<Vec<Result<T, ContractError>>, ContractError>,
+    value: impl Fn(T) -> Value,
+) -> String {
+    let mut batch = BatchWriter::new();
+    let result = result.map(|items| items.into_iter().for_each(|item| batch.outcome(item.map(&value))));
+    batch.finish(result)
+}
+
+/// A batch reply written item by item as the items are made: no tree of the whole reply is
+/// built, and no list of the items is kept (the `*_each` functions of `api` hand each item to
+/// the writer). Built as one tree from a list, a batch at the default limits (65,536 failed
+/// JSON Lines, or tool inputs) held 1-2 KB per item at once and took wasm memory past 64 MiB
+/// (the Node fuzzer's 10^6 run); now the reply text is most of it. `undefined` in an item's
+/// value is listed as `to_text` lists it, with the item's pointer.
+pub struct BatchWriter {
+    out: String,
+    items: usize,
+    undefined: Vec<String>,
+}
+
+impl Default for BatchWriter {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl BatchWriter {
+    pub fn new() -> Self {
+        BatchWriter { out: String::from(r#"{"ok":true,"value":["#), items: 0, undefined: Vec::new() }
+    }
+
+    fn next(&mut self) {
+        if self.items > 0 {
+            self.out.push(',');
+        }
+        self.items += 1;
+    }
+
+    /// A verdict number, or the item's error.
+    pub fn verdict(&mut self, item: Result<u32, ContractError>) {
+        self.next();
+        match item {
+            Ok(v) => {
+                let _ = write!(self.out, "{v}");
+            }
+            Err(e) => write_json(&mut self.out, &outcome_value(Err(e))),
+        }
+    }
+
+    /// A plain value (a list's item, not an outcome), with no `undefined` in it.
+    pub fn value(&mut self, item: &Value) {
+        self.next();
+        write_json(&mut self.out, item);
+    }
+
+    /// `{ok: true, value}` or `{ok: false, error}`.
+    pub fn outcome(&mut self, item: Result<Value, ContractError>) {
+        if let Ok(value) = &item {
+            if contains_undefined(value) {
+                collect_undefined(value, &mut format!("/value/{}/value", self.items), &mut self.undefined);
+            }
+        }
+        self.next();
+        write_json(&mut self.out, &outcome_value(item));
+    }
+
+    /// The reply: the items written, or the batch's own error (what was written is dropped).
+    pub fn finish(mut self, result: Result<(), ContractError>) -> String {
+        if let Err(e) = result {
+            return to_text(&outcome_value(Err(e)));
+        }
+        self.out.push(']');
+        if !self.undefined.is_empty() {
+            self.out.push_str(",\"undefined\":");
+            write_json(&mut self.out, &Value::Array(self.undefined.into_iter().map(Value::String).collect()));
+        }
+        self.out.push('}');
+        self.out
+    }
 }

@@ -315,7 +315,7 @@ export async function run({ inputs = 1000, seconds = Infinity, seed = 1, log = (
     }
     if (ms > 1000 && size <= MB) report.slowCalls.push({ name, index, ms: Math.round(ms), size });
     const mem = api.memoryReport();
-    if (mem.bytes > report.maxMemoryBytes) report.maxMemoryBytes = mem.bytes;
+    if (mem.bytes > report.maxMemoryBytes) { report.maxMemoryBytes = mem.bytes; if (process.env.GROW) console.error('GROW', name, index, defaults, size, mem.bytes, ms.toFixed(0)); }
     if (defaults && mem.renewals !== before) report.memoryOverBound.push({ name, index, peakBytes: mem.peakBytes });
     return outcome;
   };

@@ -7,7 +7,8 @@ import { readFileSync } from 'node:fs';
 import * as api from 'agent-contract';
 
 const { parseAgentAction, validateToolInput, validateToolInputJson, definePolicy, strictSchemaIssues,
-  parseAgentActionsJsonl, defineTool, ContractError, memoryReport } = api;
+  parseAgentActionsJsonl, defineTool, ContractError, memoryReport, parseAgentActions, validateToolInputs,
+  createNdjsonDecoder } = api;
 
 function timed(call) {
   const t = performance.now();
@@ -122,5 +123,31 @@ test('the schema cache is bounded by what it holds, not by its text', () => {
   }
   assert.equal(memoryReport().renewals, renewals);
   assert.ok(memoryReport().bytes <= 64 * 2 ** 20);
+});
+
+test('batches at the default limits stay under the memory bound', () => {
+  // 65,535 failed items each: built as one tree, their replies took the instance to 77-152 MB
+  // (the fuzzer's 10^6 run); written item by item, no renewal.
+  const renewals = memoryReport().renewals;
+  const t = tool({ type: 'object' });
+  for (const call of [
+    () => parseAgentActionsJsonl('\n'.repeat(65535)),
+    () => parseAgentActions(Array.from({ length: 65535 }, () => ({}))),
+    () => validateToolInputs(t, Array.from({ length: 65535 }, () => 1)),
+  ]) {
+    const { result } = timed(call);
+    assert.equal(result.length, 65535);
+    assert.equal(result[65534].ok, false);
+  }
+  assert.equal(memoryReport().renewals, renewals);
+  // A megabyte of blank lines is a million NDJSON frames (~150 MB of reply in one crossing):
+  // it crosses in slices, each written frame by frame. Not timed: a million frame objects
+  // take ~1.5 s in Node (recorded in docs/fuzzing.md).
+  const decoder = createNdjsonDecoder();
+  const frames = decoder.push('\n'.repeat(1 << 20));
+  assert.equal(frames.length, 1 << 20);
+  assert.deepEqual([frames[0].code, frames.at(-1).line], ['RPC_BLANK_LINE', 1 << 20]);
+  decoder.free();
+  assert.ok(memoryReport().bytes <= 64 * 2 ** 20, `${memoryReport().bytes}`);
 });
 

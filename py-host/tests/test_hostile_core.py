@@ -121,3 +121,26 @@ def test_the_schema_cache_is_bounded_by_what_it_holds() -> None:
         ac.validate_tool_input({"name": "t", "description": "d", "permission": "read", "inputSchema": schema}, {"p1": 1})
     assert _runtime._local.instance is first
     assert first.memory_bytes() <= _runtime.MEMORY_BOUND
+
+
+def test_batches_at_the_default_limits_stay_under_the_memory_bound() -> None:
+    # 65,535 failed items each: built as one tree, their replies took the instance past 64 MiB
+    # (the Node fuzzer's 10^6 run); written item by item, the instance stays as it is.
+    ac.parse_json("[]")
+    first = _runtime._local.instance
+    t = tool({"type": "object"})
+    for call in [
+        lambda: ac.parse_agent_actions_jsonl("\n" * 65535),
+        lambda: ac.parse_agent_actions([{}] * 65535),
+        lambda: ac.validate_tool_inputs(t, [1] * 65535),
+    ]:
+        result = call()
+        assert len(result) == 65535
+    assert _runtime._local.instance is first
+    # A megabyte of blank lines is a million NDJSON frames: it crosses in slices.
+    with ac.create_ndjson_decoder() as decoder:
+        frames = decoder.push("\n" * (1 << 20))
+    assert len(frames) == 1 << 20
+    assert (frames[0]["code"], frames[-1]["line"]) == ("RPC_BLANK_LINE", 1 << 20)
+    assert _runtime._local.instance is first
+    assert first.memory_bytes() <= _runtime.MEMORY_BOUND

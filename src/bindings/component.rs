@@ -113,9 +113,7 @@ fn reply(result: Result<Value, ContractError>) -> String {
 }
 
 fn batch(result: Result<Vec<Result<crate::AgentAction, ContractError>>, ContractError>) -> String {
-    reply(
-        result.map(|items| Value::Array(items.into_iter().map(|r| outcome_value(r.map(|a| a.into_value()))).collect())),
-    )
+    crate::wire::batch_reply(result, crate::AgentAction::into_value)
 }
 
 impl Guest for Core {
@@ -859,11 +857,17 @@ struct ComponentNdjsonDecoder {
 }
 
 impl ComponentNdjsonDecoder {
-    fn with(&self, f: impl FnOnce(&mut crate::rpc::Decoder) -> Vec<crate::rpc::Frame>) -> String {
-        reply(match &mut *self.inner.borrow_mut() {
-            Ok(d) => Ok(api::frames_reply(f(d))),
-            Err(e) => Err(e.clone()),
-        })
+    /// The frames `f` hands over, written frame by frame (a chunk of a million short lines is a
+    /// million frames).
+    fn with(&self, f: impl FnOnce(&mut crate::rpc::Decoder, &mut dyn FnMut(crate::rpc::Frame))) -> String {
+        match &mut *self.inner.borrow_mut() {
+            Ok(d) => {
+                let mut batch = crate::wire::BatchWriter::new();
+                f(d, &mut |frame| batch.value(&frame.into_value_with(true)));
+                batch.finish(Ok(()))
+            }
+            Err(e) => reply(Err(e.clone())),
+        }
     }
 }
 
@@ -880,15 +884,15 @@ impl wit_rpc::GuestNdjsonDecoder for ComponentNdjsonDecoder {
     }
 
     fn push(&self, chunk: String) -> String {
-        self.with(|d| d.push(chunk.as_bytes()))
+        self.with(|d, sink| d.push_each(chunk.as_bytes(), sink))
     }
 
     fn push_bytes(&self, chunk: String) -> String {
-        self.with(|d| d.push(&carried_bytes(&chunk)))
+        self.with(|d, sink| d.push_each(&carried_bytes(&chunk), sink))
     }
 
     fn end(&self) -> String {
-        self.with(|d| d.end())
+        self.with(|d, sink| d.end().into_iter().for_each(sink))
     }
 
     fn buffered(&self) -> u64 {
@@ -981,10 +985,6 @@ struct ComponentCompiledTool {
     inner: Result<crate::tools::handle::ToolHandle, ContractError>,
 }
 
-fn outcomes(result: Result<Vec<Result<Value, ContractError>>, ContractError>) -> String {
-    reply(result.map(|items| Value::Array(items.into_iter().map(outcome_value).collect())))
-}
-
 impl ComponentCompiledTool {
     fn from_text(text: &[u8], options: &str) -> Self {
         let inner = host_options(options).and_then(|o| api::compile_tool_json(text, o.as_ref().as_ref()));
@@ -1014,10 +1014,12 @@ impl wit_tools::Guest for Core {
     type CompiledRegistry = ComponentCompiledRegistry;
 
     fn validate_tool_inputs(tool: String, inputs: String, options: String) -> String {
-        outcomes((|| {
+        let mut batch = crate::wire::BatchWriter::new();
+        let result = (|| {
             let (t, i, o) = (host_value(&tool)?, host_value(&inputs)?, host_options(&options)?);
-            api::validate_tool_inputs(&&t, &&i, o.as_ref().as_ref())
-        })())
+            api::validate_tool_inputs_each(&&t, &&i, o.as_ref().as_ref(), &mut |item| batch.outcome(item))
+        })();
+        batch.finish(result)
     }
 }
 
@@ -1068,10 +1070,14 @@ impl wit_tools::GuestCompiledTool for ComponentCompiledTool {
     }
 
     fn validate_many(&self, inputs: String, options: String) -> String {
-        outcomes((|| {
+        let mut batch = crate::wire::BatchWriter::new();
+        let result = (|| {
             let (i, o) = (host_value(&inputs)?, host_options(&options)?);
-            self.with(|h| api::handle_validate_inputs(h, &&i, o.as_ref().as_ref()))
-        })())
+            self.with(|h| {
+                api::handle_validate_inputs_each(h, &&i, o.as_ref().as_ref(), &mut |item| batch.outcome(item))
+            })
+        })();
+        batch.finish(result)
     }
 }
 

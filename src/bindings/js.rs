@@ -414,9 +414,7 @@ fn reply(result: Result<Value, ContractError>) -> String {
 }
 
 fn batch(result: Result<Vec<Result<crate::AgentAction, ContractError>>, ContractError>) -> String {
-    reply(
-        result.map(|items| Value::Array(items.into_iter().map(|r| outcome_value(r.map(|a| a.into_value()))).collect())),
-    )
+    crate::wire::batch_reply(result, crate::AgentAction::into_value)
 }
 
 #[wasm_bindgen(js_name = parseAgentAction)]
@@ -1105,16 +1103,18 @@ impl NdjsonDecoder {
         }
     }
 
-    /// The frames this chunk completed.
+    /// The frames this chunk completed, written frame by frame: a chunk of a million short
+    /// lines is a million frames.
     pub fn push(&mut self, chunk: JsValue) -> String {
-        reply(match &mut self.inner {
-            Ok(d) => {
-                let mut frames = Vec::new();
-                push_text(&chunk, "", &mut self.held, |bytes| frames.extend(d.push(bytes)))
-                    .map(|()| api::frames_reply(frames))
-            }
-            Err(e) => Err(e.clone()),
-        })
+        let d = match &mut self.inner {
+            Ok(d) => d,
+            Err(e) => return reply(Err(e.clone())),
+        };
+        let mut batch = crate::wire::BatchWriter::new();
+        let result = push_text(&chunk, "", &mut self.held, |bytes| {
+            d.push_each(bytes, &mut |frame| batch.value(&frame.into_value_with(true)))
+        });
+        batch.finish(result)
     }
 
     /// The final line's frame, if the stream did not end with LF.

@@ -137,17 +137,23 @@ impl Decoder {
     /// Feeds one chunk; returns the frames of the lines it completed, in order.
     pub fn push(&mut self, chunk: &[u8]) -> Vec<Frame> {
         let mut out = Vec::new();
+        self.push_each(chunk, &mut |frame| out.push(frame));
+        out
+    }
+
+    /// `push`, each frame handed to `sink` as its line completes, none kept: a binding writes
+    /// its reply frame by frame (a chunk of a million short lines is a million frames).
+    pub fn push_each(&mut self, chunk: &[u8], sink: &mut dyn FnMut(Frame)) {
         let mut rest = chunk;
         while let Some(at) = rest.iter().position(|&b| b == b'\n') {
             self.append(&rest[..at]);
             self.received += at + 1;
             self.pending_cr = false; // the CR right before the LF is not content
-            out.push(self.finish_line());
+            sink(self.finish_line());
             rest = &rest[at + 1..];
         }
         self.append(rest);
         self.received += rest.len();
-        out
     }
 
     /// The stream ended: the final line, if any bytes of it were received.

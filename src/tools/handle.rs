@@ -100,24 +100,40 @@ impl ToolHandle {
         verdict_input_json(&tool.input, text, options)
     }
 
-    /// `validateToolInputs(tool, inputs, options)` through the handle: one outcome per input.
-    pub fn validate_inputs<V: HostValue>(&self, inputs: &V, options: &Options) -> Result<Vec<Result<Value>>> {
+    /// `validateToolInputs(tool, inputs, options)` through the handle: one outcome per input,
+    /// handed to `sink` in order.
+    pub fn validate_inputs<V: HostValue>(
+        &self,
+        inputs: &V,
+        options: &Options,
+        sink: &mut dyn FnMut(Result<Value>),
+    ) -> Result<()> {
         let tool = self.live()?;
-        each_input(&tool.input, inputs, options)
+        each_input(&tool.input, inputs, options, sink)
     }
 }
 
 /// `validateToolInputs(tool, inputs, options)` for a plain-data tool: the tool read again as
 /// `validateToolInput` reads it (once for the whole list), then one outcome per input.
-pub fn validate_tool_inputs<V: HostValue>(tool: &V, inputs: &V, options: &Options) -> Result<Vec<Result<Value>>> {
+pub fn validate_tool_inputs<V: HostValue>(
+    tool: &V,
+    inputs: &V,
+    options: &Options,
+    sink: &mut dyn FnMut(Result<Value>),
+) -> Result<()> {
     let tool = read_tool(tool, options)?;
     let compiled = compile_in(&tool.input_schema, "/inputSchema", &tool.resources)?;
-    each_input(&compiled, inputs, options)
+    each_input(&compiled, inputs, options, sink)
 }
 
 /// One outcome per element of `inputs`, each with its own size budget; the list is an array of
 /// at most `maxArrayLength` elements (as `parseAgentActions`'s list).
-fn each_input<V: HostValue>(compiled: &CompiledSchema, inputs: &V, options: &Options) -> Result<Vec<Result<Value>>> {
+fn each_input<V: HostValue>(
+    compiled: &CompiledSchema,
+    inputs: &V,
+    options: &Options,
+    sink: &mut dyn FnMut(Result<Value>),
+) -> Result<()> {
     if inputs.kind() != Kind::Array {
         return Err(ContractError::new(
             Code::FieldType,
@@ -137,14 +153,13 @@ fn each_input<V: HostValue>(compiled: &CompiledSchema, inputs: &V, options: &Opt
             ),
         ));
     }
-    let mut out = Vec::with_capacity(len.min(1 << 16));
     for i in 0..len {
-        out.push(match inputs.index(i) {
+        sink(match inputs.index(i) {
             Ok(item) => check_input(compiled, &item, options),
             Err(fault) => Err(fault.at(&format!("/{i}"))),
         });
     }
-    Ok(out)
+    Ok(())
 }
 
 fn freed() -> ContractError {

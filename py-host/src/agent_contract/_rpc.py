@@ -203,6 +203,10 @@ def _with_messages(frames: list[Any]) -> list[Any]:
     return frames
 
 
+# Characters (str) or bytes of a chunk per crossing into the core (`NdjsonDecoder.push`).
+_NDJSON_SLICE = 1 << 16
+
+
 class NdjsonDecoder(_RpcResource):
     """The JS `createNdjsonDecoder` twin: `push(chunk)` (str or bytes, split anywhere) returns
     the frames of the lines it completed, `end()` the final line's frame."""
@@ -213,8 +217,23 @@ class NdjsonDecoder(_RpcResource):
         super().__init__(_opts(options))
 
     def push(self, chunk: Chunk) -> list[NdjsonFrame]:
-        result: list[NdjsonFrame] = _with_messages(self._push_text(chunk))
-        return result
+        # A long chunk crosses in slices: each crossing's reply holds the frames of its lines (a
+        # megabyte of blank lines is a million frames, ~130 MB of reply at once). The slices are
+        # of the chunk's own copy (`snapshot`): a character or a UTF-8 sequence cut at a slice's
+        # end is joined with the next one by the core, as between chunks.
+        snap = snapshot(chunk)
+        if snap is None or len(snap) <= _NDJSON_SLICE:
+            result: list[NdjsonFrame] = _with_messages(self._push_text(chunk if snap is None else snap))
+            return result
+        frames: list[NdjsonFrame] = []
+        start = 0
+        while start < len(snap):
+            end = start + _NDJSON_SLICE
+            if type(snap) is str and end < len(snap) and "\ud800" <= snap[end - 1] <= "\udbff":
+                end += 1  # a surrogate pair written as two code points stays in one slice
+            frames.extend(_with_messages(self._push_text(snap[start:end])))
+            start = end
+        return frames
 
     def end(self) -> list[NdjsonFrame]:
         result: list[NdjsonFrame] = _with_messages(self._unwrap(self._call("end")))

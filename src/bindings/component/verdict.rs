@@ -4,16 +4,20 @@
 
 use super::host_options;
 use crate::api;
-use crate::wire::{verdict_batch_reply, verdict_reply};
+use crate::wire::{verdict_reply, BatchWriter};
 
 pub(super) fn action_json(text: &[u8], options: &str) -> String {
     verdict_reply(host_options(options).and_then(|o| api::parse_agent_action_json_verdict(text, o.as_ref().as_ref())))
 }
 
 pub(super) fn actions_jsonl(text: &[u8], options: &str) -> String {
-    verdict_batch_reply(
-        host_options(options).and_then(|o| api::parse_agent_actions_jsonl_verdict(text, o.as_ref().as_ref())),
-    )
+    let mut batch = BatchWriter::new();
+    let result = host_options(options).and_then(|o| {
+        api::each_jsonl_action(text, o.as_ref().as_ref(), &mut |item| {
+            batch.verdict(item.map(|a| crate::protocol::verdict::action_verdict(&a)))
+        })
+    });
+    batch.finish(result)
 }
 
 pub(super) fn decision_json(text: &[u8], options: &str) -> String {

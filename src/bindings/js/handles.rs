@@ -4,10 +4,7 @@
 
 use super::*;
 
-/// One outcome per input, as the batch replies are written.
-fn outcomes(result: Result<Vec<Result<Value, ContractError>>, ContractError>) -> String {
-    reply(result.map(|items| Value::Array(items.into_iter().map(outcome_value).collect())))
-}
+use crate::wire::BatchWriter;
 
 #[wasm_bindgen]
 pub struct ToolHandle {
@@ -79,10 +76,14 @@ impl ToolHandle {
     #[wasm_bindgen(js_name = validateMany)]
     pub fn validate_many(&self, inputs: JsValue, options: JsValue) -> String {
         let o = CallOptions::read(&options, OptionSet::Rules);
-        outcomes(match &self.inner {
-            Ok(h) => api::handle_validate_inputs(h, &o.value(inputs), Some(&o.input)),
+        let mut batch = BatchWriter::new();
+        let result = match &self.inner {
+            Ok(h) => {
+                api::handle_validate_inputs_each(h, &o.value(inputs), Some(&o.input), &mut |item| batch.outcome(item))
+            }
             Err(e) => Err(e.clone()),
-        })
+        };
+        batch.finish(result)
     }
 }
 
@@ -90,7 +91,11 @@ impl ToolHandle {
 #[wasm_bindgen(js_name = validateToolInputs)]
 pub fn validate_tool_inputs(tool: JsValue, inputs: JsValue, options: JsValue) -> String {
     let o = CallOptions::read(&options, OptionSet::Rules);
-    outcomes(api::validate_tool_inputs(&o.value(tool), &o.value(inputs), Some(&o.input)))
+    let mut batch = BatchWriter::new();
+    let result = api::validate_tool_inputs_each(&o.value(tool), &o.value(inputs), Some(&o.input), &mut |item| {
+        batch.outcome(item)
+    });
+    batch.finish(result)
 }
 
 /// What `createRegistry` holds for the registry it returns (issue 12 §2): `checkToolCall`, the

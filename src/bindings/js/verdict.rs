@@ -11,7 +11,8 @@ use super::{max_bytes, reply, with_text, CallOptions, Caps, JsInput, Text};
 use crate::api;
 use crate::error::ContractError;
 use crate::input::options::{OptionSet, Options};
-use crate::wire::{to_text, verdict_batch_reply};
+use crate::protocol::verdict::action_verdict;
+use crate::wire::{to_text, BatchWriter};
 
 #[wasm_bindgen(module = "/src/bindings/js_host.js")]
 extern "C" {
@@ -112,7 +113,9 @@ pub fn parse_decision_json_verdict(text: JsValue, options: JsValue) -> JsValue {
 pub fn parse_agent_actions_verdict(list: JsValue, options: JsValue) -> JsValue {
     let o = Opts::read(&options, OptionSet::Rules);
     let root = o.mirrored(list);
-    let text = verdict_batch_reply(api::parse_agent_actions_verdict(&root, o.input()));
+    let mut batch = BatchWriter::new();
+    let result = api::each_agent_action(&root, o.input(), &mut |item| batch.verdict(item.map(|a| action_verdict(&a))));
+    let text = batch.finish(result);
     if root.kind == crate::input::Kind::Array {
         verdict_of(&root.value, JsValue::from_str(&text))
     } else {
@@ -124,8 +127,12 @@ pub fn parse_agent_actions_verdict(list: JsValue, options: JsValue) -> JsValue {
 pub fn parse_agent_actions_jsonl_verdict(text: JsValue, options: JsValue) -> String {
     let o = Opts::read(&options, OptionSet::Rules);
     let text = Text::of(&text);
-    verdict_batch_reply(match &text {
+    let mut batch = BatchWriter::new();
+    let result = match &text {
         Text::Other(v) => Err(api::not_text(&JsInput::root(v.clone(), Caps::FLOOR))),
-        _ => api::parse_agent_actions_jsonl_verdict(&text.bytes(0, text.len()), o.input()),
-    })
+        _ => api::each_jsonl_action(&text.bytes(0, text.len()), o.input(), &mut |item| {
+            batch.verdict(item.map(|a| action_verdict(&a)))
+        }),
+    };
+    batch.finish(result)
 }

@@ -283,7 +283,9 @@ const PROGRAMMER_ERRORS = [/^this assembler was freed$/, /^this session checker 
 const NO_OPTIONS = new Set(['isCanonicalBase64', 'sniffMediaType', 'advertisePromptCapabilities', 'geminiSchemaIssues']);
 const LIFECYCLE_CALLS = ['admitted', 'written', 'enqueue', 'cancel', 'agentIdle', 'outputDelivered', 'settle', 'abandon'];
 
-export async function run({ inputs = 1000, seconds = Infinity, seed = 1, log = () => {} } = {}) {
+// `onGrow` sees each call after which the instance's memory was larger than ever before: the
+// calls to look at when the memory ends near its bound.
+export async function run({ inputs = 1000, seconds = Infinity, seed = 1, log = () => {}, onGrow = () => {} } = {}) {
   const r = rng(seed);
   const m = makers(r);
   const list = targets(m, r);
@@ -315,7 +317,10 @@ export async function run({ inputs = 1000, seconds = Infinity, seed = 1, log = (
     }
     if (ms > 1000 && size <= MB) report.slowCalls.push({ name, index, ms: Math.round(ms), size });
     const mem = api.memoryReport();
-    if (mem.bytes > report.maxMemoryBytes) { report.maxMemoryBytes = mem.bytes; if (process.env.GROW) console.error('GROW', name, index, defaults, size, mem.bytes, ms.toFixed(0)); }
+    if (mem.bytes > report.maxMemoryBytes) {
+      report.maxMemoryBytes = mem.bytes;
+      onGrow({ name, index, defaults, size, bytes: mem.bytes, ms });
+    }
     if (defaults && mem.renewals !== before) report.memoryOverBound.push({ name, index, peakBytes: mem.peakBytes });
     return outcome;
   };

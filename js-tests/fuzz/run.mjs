@@ -1,4 +1,5 @@
-// The long run: node js-tests/fuzz/run.mjs --inputs 1000000 [--seed N] [--seconds S]
+// The long run: node js-tests/fuzz/run.mjs --inputs 1000000 [--seed N] [--seconds S] [--trace-memory]
+// (--trace-memory prints every call after which the instance's memory reached a new high)
 // Prints progress, then the summary (inputs, escapes, calls over 1 s on inputs <= 1 MB, memory,
 // per function the typical and the slowest time per MB) and the first escapes found.
 import { run, summary } from './fuzz.mjs';
@@ -11,6 +12,9 @@ const inputs = arg('inputs', 100000), seed = arg('seed', Date.now() % 2 ** 31), 
 let lastLog = 0;
 const report = await run({
   inputs, seed, seconds,
+  onGrow: process.argv.includes('--trace-memory')
+    ? (g) => console.error(`memory ${(g.bytes / 2 ** 20).toFixed(1)} MiB after ${g.name} #${g.index} (${g.size} B, ${g.defaults ? 'default' : 'other'} limits, ${g.ms.toFixed(0)} ms)`)
+    : undefined,
   log: (r) => {
     if (Date.now() - lastLog > 30000) {
       lastLog = Date.now();

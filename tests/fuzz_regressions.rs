@@ -79,3 +79,25 @@ fn a_pattern_with_many_class_escapes_defines_its_tool() {
     let tool = api::define_tool(&&v, None).expect("the pattern compiles").into_value();
     assert_eq!(tool.get("name"), Some(&agent_contract::value::Value::String("t".into())));
 }
+
+/// session, crash-08701cd1: a 759-byte JSON array read as a session entry with `maxBytes: 512`
+/// is `INPUT_TOO_LARGE` as text (text past `maxBytes` is never parsed) and `FIELD_TYPE` as a
+/// value (a value has no text to measure; the reader checks its shape first). Both are the
+/// rules; the target's comparison of the two paths now holds on text within the limits only.
+#[test]
+fn an_entry_over_max_bytes_is_too_large_as_text_and_the_wrong_type_as_a_value() {
+    let input = include_bytes!("fuzz_inputs/session-crash-08701cd1");
+    let (op, text) = (input[0], &input[1..]);
+    assert_eq!((op % 8, op & 32), (3, 32));
+    let options =
+        json::parse(br#"{"maxIssues":2,"maxBytes":512,"maxDepth":6}"#, Mode::Strict, &Limits::default()).unwrap();
+    let read = agent_contract::input::options::Options::read_for(
+        Some(&&options),
+        agent_contract::input::options::OptionSet::Session,
+    );
+    let from_text = agent_contract::session::entry::parse_session_entry_json(text, &read.unwrap()).unwrap_err();
+    assert_eq!((from_text.code.as_str(), from_text.path.as_str()), ("INPUT_TOO_LARGE", ""));
+    let value = json::parse(text, Mode::Strict, &Limits::default()).unwrap();
+    let from_value = api::parse_session_entry(&&value, Some(&&options)).unwrap_err();
+    assert_eq!((from_value.code.as_str(), from_value.path.as_str()), ("FIELD_TYPE", ""));
+}

@@ -3,7 +3,9 @@
 //! bit 5: small `maxIssues` and line limits); the rest is the text. Besides "no panic":
 //! - a session text read in two chunks cut anywhere (and byte by byte when short) gives
 //!   `checkSession`'s report, and `readSession` succeeds exactly when that report is `ok`;
-//! - a message or entry read from text and read as a value agree (value, or code and path);
+//! - a message or entry read from text and read as a value agree (value, or code and path); text
+//!   the options' limits refuse is refused with the parser's error (a value has no text to
+//!   measure: the session readers check its shape first);
 //! - an admission plan's `sha256` entries are, in order, its attachments' digests, and each
 //!   attachment's base64 is canonical.
 #![no_main]
@@ -61,10 +63,25 @@ fn session_text(text: &[u8], o: &Value) {
     }
 }
 
-/// The text path and the value path of one reader agree.
-fn agree(from_text: agent_contract::error::Result<Value>, text: &[u8], from_value: impl Fn(&Value) -> agent_contract::error::Result<Value>) {
+/// The text path and the value path of one reader agree, on text within the options' limits;
+/// text past them is the parser's error. (The session target found a 759-byte array over
+/// `maxBytes: 512`: `INPUT_TOO_LARGE` as text, `FIELD_TYPE` as a value, both right.)
+fn agree(
+    from_text: agent_contract::error::Result<Value>,
+    text: &[u8],
+    o: &Value,
+    from_value: impl Fn(&Value) -> agent_contract::error::Result<Value>,
+) {
     wire_ok(from_text.clone());
     let Ok(value) = json::parse(text, Mode::Strict, &Limits::default()) else { return };
+    let limits = agent_contract::input::options::Options::read_for(Some(&o), agent_contract::input::options::OptionSet::Session)
+        .expect("the options are valid")
+        .limits;
+    if let Err(refused) = json::parse(text, Mode::Strict, &limits) {
+        let e = from_text.as_ref().expect_err("text past the limits is refused");
+        assert_eq!((e.code, &e.path), (refused.code, &refused.path), "text past the limits is the parser's error");
+        return;
+    }
     match (&from_text, &from_value(&value)) {
         (Ok(a), Ok(b)) => assert_eq!(canon(a), canon(b), "text and value give the same result"),
         (Err(a), Err(b)) => assert_eq!((a.code, &a.path), (b.code, &b.path), "text and value give the same error"),
@@ -92,13 +109,13 @@ fuzz_target!(|data: &[u8]| {
     let o = &options(op);
     match op % 8 {
         0 | 1 => session_text(text, o),
-        2 => agree(api::parse_agent_message_json(text, Some(&o)), text, |v| api::parse_agent_message(&v, Some(&o))),
+        2 => agree(api::parse_agent_message_json(text, Some(&o)), text, o, |v| api::parse_agent_message(&v, Some(&o))),
         3 => {
             let from_text = agent_contract::session::entry::parse_session_entry_json(
                 text,
                 &agent_contract::input::options::Options::read_for(Some(&o), agent_contract::input::options::OptionSet::Session).expect("valid"),
             );
-            agree(from_text, text, |v| api::parse_session_entry(&v, Some(&o)));
+            agree(from_text, text, o, |v| api::parse_session_entry(&v, Some(&o)));
         }
         4 | 5 => {
             let Ok(v) = json::parse(text, Mode::Strict, &Limits::default()) else { return };

@@ -493,12 +493,6 @@ pub fn frames_value(frames: Vec<crate::rpc::Frame>) -> Value {
     Value::Array(frames.into_iter().map(|f| f.into_value()).collect())
 }
 
-/// Frames as the bindings reply them: a message is `true`, for the host to parse from `text`
-/// (`rpc::ndjson::Frame::into_value_with`).
-pub fn frames_reply(frames: Vec<crate::rpc::Frame>) -> Value {
-    Value::Array(frames.into_iter().map(|f| f.into_value_with(true)).collect())
-}
-
 /// `checkStdoutPurity(text | chunks, options?)`: hosts feed the chunks, then `finish()`.
 pub fn create_purity_check<V: HostValue>(options: Option<&V>) -> Result<crate::rpc::purity::Purity> {
     Ok(crate::rpc::purity::Purity::new(RpcOptions::read(options, RpcOptionSet::Decoder)?))
@@ -696,18 +690,6 @@ pub fn parse_agent_action_verdict<V: HostValue>(value: &V, options: Option<&V>) 
 
 pub fn parse_agent_action_json_verdict<O: HostValue>(text: &[u8], options: Option<&O>) -> Result<u32> {
     parse_agent_action_json(text, options).map(|a| crate::protocol::verdict::action_verdict(&a))
-}
-
-pub fn parse_agent_actions_verdict<V: HostValue>(list: &V, options: Option<&V>) -> Result<Vec<Result<u32>>> {
-    parse_agent_actions(list, options).map(action_verdicts)
-}
-
-pub fn parse_agent_actions_jsonl_verdict<O: HostValue>(text: &[u8], options: Option<&O>) -> Result<Vec<Result<u32>>> {
-    parse_agent_actions_jsonl(text, options).map(action_verdicts)
-}
-
-fn action_verdicts(items: Vec<Result<AgentAction>>) -> Vec<Result<u32>> {
-    items.into_iter().map(|r| r.map(|a| crate::protocol::verdict::action_verdict(&a))).collect()
 }
 
 pub fn parse_decision_verdict<V: HostValue>(value: &V, options: Option<&V>) -> Result<u32> {

@@ -153,14 +153,6 @@ pub fn verdict_reply(result: Result<u32, ContractError>) -> String {
     }
 }
 
-/// A batch: `{"ok":true,"value":[item, ...]}` where an item is a verdict number or
-/// `{"ok":false,"error":…}`; or the batch's own error.
-pub fn verdict_batch_reply(result: Result<Vec<Result<u32, ContractError>>, ContractError>) -> String {
-    let mut batch = BatchWriter::new();
-    let result = result.map(|items| items.into_iter().for_each(|item| batch.verdict(item)));
-    batch.finish(result)
-}
-
 /// A batch of outcomes: `{"ok":true,"value":[{ok: true, value} | {ok: false, error}, ...]}`, or
 /// the batch's own error. `value` makes each successful item's value as it is written.
 pub fn batch_reply<T>(
@@ -172,7 +164,8 @@ pub fn batch_reply<T>(
     batch.finish(result)
 }
 
-/// A batch reply written item by item as the items are made: no tree of the whole reply is
+/// A batch reply (`{"ok":true,"value":[item, ...]}`, or the batch's own error) written item by
+/// item as the items are made: no tree of the whole reply is
 /// built, and no list of the items is kept (the `*_each` functions of `api` hand each item to
 /// the writer). Built as one tree from a list, a batch at the default limits (65,536 failed
 /// JSON Lines, or tool inputs) held 1-2 KB per item at once and took wasm memory past 64 MiB

@@ -1119,15 +1119,15 @@ impl NdjsonDecoder {
 
     /// The final line's frame, if the stream did not end with LF.
     pub fn end(&mut self) -> String {
-        reply(match &mut self.inner {
-            Ok(d) => {
-                let mut frames = Vec::new();
-                self.held.flush(&mut |bytes: &[u8]| frames.extend(d.push(bytes)));
-                frames.extend(d.end());
-                Ok(api::frames_reply(frames))
-            }
-            Err(e) => Err(e.clone()),
-        })
+        let d = match &mut self.inner {
+            Ok(d) => d,
+            Err(e) => return reply(Err(e.clone())),
+        };
+        let mut batch = crate::wire::BatchWriter::new();
+        let mut write = |frame: crate::rpc::Frame| batch.value(&frame.into_value_with(true));
+        self.held.flush(&mut |bytes: &[u8]| d.push_each(bytes, &mut write));
+        d.end().into_iter().for_each(&mut write);
+        batch.finish(Ok(()))
     }
 
     /// Bytes of the current line held (never over `maxLineBytes`).

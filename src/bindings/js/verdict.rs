@@ -106,7 +106,7 @@ pub fn parse_decision_json_verdict(text: JsValue, options: JsValue) -> JsValue {
     of_text(with_text(&text, o.max_bytes(OptionSet::Decision), |t| api::parse_decision_json_verdict(t, o.input())))
 }
 
-/// `{ok, value: [verdict | {ok: false, error}]}` (`wire::verdict_batch_reply`); for a list, the
+/// `{ok, value: [verdict | {ok: false, error}]}` (`wire::BatchWriter`); for a list, the
 /// list's node marked with that reply (its mirror holds the items the reader read), so one value
 /// crosses.
 #[wasm_bindgen(js_name = parseAgentActionsVerdict)]

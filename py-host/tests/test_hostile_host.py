@@ -341,3 +341,24 @@ def test_memory_stays_small_within_the_default_limits() -> None:
         except ac.ContractError:
             pass
         assert memory_bytes() <= _runtime.MEMORY_BOUND
+
+
+def test_options_holding_shared_references_are_read_by_their_names() -> None:
+    # The Python fuzzer's one slow call (1.1 s on 635 bytes): options whose unknown member held
+    # nested shared references were written like a value, expanded to ~2 Mi values before the
+    # core saw the name. Options are written two levels deep (every option is a scalar), so the
+    # answer is JS's, at once.
+    shared: Any = [0]
+    for _ in range(40):
+        shared = [shared, shared]
+    action = {"type": "finish", "summary": "s"}
+    for options, path, message in [
+        ({"bogus": shared}, "/bogus", 'unknown option "bogus"'),
+        ({"maxBytes": 100, "bogus": shared}, "/bogus", 'unknown option "bogus"'),
+        ({"strict": shared}, "/strict", "strict must be a boolean"),
+    ]:
+        started = time.perf_counter()
+        with pytest.raises(ac.ContractError) as info:
+            ac.parse_agent_action(action, options)
+        assert time.perf_counter() - started < 1.0
+        assert (info.value.code, info.value.path, info.value.message) == ("OPTION_INVALID", path, message)

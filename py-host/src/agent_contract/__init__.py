@@ -19,6 +19,8 @@ from ._host_text import (
     DEFAULT_MAX_DEPTH,
     MAX_BYTES_CEILING,
     MAX_DEPTH_CEILING,
+    OPTIONS_MAX_DEPTH,
+    OPTIONS_MAX_VALUES,
     UNDEFINED,
     limits_of,
     write,
@@ -314,7 +316,7 @@ class ContractError(ValueError):
 def _options_text(options: Any) -> str:
     if options is None:
         return ""
-    return write(options, DEFAULT_MAX_DEPTH, DEFAULT_MAX_BYTES)
+    return write(options, OPTIONS_MAX_DEPTH, DEFAULT_MAX_BYTES, max_values=OPTIONS_MAX_VALUES)
 
 
 def _call_value(export: str, value: Any, options: Any, batch: bool = False) -> dict[str, Any]:

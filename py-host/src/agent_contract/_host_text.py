@@ -185,7 +185,18 @@ _ITEMS, _IS_DICT, _CONTAINER, _START, _NODES, _CLEAN, _HEIGHT, _SEPARATE, _REFER
 _FROZEN: dict[type, type] = {}
 
 
-def write(value: Any, max_depth: int, max_bytes: int, root_depth: int = 1, copies: int = 1) -> str:
+# How an options argument is written. Every option is a scalar, and the core reads only the
+# kind of a value that is not (`strict must be a boolean`) or the name of an unknown option, so
+# containers inside an option's value are written as depth markers and the values written are
+# few. Written like a value instead, a member of shared references (`a = [a0, a0]` nested) was
+# expanded to ~2 Mi values, over a second, before the core saw its name.
+OPTIONS_MAX_DEPTH: Final = 2
+OPTIONS_MAX_VALUES: Final = 1 << 17
+
+
+def write(
+    value: Any, max_depth: int, max_bytes: int, root_depth: int = 1, copies: int = 1, max_values: int | None = None
+) -> str:
     """Host text for `value`, judged by the core against `max_bytes` / `max_depth` (`copies`
     values each with that budget for a batch). Never runs the caller's code and never raises.
 
@@ -200,9 +211,10 @@ def write(value: Any, max_depth: int, max_bytes: int, root_depth: int = 1, copie
       depth or cycle markers, at the same depth and with every `!!cycle` inside pointing into
       the container itself (one pointing above it depends on the path). So a shared reference
       costs O(1) however large its subtree (`[[0] * 65536] * 65536`, `a = [a0, a0]` 64 times).
+    `max_values` replaces `max_nodes(max_bytes)` (options: `OPTIONS_MAX_VALUES`).
     Iterative: no recursion."""
     try:
-        return _write(value, max_depth, max_bytes, root_depth, copies)
+        return _write(value, max_depth, max_bytes, root_depth, copies, max_values)
     except Exception:
         # Exact types only are walked, so nothing of the caller's runs here; what remains is
         # another thread changing a dict or list while it is read. The core reports it at the
@@ -210,9 +222,9 @@ def write(value: Any, max_depth: int, max_bytes: int, root_depth: int = 1, copie
         return "!value_changed_while_read"
 
 
-def _write(value: Any, max_depth: int, max_bytes: int, root_depth: int, copies: int) -> str:
+def _write(value: Any, max_depth: int, max_bytes: int, root_depth: int, copies: int, max_values: int | None) -> str:
     chars_left = min(copies * max_chars(max_bytes), max_chars(MAX_BYTES_CEILING))
-    nodes_left = min(copies * max_nodes(max_bytes), MAX_NODES_CEILING)
+    nodes_left = min(copies * max_nodes(max_bytes), MAX_NODES_CEILING) if max_values is None else max_values
     out: list[str] = []
     emit = out.append
     written: dict[int, _Written] = {}

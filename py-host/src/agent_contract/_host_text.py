@@ -189,7 +189,8 @@ _FROZEN: dict[type, type] = {}
 # kind of a value that is not (`strict must be a boolean`) or the name of an unknown option, so
 # containers inside an option's value are written as depth markers and the values written are
 # few. Written like a value instead, a member of shared references (`a = [a0, a0]` nested) was
-# expanded to ~2 Mi values, over a second, before the core saw its name.
+# expanded to ~2 Mi values, over a second, before the core saw its name. An option whose value
+# is a container would need this deeper.
 OPTIONS_MAX_DEPTH: Final = 2
 OPTIONS_MAX_VALUES: Final = 1 << 17
 

@@ -407,6 +407,50 @@ function withMessages(frames) {
   return frames;
 }
 
+// Frames come as objects and rows: a row is three items, k, offset and text, for the frame whose
+// other members are those of the reply's k-th object and whose line is the previous frame's plus
+// one (wire::FrameWriter; a megabyte of blank lines is a million frames that differ only
+// there). The shared members are copied, so no two frames share an object, as if each had been
+// parsed.
+function expandRows(items) {
+  const frames = [];
+  const objects = [];
+  const containers = new Map(); // per object a row names: its members that are containers
+  let line = 0;
+  for (let i = 0; i < items.length; i++) {
+    const item = items[i];
+    if (typeof item === 'object') {
+      objects.push(item);
+      frames.push(item);
+      line = item.line;
+      continue;
+    }
+    const from = objects[item];
+    let keys = containers.get(item);
+    if (keys === undefined) {
+      keys = Object.keys(from).filter((key) => from[key] !== null && typeof from[key] === 'object');
+      containers.set(item, keys);
+    }
+    // A copy of the object keeps the members' order (text, line, offset first, as parsed).
+    const frame = { ...from };
+    frame.text = items[i + 2];
+    frame.line = ++line;
+    frame.offset = items[i + 1];
+    for (let j = 0; j < keys.length; j++) frame[keys[j]] = copyJson(from[keys[j]]);
+    frames.push(frame);
+    i += 2;
+  }
+  return frames;
+}
+
+function copyJson(value) {
+  if (value === null || typeof value !== 'object') return value;
+  if (Array.isArray(value)) return value.map(copyJson);
+  const out = {};
+  for (const key of Object.keys(value)) putMember(out, key, copyJson(value[key]));
+  return out;
+}
+
 // A long chunk crosses in slices: each crossing's reply holds the frames of its lines (a
 // megabyte of blank lines is a million frames, ~130 MB of reply at once; in slices of 64 Ki
 // units, ~8 MB). Strings are sliced as strings (the core holds a lead surrogate cut at the end
@@ -443,12 +487,12 @@ function createDecoder(core, unwrap, options) {
     push: (inner, chunk) => {
       const frames = [];
       for (const slice of slices(chunk)) {
-        for (const frame of withMessages(unwrap(decode(inner.push(slice))))) frames.push(frame);
+        for (const frame of withMessages(expandRows(unwrap(decode(inner.push(slice)))))) frames.push(frame);
       }
       return frames;
     },
     /** The final line's frame when the stream did not end with LF ([] otherwise). */
-    end: (inner) => withMessages(unwrap(decode(inner.end()))),
+    end: (inner) => withMessages(expandRows(unwrap(decode(inner.end())))),
     /** Bytes of the current line held now (never over maxLineBytes). */
     bufferedBytes: (inner) => inner.buffered(),
   });

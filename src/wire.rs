@@ -237,3 +237,123 @@ impl BatchWriter {
         self.out
     }
 }
+
+/// An NDJSON decoder's frames as a binding's reply, `{"ok":true,"value":[...]}`. The list holds
+/// frame objects and rows: a row is three items, `k, offset, text`, for the frame whose members
+/// after `text`, `line` and `offset` are those of the reply's k-th object (0-based, objects only
+/// counted); its `line` is the previous frame's plus one (every line is a frame, so a reply's
+/// frames have consecutive numbers, and its first item is an object). Rows are written for a
+/// short line met before (the decoder gives it as a repeat, `rpc::ndjson::Line`) and for a
+/// frame whose members are the previous object's (lines that differ only in what the host
+/// reads from `text`, such as `[0]`, `[1]`, ...). A megabyte of blank lines is a million
+/// frames: ~170 MB as objects, ~14 MB as rows of a flat list, which the host expands (copying
+/// the shared members, so no two frames share an object). A message is `true`
+/// (`Frame::rest_value`).
+pub struct FrameWriter {
+    batch: BatchWriter,
+    objects: usize,
+    /// The object written for each shape in this reply (`usize::MAX`: none yet).
+    object_of: Vec<usize>,
+    /// The last object's members after `offset`, as written, and a buffer for the next one's.
+    last: String,
+    members: String,
+}
+
+impl Default for FrameWriter {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl FrameWriter {
+    pub fn new() -> Self {
+        FrameWriter {
+            batch: BatchWriter::new(),
+            objects: 0,
+            object_of: Vec::new(),
+            last: String::new(),
+            members: String::new(),
+        }
+    }
+
+    pub fn line(&mut self, line: crate::rpc::ndjson::Line) {
+        use crate::rpc::ndjson::{repeat_members, Line};
+        self.batch.next();
+        let (shape, text, line_no, offset, members) = match line {
+            Line::Frame(mut frame, shape) => {
+                let text = std::mem::take(&mut frame.text);
+                (shape, text, frame.line, frame.offset, frame.rest_value(true))
+            }
+            Line::Repeat { shape, of, text, line, offset } => match self.object_of.get(shape as usize) {
+                Some(&k) if k != usize::MAX => return self.row(k, offset, &text),
+                _ => (Some(shape), text, line, offset, repeat_members(&of, true)),
+            },
+        };
+        self.members.clear();
+        let Value::Object(members) = &members else { unreachable!() };
+        for (key, value) in members {
+            self.members.push(',');
+            crate::value::write_string(&mut self.members, key);
+            self.members.push(':');
+            write_json(&mut self.members, value);
+        }
+        let k = if self.objects > 0 && self.members == self.last {
+            let k = self.objects - 1;
+            self.row(k, offset, &text);
+            k
+        } else {
+            let out = &mut self.batch.out;
+            out.push_str("{\"text\":");
+            crate::value::write_string(out, &text);
+            let _ = write!(out, ",\"line\":{line_no},\"offset\":{offset}");
+            out.push_str(&self.members);
+            out.push('}');
+            std::mem::swap(&mut self.last, &mut self.members);
+            self.objects += 1;
+            self.objects - 1
+        };
+        if let Some(shape) = shape {
+            let shape = shape as usize;
+            if self.object_of.len() <= shape {
+                self.object_of.resize(shape + 1, usize::MAX);
+            }
+            self.object_of[shape] = k;
+        }
+    }
+
+    fn row(&mut self, k: usize, offset: usize, text: &str) {
+        let out = &mut self.batch.out;
+        let _ = write!(out, "{k},{offset},");
+        crate::value::write_string(out, text);
+    }
+
+    pub fn finish(self, result: Result<(), ContractError>) -> String {
+        self.batch.finish(result)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::FrameWriter;
+    use crate::rpc::{Decoder, RpcOptions};
+
+    fn reply(text: &str) -> String {
+        let mut d = Decoder::new(RpcOptions::default()).lazy();
+        let mut w = FrameWriter::new();
+        d.push_lines(text.as_bytes(), &mut |line| w.line(line));
+        w.finish(Ok(()))
+    }
+
+    #[test]
+    fn repeats_and_frames_like_the_previous_object_are_rows() {
+        let blank = r#"{"text":"","line":1,"offset":0,"kind":"parse_error","reply":null,"ignored":true,"code":"RPC_BLANK_LINE","path":"","reason":"a blank line is not a message"}"#;
+        assert_eq!(reply("\n\r\n\n"), format!(r#"{{"ok":true,"value":[{blank},0,1,"",0,3,""]}}"#));
+        // `[1]` and `[2]` differ only in the message the host reads from the text; `x` does not.
+        let out = reply("[1]\nx\n[2]\n[1]\n");
+        let value = out.strip_prefix(r#"{"ok":true,"value":["#).unwrap();
+        assert!(value.starts_with(r#"{"text":"[1]","line":1,"#), "{out}");
+        assert!(value.contains(r#"{"text":"x","line":2,"offset":4,"#), "{out}");
+        assert!(value.contains(r#"{"text":"[2]","line":3,"offset":6,"#), "{out}");
+        assert!(value.ends_with(r#"},0,10,"[1]"]}"#), "{out}");
+    }
+}

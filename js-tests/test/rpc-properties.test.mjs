@@ -100,3 +100,31 @@ test('random strings, lone surrogates included: no throw, one frame per line', (
     { numRuns: RUNS },
   );
 });
+
+// A repeated short line, and a line whose members are the previous frame's, cross as a row
+// (wire::FrameWriter) that this side expands: each frame must be what a decoder that met the
+// line alone gives, moved to its place, and share no object with another frame.
+test('frames written as rows are each line read alone', () => {
+  const repeated = fc.oneof(line, fc.constantFrom('x', 'x', '', '[1]', '[2]', 'x'.repeat(129)));
+  fc.assert(
+    fc.property(fc.array(fc.tuple(repeated, fc.boolean()), { maxLength: 24 }), fc.boolean(), max, ([...lines], reply, maxLineBytes) => {
+      const options = { maxLineBytes, onMalformed: reply ? 'reply' : 'ignore' };
+      const s = lines.map(([l, crlf]) => l + (crlf ? '\r\n' : '\n')).join('');
+      const frames = decode([s], options);
+      let offset = 0;
+      const alone = lines.map(([l, crlf], i) => {
+        const [f] = decode([l + (crlf ? '\r\n' : '\n')], options);
+        const at = { ...f, line: i + 1, offset };
+        offset += utf8.encode(l).length + (crlf ? 2 : 1);
+        return at;
+      });
+      assert.deepEqual(frames, alone);
+      for (let i = 1; i < frames.length; i++) {
+        for (const key of ['reply', 'items', 'message', 'id']) {
+          if (frames[i][key] !== null && typeof frames[i][key] === 'object') assert.notEqual(frames[i][key], frames[i - 1][key], key);
+        }
+      }
+    }),
+    { numRuns: RUNS },
+  );
+});

@@ -63,6 +63,38 @@ def test_any_chunking_gives_the_unsplit_frames(text: str, cuts: list[float], max
     assert decode(cut(text, cuts), max_line_bytes) == whole
 
 
+def decode_with(chunks: list[Any], options: dict[str, Any]) -> list[Any]:
+    with ac.NdjsonDecoder(options) as decoder:  # type: ignore[arg-type]
+        frames = []
+        for chunk in chunks:
+            frames.extend(decoder.push(chunk))
+        frames.extend(decoder.end())
+        return frames
+
+
+repeated_st = st.one_of(line_st, st.sampled_from(["x", "x", "", "[1]", "[2]", "x" * 129]))
+
+
+@settings(max_examples=150, **SETTINGS)
+@given(st.lists(st.tuples(repeated_st, st.booleans()), max_size=24), st.booleans(), max_st)
+def test_frames_written_as_rows_are_each_line_read_alone(lines: list[tuple[str, bool]], reply: bool, max_line_bytes: int) -> None:
+    # A repeated short line, and a line whose members are the previous frame's, cross as a row
+    # (wire::FrameWriter) that this side expands: each frame must be what a decoder that met the
+    # line alone gives, moved to its place, and share no container with another frame.
+    options = {"maxLineBytes": max_line_bytes, "onMalformed": "reply" if reply else "ignore"}
+    frames = decode_with(["".join(line + ("\r\n" if crlf else "\n") for line, crlf in lines)], options)
+    alone, offset = [], 0
+    for i, (line, crlf) in enumerate(lines):
+        [frame] = decode_with([line + ("\r\n" if crlf else "\n")], options)
+        alone.append({**frame, "line": i + 1, "offset": offset})
+        offset += len(line.encode("utf-8")) + (2 if crlf else 1)
+    assert frames == alone
+    for before, frame in zip(frames, frames[1:]):
+        for key in ("reply", "items", "message", "id"):
+            if isinstance(frame.get(key), (dict, list)):
+                assert frame[key] is not before.get(key), key
+
+
 def oracle(data: bytes) -> list[tuple[int, int]]:
     out, start = [], 0
     parts = data.split(b"\n")

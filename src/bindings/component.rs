@@ -857,13 +857,13 @@ struct ComponentNdjsonDecoder {
 }
 
 impl ComponentNdjsonDecoder {
-    /// The frames `f` hands over, written frame by frame (a chunk of a million short lines is a
-    /// million frames).
-    fn with(&self, f: impl FnOnce(&mut crate::rpc::Decoder, &mut dyn FnMut(crate::rpc::Frame))) -> String {
+    /// The frames `f` hands over, written frame by frame (`wire::FrameWriter`: a chunk of a
+    /// million short lines is a million frames, repeats written as rows).
+    fn with(&self, f: impl FnOnce(&mut crate::rpc::Decoder, &mut dyn FnMut(crate::rpc::ndjson::Line))) -> String {
         match &mut *self.inner.borrow_mut() {
             Ok(d) => {
-                let mut batch = crate::wire::BatchWriter::new();
-                f(d, &mut |frame| batch.value(&frame.into_value_with(true)));
+                let mut batch = crate::wire::FrameWriter::new();
+                f(d, &mut |line| batch.line(line));
                 batch.finish(Ok(()))
             }
             Err(e) => reply(Err(e.clone())),
@@ -884,15 +884,15 @@ impl wit_rpc::GuestNdjsonDecoder for ComponentNdjsonDecoder {
     }
 
     fn push(&self, chunk: String) -> String {
-        self.with(|d, sink| d.push_each(chunk.as_bytes(), sink))
+        self.with(|d, sink| d.push_lines(chunk.as_bytes(), sink))
     }
 
     fn push_bytes(&self, chunk: String) -> String {
-        self.with(|d, sink| d.push_each(&carried_bytes(&chunk), sink))
+        self.with(|d, sink| d.push_lines(&carried_bytes(&chunk), sink))
     }
 
     fn end(&self) -> String {
-        self.with(|d, sink| d.end().into_iter().for_each(sink))
+        self.with(|d, sink| d.end_line().into_iter().for_each(sink))
     }
 
     fn buffered(&self) -> u64 {

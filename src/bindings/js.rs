@@ -1103,17 +1103,15 @@ impl NdjsonDecoder {
         }
     }
 
-    /// The frames this chunk completed, written frame by frame: a chunk of a million short
-    /// lines is a million frames.
+    /// The frames this chunk completed, written frame by frame (`wire::FrameWriter`: a chunk
+    /// of a million short lines is a million frames, repeats written as rows).
     pub fn push(&mut self, chunk: JsValue) -> String {
         let d = match &mut self.inner {
             Ok(d) => d,
             Err(e) => return reply(Err(e.clone())),
         };
-        let mut batch = crate::wire::BatchWriter::new();
-        let result = push_text(&chunk, "", &mut self.held, |bytes| {
-            d.push_each(bytes, &mut |frame| batch.value(&frame.into_value_with(true)))
-        });
+        let mut batch = crate::wire::FrameWriter::new();
+        let result = push_text(&chunk, "", &mut self.held, |bytes| d.push_lines(bytes, &mut |line| batch.line(line)));
         batch.finish(result)
     }
 
@@ -1123,10 +1121,10 @@ impl NdjsonDecoder {
             Ok(d) => d,
             Err(e) => return reply(Err(e.clone())),
         };
-        let mut batch = crate::wire::BatchWriter::new();
-        let mut write = |frame: crate::rpc::Frame| batch.value(&frame.into_value_with(true));
-        self.held.flush(&mut |bytes: &[u8]| d.push_each(bytes, &mut write));
-        d.end().into_iter().for_each(&mut write);
+        let mut batch = crate::wire::FrameWriter::new();
+        let mut write = |line: crate::rpc::ndjson::Line| batch.line(line);
+        self.held.flush(&mut |bytes: &[u8]| d.push_lines(bytes, &mut write));
+        d.end_line().into_iter().for_each(&mut write);
         batch.finish(Ok(()))
     }
 

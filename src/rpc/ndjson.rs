@@ -16,6 +16,9 @@
 //! and counted; at its LF it is one frame (`RPC_MESSAGE_TOO_LARGE`) and the decoder is in sync
 //! again. Work is linear in the bytes received.
 
+use std::collections::BTreeMap;
+use std::rc::Rc;
+
 use crate::error::Code;
 use crate::value::{Number, Value};
 
@@ -36,37 +39,95 @@ pub struct Frame {
 impl Frame {
     /// `{text, line, offset, kind, id?, method?, reply, ignored, code?, path?, reason?, items?,
     /// message?}`.
-    pub fn into_value(self) -> Value {
-        self.into_value_with(false)
-    }
-
-    /// The same for a binding's reply: with `lazy`, a message is written as `true` (a message
-    /// is an object or an array, never `true`) and the host parses `text` itself, which the
-    /// core accepted as exactly one I-JSON value, so it gets the same value without the core
-    /// writing it and the host decoding it twice (the `parseJson` approach).
-    pub fn into_value_with(self, lazy: bool) -> Value {
+    pub fn into_value(mut self) -> Value {
         let n = |x: usize| Value::Number(Number::from_f64(x as f64));
         let mut out = vec![
-            ("text".to_owned(), Value::String(self.text)),
+            ("text".to_owned(), Value::String(std::mem::take(&mut self.text))),
             ("line".to_owned(), n(self.line)),
             ("offset".to_owned(), n(self.offset)),
         ];
-        let Value::Object(fields) = self.classification.into_value() else { unreachable!() };
-        let mut fields = fields.into_iter();
-        for (k, v) in fields.by_ref() {
-            let reply = k == "reply";
-            out.push((k, v));
-            if reply {
-                out.push(("ignored".to_owned(), Value::Bool(self.ignored)));
-                break;
-            }
-        }
-        out.extend(fields);
-        if let Some(m) = self.message {
-            out.push(("message".to_owned(), if lazy { Value::Bool(true) } else { m }));
-        }
+        let Value::Object(rest) = self.rest_value(false) else { unreachable!() };
+        out.extend(rest);
         Value::Object(out)
     }
+
+    /// The members after `text`, `line` and `offset`: `{kind, id?, method?, reply, ignored,
+    /// code?, path?, reason?, items?, message?}`, what lines of the same classification share
+    /// (`wire::FrameWriter` writes a repeat as a row). For a binding's reply (`lazy`), a
+    /// message is written as `true` (a message is an object or an array, never `true`) and the
+    /// host parses `text` itself, which the core accepted as exactly one I-JSON value, so it
+    /// gets the same value without the core writing it and the host decoding it twice (the
+    /// `parseJson` approach).
+    pub fn rest_value(self, lazy: bool) -> Value {
+        shared_members(self.classification, self.ignored, self.message, lazy)
+    }
+}
+
+fn shared_members(classification: Classification, ignored: bool, message: Option<Value>, lazy: bool) -> Value {
+    let Value::Object(fields) = classification.into_value() else { unreachable!() };
+    let mut out = Vec::with_capacity(fields.len() + 2);
+    let mut fields = fields.into_iter();
+    for (k, v) in fields.by_ref() {
+        let reply = k == "reply";
+        out.push((k, v));
+        if reply {
+            out.push(("ignored".to_owned(), Value::Bool(ignored)));
+            break;
+        }
+    }
+    out.extend(fields);
+    if let Some(m) = message {
+        out.push(("message".to_owned(), if lazy { Value::Bool(true) } else { m }));
+    }
+    Value::Object(out)
+}
+
+/// Lines of at most this many bytes are remembered by a lazy decoder (`Line::Repeat`), up to
+/// `SHAPES_KEPT` distinct ones: past that, lines are long or many enough that reading each is
+/// not many times the work of receiving it.
+const SHORT_LINE: usize = 128;
+const SHAPES_KEPT: usize = 4096;
+
+/// A completed line as a lazy decoder gives it (`push_lines`): a frame, or a repeat of a short
+/// line met before. A line's classification depends only on its bytes and the options (a line
+/// over `maxLineBytes` is never remembered), so a repeat is not read again: its frame is the
+/// first one's with its own `text`, `line` and `offset`. A binding writes repeats as rows
+/// (`wire::FrameWriter`): a megabyte of short lines is a million frames.
+// A line is handed to the sink as it completes, never stored: boxing the frame would cost an
+// allocation per line for nothing.
+#[allow(clippy::large_enum_variant)]
+pub enum Line {
+    /// The frame, and its shape's number when its line is remembered (later lines with the same
+    /// bytes are repeats of that number).
+    Frame(Frame, Option<u32>),
+    Repeat {
+        shape: u32,
+        of: Rc<Frame>,
+        text: String,
+        line: usize,
+        offset: usize,
+    },
+}
+
+impl Line {
+    pub fn into_frame(self) -> Frame {
+        match self {
+            Line::Frame(frame, _) => frame,
+            Line::Repeat { of, text, line, offset, .. } => Frame {
+                text,
+                line,
+                offset,
+                classification: of.classification.clone(),
+                ignored: of.ignored,
+                message: of.message.clone(),
+            },
+        }
+    }
+}
+
+/// A repeat's frame as members after `text`, `line` and `offset` (see `Frame::rest_value`).
+pub fn repeat_members(of: &Frame, lazy: bool) -> Value {
+    shared_members(of.classification.clone(), of.ignored, of.message.clone(), lazy)
 }
 
 pub struct Decoder {
@@ -85,8 +146,10 @@ pub struct Decoder {
     received: usize,
     /// Frames for a binding: a valid line is checked and its envelope read without building
     /// its value, and its message is a marker the host fills from `text`
-    /// (`Frame::into_value_with`).
+    /// (`Frame::rest_value`); and short lines are remembered by their bytes (`Line`).
     lazy: bool,
+    shapes: Vec<Rc<Frame>>,
+    shape_of: BTreeMap<Vec<u8>, u32>,
 }
 
 impl Decoder {
@@ -120,6 +183,8 @@ impl Decoder {
             line_start: 0,
             received: 0,
             lazy: false,
+            shapes: Vec::new(),
+            shape_of: BTreeMap::new(),
         }
     }
 
@@ -141,9 +206,14 @@ impl Decoder {
         out
     }
 
-    /// `push`, each frame handed to `sink` as its line completes, none kept: a binding writes
-    /// its reply frame by frame (a chunk of a million short lines is a million frames).
+    /// `push`, each frame handed to `sink` as its line completes, none kept.
     pub fn push_each(&mut self, chunk: &[u8], sink: &mut dyn FnMut(Frame)) {
+        self.push_lines(chunk, &mut |line| sink(line.into_frame()));
+    }
+
+    /// `push` for a binding, each line handed to `sink` as it completes, none kept: a binding
+    /// writes its reply line by line (a chunk of a million short lines is a million frames).
+    pub fn push_lines(&mut self, chunk: &[u8], sink: &mut dyn FnMut(Line)) {
         let mut rest = chunk;
         while let Some(at) = rest.iter().position(|&b| b == b'\n') {
             self.append(&rest[..at]);
@@ -158,14 +228,19 @@ impl Decoder {
 
     /// The stream ended: the final line, if any bytes of it were received.
     pub fn end(&mut self) -> Vec<Frame> {
+        self.end_line().map(Line::into_frame).into_iter().collect()
+    }
+
+    /// `end` for a binding.
+    pub fn end_line(&mut self) -> Option<Line> {
         if self.pending_cr {
             self.pending_cr = false;
             self.add(b"\r");
         }
         if self.line.is_empty() && !self.discarding {
-            return Vec::new();
+            return None;
         }
-        vec![self.finish_line()]
+        Some(self.finish_line())
     }
 
     fn append(&mut self, bytes: &[u8]) {
@@ -196,7 +271,7 @@ impl Decoder {
         }
     }
 
-    fn finish_line(&mut self) -> Frame {
+    fn finish_line(&mut self) -> Line {
         let (line_no, offset) = (self.line_no, self.line_start);
         self.line_no += 1;
         self.line_start = self.received;
@@ -218,10 +293,30 @@ impl Decoder {
                 problem: Some(problem),
                 items: None,
             };
-            return Frame { text: String::new(), line: line_no, offset, classification, ignored, message: None };
+            let frame = Frame { text: String::new(), line: line_no, offset, classification, ignored, message: None };
+            return Line::Frame(frame, None);
         }
         let bytes = std::mem::take(&mut self.line);
         let text = String::from_utf8_lossy(&bytes).into_owned();
+        let remembered = self.lazy && bytes.len() <= SHORT_LINE;
+        if remembered {
+            if let Some(&shape) = self.shape_of.get(&bytes) {
+                let of = Rc::clone(&self.shapes[shape as usize]);
+                return Line::Repeat { shape, of, text, line: line_no, offset };
+            }
+        }
+        let frame = self.classify_line(&bytes, text, line_no, offset);
+        if !remembered || self.shapes.len() >= SHAPES_KEPT {
+            return Line::Frame(frame, None);
+        }
+        let shape = self.shapes.len() as u32;
+        self.shapes.push(Rc::new(frame.clone()));
+        self.shape_of.insert(bytes, shape);
+        Line::Frame(frame, Some(shape))
+    }
+
+    fn classify_line(&self, bytes: &[u8], text: String, line_no: usize, offset: usize) -> Frame {
+        let reply_mode = self.options.on_malformed == OnMalformed::Reply;
         if bytes.iter().all(|b| matches!(b, b' ' | b'\t' | b'\r')) {
             let problem = Problem {
                 code: Code::RpcBlankLine,
@@ -238,7 +333,7 @@ impl Decoder {
             };
             return Frame { text, line: line_no, offset, classification, ignored: true, message: None };
         }
-        let (mut classification, value) = self.read(&bytes);
+        let (mut classification, value) = self.read(bytes);
         if classification.kind.is_valid() {
             return Frame { text, line: line_no, offset, classification, ignored: false, message: value };
         }

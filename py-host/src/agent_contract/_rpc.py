@@ -196,11 +196,69 @@ class _RpcResource:
 
 def _with_messages(frames: list[Any]) -> list[Any]:
     """A frame's message comes as True: the core accepted the line's text as exactly one I-JSON
-    value, so json.loads of that text is the value it would have written (see `parse_json`)."""
+    value, so json.loads of that text is the value it would have written (see `parse_json`).
+    Rows are expanded first (`_expand_rows`)."""
+    frames = _expand_rows(frames)
     for f in frames:
         if f.get("message") is True:
             f["message"] = json.loads(f["text"])
     return frames
+
+
+def _expand_rows(items: list[Any]) -> list[Any]:
+    """Frames come as dicts and rows: a row is three items, k, offset and text, for the frame
+    whose other members are those of the reply's k-th dict and whose line is the previous
+    frame's plus one (the core's `wire::FrameWriter`; a megabyte of blank lines is a million
+    frames that differ only there). Shared members that are containers are copied, so no two
+    frames share one, as if each had been parsed."""
+    frames: list[Any] = []
+    append = frames.append
+    objects: list[dict[str, Any]] = []
+    # Per object a row names: the object and where its containers are (`_plan`).
+    named: dict[int, tuple[dict[str, Any], _Plan]] = {}
+    line = 0
+    i, n = 0, len(items)
+    while i < n:
+        item = items[i]
+        if type(item) is dict:
+            objects.append(item)
+            append(item)
+            line = item["line"]
+            i += 1
+            continue
+        known = named.get(item)
+        if known is None:
+            known = named[item] = (objects[item], _plan(objects[item]))
+        base, plan = known
+        # A copy of the object keeps the members' order (text, line, offset first, as parsed).
+        frame = base.copy()
+        for key, inner in plan:
+            frame[key] = _copy_planned(base[key], inner)
+        line += 1
+        frame["text"] = items[i + 2]
+        frame["line"] = line
+        frame["offset"] = items[i + 1]
+        append(frame)
+        i += 3
+    return frames
+
+
+# Where the containers inside a parsed JSON value are: (key or index, plan inside) for each.
+_Plan = list[tuple[Any, Any]]
+
+
+def _plan(value: Any) -> _Plan:
+    items = value.items() if type(value) is dict else enumerate(value)
+    return [(k, _plan(v)) for k, v in items if type(v) is dict or type(v) is list]
+
+
+def _copy_planned(value: Any, plan: _Plan) -> Any:
+    """A copy of a dict or list parsed from JSON, its containers copied by the plan (the
+    leaves are immutable)."""
+    out = value.copy()
+    for k, inner in plan:
+        out[k] = _copy_planned(value[k], inner)
+    return out
 
 
 # Characters (str) or bytes of a chunk per crossing into the core (`NdjsonDecoder.push`).
@@ -221,22 +279,30 @@ class NdjsonDecoder(_RpcResource):
         # megabyte of blank lines is a million frames, ~130 MB of reply at once). The slices are
         # of the chunk's own copy (`snapshot`): a character or a UTF-8 sequence cut at a slice's
         # end is joined with the next one by the core, as between chunks.
+        # The collector is paused while the frames are built (`_collector_paused`): a megabyte
+        # of short lines is a million of them, none part of a cycle.
+        from . import _collector_paused
+
         snap = snapshot(chunk)
-        if snap is None or len(snap) <= _NDJSON_SLICE:
-            result: list[NdjsonFrame] = _with_messages(self._push_text(chunk if snap is None else snap))
-            return result
-        frames: list[NdjsonFrame] = []
-        start = 0
-        while start < len(snap):
-            end = start + _NDJSON_SLICE
-            if type(snap) is str and end < len(snap) and "\ud800" <= snap[end - 1] <= "\udbff":
-                end += 1  # a surrogate pair written as two code points stays in one slice
-            frames.extend(_with_messages(self._push_text(snap[start:end])))
-            start = end
-        return frames
+        with _collector_paused():
+            if snap is None or len(snap) <= _NDJSON_SLICE:
+                result: list[NdjsonFrame] = _with_messages(self._push_text(chunk if snap is None else snap))
+                return result
+            frames: list[NdjsonFrame] = []
+            start = 0
+            while start < len(snap):
+                end = start + _NDJSON_SLICE
+                if type(snap) is str and end < len(snap) and "\ud800" <= snap[end - 1] <= "\udbff":
+                    end += 1  # a surrogate pair written as two code points stays in one slice
+                frames.extend(_with_messages(self._push_text(snap[start:end])))
+                start = end
+            return frames
 
     def end(self) -> list[NdjsonFrame]:
-        result: list[NdjsonFrame] = _with_messages(self._unwrap(self._call("end")))
+        from . import _collector_paused
+
+        with _collector_paused():
+            result: list[NdjsonFrame] = _with_messages(self._unwrap(self._call("end")))
         return result
 
     def buffered_bytes(self) -> int:

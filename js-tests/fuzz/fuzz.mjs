@@ -2,7 +2,9 @@
 // Every input is built by a seeded generator, so a failure is reproduced by its seed and index.
 // The promise checked: every call returns or throws a ContractError (a safe* function never
 // throws), within 1 s for an input of at most 1 MB, and the wasm memory stays under 64 MiB
-// for calls with the default limits (memoryReport().renewals must not move on such a call).
+// for calls with the default limits (memoryReport().renewals must not move on such a call;
+// program data over the default limits, which the core reads under its ceilings, makes a call
+// one with raised limits: PROGRAM_DATA).
 import * as api from 'agent-contract';
 
 const MB = 1 << 20;
@@ -252,8 +254,9 @@ export function targets(m, r) {
 
 // A rough byte count of what a call was given: texts by their length, values by a bounded,
 // trap-free walk (Proxies and getters are not entered).
+// `budget.longest`, when given, is set to the most UTF-8 bytes of one string or key seen.
 function sizeOf(v, seen = new Set(), budget = { n: 200000 }) {
-  if (typeof v === 'string') return v.length;
+  if (typeof v === 'string') return longest(budget, v);
   if (v === null || typeof v !== 'object' || isProxyLike(v) || seen.has(v) || budget.n-- <= 0) return 8;
   if (ArrayBuffer.isView(v)) return v.byteLength;
   seen.add(v);
@@ -261,10 +264,16 @@ function sizeOf(v, seen = new Set(), budget = { n: 200000 }) {
   try {
     for (const key of Reflect.ownKeys(v)) {
       const d = Reflect.getOwnPropertyDescriptor(v, key);
-      n += (typeof key === 'string' ? key.length : 8) + (d && 'value' in d ? sizeOf(d.value, seen, budget) : 8);
+      n += (typeof key === 'string' ? longest(budget, key) : 8) + (d && 'value' in d ? sizeOf(d.value, seen, budget) : 8);
     }
   } catch (_) { /* a hostile object: counted as what was measured */ }
   return n;
+}
+function longest(budget, s) {
+  if (budget.longest !== undefined && s.length * 3 > budget.longest) {
+    budget.longest = Math.max(budget.longest, Buffer.byteLength(s));
+  }
+  return s.length;
 }
 const proxies = new WeakSet();
 const isProxyLike = (v) => proxies.has(v);
@@ -277,6 +286,23 @@ globalThis.Proxy = new RealProxy(RealProxy, {
     return target[key];
   },
 });
+
+// Arguments the core reads as program data, under the ceilings rather than the call's limits
+// (docs/decisions.md: a tool handed back, registries, policies, schemas given for their issues):
+// a call whose program data is over the default limits (a string over 1 MiB of UTF-8, or over
+// 4 MiB measured) is a call with raised limits, which may renew the instance.
+const PROGRAM_DATA = {
+  validateToolInput: [0], safeValidateToolInput: [0], validateToolInputJson: [0], safeValidateToolInputJson: [0],
+  validateToolInputs: [0], createRegistry: [0], safeCreateRegistry: [0], catalog: [0], definePolicy: [0],
+  safeDefinePolicy: [0], checkToolCall: [0, 2], safeCheckToolCall: [0, 2], toOpenAITools: [0],
+  toAnthropicTools: [0], toMcpTools: [0], toGeminiTools: [0], normalizeToolResult: [0],
+  strictSchemaIssues: [0], geminiSchemaIssues: [0], compareContracts: [0, 1], diffCatalogs: [0, 1],
+  fromSeedTool: [0], toSeedTool: [0],
+};
+const overDefaults = (value) => {
+  const budget = { n: 200000, longest: 0 };
+  return sizeOf(value, new Set(), budget) > 4 * MB || budget.longest > MB;
+};
 
 const PROGRAMMER_ERRORS = [/^this assembler was freed$/, /^this session checker was freed$/, /^this lifecycle was freed$/, /^this object was freed$/];
 // Functions that take no options argument.
@@ -333,6 +359,7 @@ export async function run({ inputs = 1000, seconds = Infinity, seed = 1, log = (
       args = target.args();
       [options, defaults] = m.options();
       size = args.reduce((n, a) => n + sizeOf(a), 0);
+      if (defaults && PROGRAM_DATA[target.name]?.some((i) => overDefaults(args[i]))) defaults = false;
     } catch (e) {
       // The generator's own hostile parts can throw while it builds an input: not a finding.
       report.generatorFaults = (report.generatorFaults ?? 0) + 1;

@@ -445,9 +445,18 @@ function expandRows(items) {
 
 function copyJson(value) {
   if (value === null || typeof value !== 'object') return value;
-  if (Array.isArray(value)) return value.map(copyJson);
+  if (Array.isArray(value)) {
+    const out = new Array(value.length);
+    for (let i = 0; i < value.length; i++) out[i] = copyJson(value[i]);
+    return out;
+  }
   const out = {};
-  for (const key of Object.keys(value)) putMember(out, key, copyJson(value[key]));
+  const keys = Object.keys(value);
+  for (let i = 0; i < keys.length; i++) {
+    const key = keys[i];
+    if (key === '__proto__') putMember(out, key, copyJson(value[key]));
+    else out[key] = copyJson(value[key]);
+  }
   return out;
 }
 

@@ -928,6 +928,8 @@ export interface JsonRpcOptions {
   /** Default 16 MiB. */
   maxBytes?: number;
   maxDepth?: number;
+  /** Most elements of a batch; a longer one is one -32600 (`RPC_MESSAGE_TOO_LARGE`) for the whole batch. Default 1024. */
+  maxBatchLength?: number;
 }
 export interface NdjsonOptions {
   allowNullId?: boolean;
@@ -937,6 +939,8 @@ export interface NdjsonOptions {
   maxDepth?: number;
   /** "ignore" (default): a malformed line is `ignored` with its reason; "reply": it carries -32700 / -32600. */
   onMalformed?: 'ignore' | 'reply';
+  /** Most elements of a batch; a longer one is one -32600 (`RPC_MESSAGE_TOO_LARGE`) for the whole batch. Default 1024. */
+  maxBatchLength?: number;
 }
 export interface NdjsonFrame extends JsonRpcClassification {
   /** The line without its line end (invalid UTF-8 shown as U+FFFD; "" for an over-long line). */

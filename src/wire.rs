@@ -254,9 +254,9 @@ pub struct FrameWriter {
     objects: usize,
     /// The object written for each shape in this reply (`usize::MAX`: none yet).
     object_of: Vec<usize>,
-    /// The last object's members after `offset`, as written, and a buffer for the next one's.
-    last: String,
-    members: String,
+    /// The last object's shared members (classification, ignored, has a message): a frame equal
+    /// to them is a row, found without writing anything.
+    last: Option<(crate::rpc::Classification, bool, bool)>,
 }
 
 impl Default for FrameWriter {
@@ -267,50 +267,36 @@ impl Default for FrameWriter {
 
 impl FrameWriter {
     pub fn new() -> Self {
-        FrameWriter {
-            batch: BatchWriter::new(),
-            objects: 0,
-            object_of: Vec::new(),
-            last: String::new(),
-            members: String::new(),
-        }
+        FrameWriter { batch: BatchWriter::new(), objects: 0, object_of: Vec::new(), last: None }
     }
 
     pub fn line(&mut self, line: crate::rpc::ndjson::Line) {
         use crate::rpc::ndjson::{repeat_members, Line};
         self.batch.next();
-        let (shape, text, line_no, offset, members) = match line {
-            Line::Frame(mut frame, shape) => {
-                let text = std::mem::take(&mut frame.text);
-                (shape, text, frame.line, frame.offset, frame.rest_value(true))
-            }
-            Line::Repeat { shape, of, text, line, offset } => match self.object_of.get(shape as usize) {
+        let like_last = |frame: &crate::rpc::Frame, last: &Option<(crate::rpc::Classification, bool, bool)>| matches!(last, Some((c, i, m)) if *i == frame.ignored && *m == frame.message.is_some() && *c == frame.classification);
+        let (shape, k) = match line {
+            Line::Repeat { shape, of, text, offset, line } => match self.object_of.get(shape as usize) {
                 Some(&k) if k != usize::MAX => return self.row(k, offset, &text),
-                _ => (Some(shape), text, line, offset, repeat_members(&of, true)),
+                _ if like_last(&of, &self.last) => {
+                    self.row(self.objects - 1, offset, &text);
+                    (Some(shape), self.objects - 1)
+                }
+                _ => {
+                    let shared = (of.classification.clone(), of.ignored, of.message.is_some());
+                    let members = repeat_members(&of, true);
+                    (Some(shape), self.object(&text, line, offset, members, shared))
+                }
             },
-        };
-        self.members.clear();
-        let Value::Object(members) = &members else { unreachable!() };
-        for (key, value) in members {
-            self.members.push(',');
-            crate::value::write_string(&mut self.members, key);
-            self.members.push(':');
-            write_json(&mut self.members, value);
-        }
-        let k = if self.objects > 0 && self.members == self.last {
-            let k = self.objects - 1;
-            self.row(k, offset, &text);
-            k
-        } else {
-            let out = &mut self.batch.out;
-            out.push_str("{\"text\":");
-            crate::value::write_string(out, &text);
-            let _ = write!(out, ",\"line\":{line_no},\"offset\":{offset}");
-            out.push_str(&self.members);
-            out.push('}');
-            std::mem::swap(&mut self.last, &mut self.members);
-            self.objects += 1;
-            self.objects - 1
+            Line::Frame(mut frame, shape) => {
+                if like_last(&frame, &self.last) {
+                    self.row(self.objects - 1, frame.offset, &frame.text);
+                    (shape, self.objects - 1)
+                } else {
+                    let shared = (frame.classification.clone(), frame.ignored, frame.message.is_some());
+                    let (text, line, offset) = (std::mem::take(&mut frame.text), frame.line, frame.offset);
+                    (shape, self.object(&text, line, offset, frame.rest_value(true), shared))
+                }
+            }
         };
         if let Some(shape) = shape {
             let shape = shape as usize;
@@ -319,6 +305,32 @@ impl FrameWriter {
             }
             self.object_of[shape] = k;
         }
+    }
+
+    /// Writes a frame object; returns its index.
+    fn object(
+        &mut self,
+        text: &str,
+        line: usize,
+        offset: usize,
+        members: Value,
+        shared: (crate::rpc::Classification, bool, bool),
+    ) -> usize {
+        let out = &mut self.batch.out;
+        out.push_str("{\"text\":");
+        crate::value::write_string(out, text);
+        let _ = write!(out, ",\"line\":{line},\"offset\":{offset}");
+        let Value::Object(members) = &members else { unreachable!() };
+        for (key, value) in members {
+            out.push(',');
+            crate::value::write_string(out, key);
+            out.push(':');
+            write_json(out, value);
+        }
+        out.push('}');
+        self.last = Some(shared);
+        self.objects += 1;
+        self.objects - 1
     }
 
     fn row(&mut self, k: usize, offset: usize, text: &str) {

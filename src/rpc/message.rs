@@ -190,6 +190,22 @@ fn classify_batch(items: &[Value], options: &RpcOptions) -> Classification {
     if items.is_empty() {
         return Classification::invalid(Kind::InvalidRequest, None, None, problem("a batch must not be empty"));
     }
+    if items.len() > options.max_batch_length {
+        return Classification::invalid(
+            Kind::InvalidRequest,
+            None,
+            None,
+            Problem {
+                code: Code::RpcMessageTooLarge,
+                path: String::new(),
+                reason: format!(
+                    "a batch of {} messages is over maxBatchLength ({})",
+                    items.len(),
+                    options.max_batch_length
+                ),
+            },
+        );
+    }
     let items: Vec<Classification> =
         items.iter().enumerate().map(|(i, item)| classify_one(item, options, &format!("/{i}"))).collect();
     let replies: Vec<Value> = items.iter().filter_map(|c| c.reply.clone()).collect();

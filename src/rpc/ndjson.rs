@@ -14,7 +14,8 @@
 //! Memory: the decoder holds at most `maxLineBytes` bytes of the current line (a CR that may
 //! end it is a flag, not a byte). A line growing past the bound is dropped as its bytes arrive
 //! and counted; at its LF it is one frame (`RPC_MESSAGE_TOO_LARGE`) and the decoder is in sync
-//! again. Work is linear in the bytes received.
+//! again. A lazy decoder (the bindings') also keeps short lines it met, with their frames
+//! (`Line`), about 2 MiB at most. Work is linear in the bytes received.
 
 use std::collections::BTreeMap;
 use std::rc::Rc;
@@ -82,11 +83,17 @@ fn shared_members(classification: Classification, ignored: bool, message: Option
     Value::Object(out)
 }
 
-/// Lines of at most this many bytes are remembered by a lazy decoder (`Line::Repeat`), up to
-/// `SHAPES_KEPT` distinct ones: past that, lines are long or many enough that reading each is
-/// not many times the work of receiving it.
+/// Lines of at most this many bytes are remembered by a lazy decoder (`Line::Repeat`), while
+/// what they hold stays within `SHAPES_BYTES`: past that, lines are long or many enough that
+/// reading each is not many times the work of receiving it.
 const SHORT_LINE: usize = 128;
-const SHAPES_KEPT: usize = 4096;
+const SHAPES_BYTES: usize = 2 << 20;
+
+/// What remembering a line holds, roughly: its bytes (twice: the key and the frame's text) and
+/// its frame, a batch's frame holding a classification per element.
+fn shape_bytes(frame: &Frame) -> usize {
+    512 + 2 * frame.text.len() + 512 * frame.classification.items.as_ref().map_or(0, Vec::len)
+}
 
 /// A completed line as a lazy decoder gives it (`push_lines`): a frame, or a repeat of a short
 /// line met before. A line's classification depends only on its bytes and the options (a line
@@ -150,6 +157,7 @@ pub struct Decoder {
     lazy: bool,
     shapes: Vec<Rc<Frame>>,
     shape_of: BTreeMap<Vec<u8>, u32>,
+    shapes_bytes: usize,
 }
 
 impl Decoder {
@@ -185,6 +193,7 @@ impl Decoder {
             lazy: false,
             shapes: Vec::new(),
             shape_of: BTreeMap::new(),
+            shapes_bytes: 0,
         }
     }
 
@@ -306,9 +315,11 @@ impl Decoder {
             }
         }
         let frame = self.classify_line(&bytes, text, line_no, offset);
-        if !remembered || self.shapes.len() >= SHAPES_KEPT {
+        let weight = shape_bytes(&frame);
+        if !remembered || self.shapes_bytes + weight > SHAPES_BYTES {
             return Line::Frame(frame, None);
         }
+        self.shapes_bytes += weight;
         let shape = self.shapes.len() as u32;
         self.shapes.push(Rc::new(frame.clone()));
         self.shape_of.insert(bytes, shape);

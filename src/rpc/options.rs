@@ -8,6 +8,11 @@ use crate::input::{member_value, HostValue, Kind};
 
 /// Default bound of one message (`maxBytes`) and of one NDJSON line (`maxLineBytes`): 16 MiB.
 pub const DEFAULT_MAX_LINE_BYTES: usize = 16 * 1024 * 1024;
+/// Default bound of a batch's elements (`maxBatchLength`). A batch's classification holds an
+/// item and a reply per element, ~2.5 KB each in the core and a few objects each in a host:
+/// 65,536 elements (131 KB of `[1,1,...]`, within `maxArrayLength`) took a wasm instance to
+/// 160 MB. 1,024 keeps a batch's classification near 2.5 MB; MCP has no batches at all.
+pub const DEFAULT_MAX_BATCH_LENGTH: usize = 1024;
 
 /// Which rules ids follow.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -35,6 +40,8 @@ pub struct RpcOptions {
     pub max_bytes: usize,
     pub max_depth: usize,
     pub on_malformed: OnMalformed,
+    /// The most elements a batch may have; a longer one is one `-32600` for the whole batch.
+    pub max_batch_length: usize,
 }
 
 impl Default for RpcOptions {
@@ -45,6 +52,7 @@ impl Default for RpcOptions {
             max_bytes: DEFAULT_MAX_LINE_BYTES,
             max_depth: DEFAULT_MAX_DEPTH,
             on_malformed: OnMalformed::Ignore,
+            max_batch_length: DEFAULT_MAX_BATCH_LENGTH,
         }
     }
 }
@@ -52,12 +60,13 @@ impl Default for RpcOptions {
 /// Which operation the options are for: each takes its own names.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum RpcOptionSet {
-    /// `classifyJsonRpc*`: `allowNullId`, `profile`, `maxBytes`, `maxDepth`.
+    /// `classifyJsonRpc*`: `allowNullId`, `profile`, `maxBytes`, `maxDepth`, `maxBatchLength`.
     Classify,
     /// The decoder and `checkStdoutPurity`: `allowNullId`, `profile`, `maxLineBytes`,
-    /// `maxDepth`, `onMalformed`.
+    /// `maxDepth`, `maxBatchLength`, `onMalformed`.
     Decoder,
-    /// `createRpcSession`: `allowNullId`, `profile`, `maxBytes`, `maxDepth` (of each message).
+    /// `createRpcSession`: `allowNullId`, `profile`, `maxBytes`, `maxDepth` (of each message),
+    /// `maxBatchLength`.
     Session,
 }
 
@@ -113,6 +122,7 @@ impl RpcOptions {
                     options.max_bytes = read_count(&item, &path, MAX_BYTES_CEILING)?
                 }
                 "maxDepth" => options.max_depth = read_count(&item, &path, MAX_DEPTH_CEILING)?,
+                "maxBatchLength" => options.max_batch_length = read_count(&item, &path, MAX_BYTES_CEILING)?,
                 "onMalformed" if set == RpcOptionSet::Decoder => {
                     options.on_malformed = match (item.kind(), item.string().as_str()) {
                         (Kind::String, "ignore") => OnMalformed::Ignore,

@@ -493,6 +493,7 @@ class JsonRpcOptions(TypedDict, total=False):
     profile: Literal["jsonrpc", "mcp"]
     maxBytes: int
     maxDepth: int
+    maxBatchLength: int
 
 
 class NdjsonOptions(TypedDict, total=False):
@@ -501,6 +502,7 @@ class NdjsonOptions(TypedDict, total=False):
     maxLineBytes: int
     maxDepth: int
     onMalformed: Literal["ignore", "reply"]
+    maxBatchLength: int
 
 
 class RpcSessionOptions(TypedDict, total=False):
@@ -508,6 +510,7 @@ class RpcSessionOptions(TypedDict, total=False):
     profile: Literal["jsonrpc", "mcp"]
     maxBytes: int
     maxDepth: int
+    maxBatchLength: int
 
 
 class NdjsonFrame(JsonRpcClassification):

@@ -1,12 +1,16 @@
 //! The NDJSON decoder and the JSON-RPC rules over raw bytes. The first byte picks the options
 //! (a small `maxLineBytes`, reply mode, the MCP profile) and a cut point; the stream is fed
 //! whole, in two pieces and byte by byte: the frames must not depend on the chunking, the
-//! decoder never holds more than `maxLineBytes`, and every frame's message goes through a
-//! session both ways without panicking.
+//! decoder never holds more than `maxLineBytes`, every frame's message goes through a session
+//! both ways without panicking, and the bindings' reply (repeats and frames like the previous
+//! object written as rows, `wire::FrameWriter`) expands to the frames, as the hosts expand it.
 #![no_main]
 
 use agent_contract::rpc::options::{OnMalformed, Profile, RpcOptions};
 use agent_contract::rpc::{Decoder, Frame, Session};
+use agent_contract::value::{write_json, Number, Value};
+use agent_contract::wire::FrameWriter;
+use agent_contract::Limits;
 use libfuzzer_sys::fuzz_target;
 
 fn decode(options: RpcOptions, pieces: &[&[u8]]) -> Vec<Frame> {
@@ -21,6 +25,45 @@ fn decode_with(mut d: Decoder, options: RpcOptions, pieces: &[&[u8]]) -> Vec<Fra
     }
     frames.extend(d.end());
     frames
+}
+
+/// The reply's list with its rows expanded, as pkg/api.mjs and the Python host do: a row is
+/// `k, offset, text`, the k-th object's other members, the previous frame's line plus one.
+fn expand(items: &[Value]) -> Vec<Value> {
+    let (mut objects, mut out, mut line, mut i) = (Vec::new(), Vec::new(), 0.0, 0);
+    while i < items.len() {
+        match &items[i] {
+            Value::Object(members) => {
+                let Some((_, Value::Number(n))) = members.get(1) else {
+                    panic!("an object's second member is its line")
+                };
+                line = n.value;
+                objects.push(members);
+                out.push(items[i].clone());
+                i += 1;
+            }
+            Value::Number(k) => {
+                let from = objects[k.value as usize];
+                let mut frame = vec![
+                    ("text".to_owned(), items[i + 2].clone()),
+                    ("line".to_owned(), Value::Number(Number::from_f64(line + 1.0))),
+                    ("offset".to_owned(), items[i + 1].clone()),
+                ];
+                frame.extend(from[3..].iter().cloned());
+                line += 1.0;
+                out.push(Value::Object(frame));
+                i += 3;
+            }
+            other => panic!("a reply item is an object or a row, not {other:?}"),
+        }
+    }
+    out
+}
+
+fn text_of(values: Vec<Value>) -> String {
+    let mut out = String::new();
+    write_json(&mut out, &Value::Array(values));
+    out
 }
 
 fuzz_target!(|data: &[u8]| {
@@ -42,6 +85,38 @@ fuzz_target!(|data: &[u8]| {
         assert_eq!(l.classification, f.classification, "the envelope classified {:?} differently", f.text);
         assert_eq!(l.message.is_some(), f.message.is_some());
     }
+    // The bindings' reply, in two pushes (repeats are remembered across them).
+    let mut d = Decoder::new(options).lazy();
+    let mut expanded = Vec::new();
+    for piece in [&text[..cut], &text[cut..]] {
+        let mut writer = FrameWriter::new();
+        d.push_lines(piece, &mut |line| writer.line(line));
+        let reply = writer.finish(Ok(()));
+        let Ok(Value::Object(reply)) =
+            agent_contract::json::parse(reply.as_bytes(), agent_contract::json::Mode::Strict, &Limits::ceilings())
+        else {
+            panic!("the reply is strict JSON: {reply}")
+        };
+        let Some((_, Value::Array(items))) = reply.into_iter().find(|(k, _)| k == "value") else {
+            panic!("a reply has a value")
+        };
+        expanded.extend(expand(&items));
+    }
+    let mut writer = FrameWriter::new();
+    d.end_line().into_iter().for_each(|line| writer.line(line));
+    let reply = writer.finish(Ok(()));
+    if let Ok(Value::Object(reply)) =
+        agent_contract::json::parse(reply.as_bytes(), agent_contract::json::Mode::Strict, &Limits::ceilings())
+    {
+        if let Some((_, Value::Array(items))) = reply.into_iter().find(|(k, _)| k == "value") {
+            expanded.extend(expand(&items));
+        }
+    }
+    let expected: Vec<Value> = whole
+        .iter()
+        .map(|f| Frame { message: f.message.as_ref().map(|_| Value::Bool(true)), ..f.clone() }.into_value())
+        .collect();
+    assert_eq!(text_of(expanded), text_of(expected), "the rows expand to other frames");
     let bytewise: Vec<&[u8]> = text.chunks(1).collect();
     assert_eq!(decode(options, &bytewise), whole, "byte-by-byte changed the frames");
     let mut session = Session::new(options);

@@ -12,7 +12,6 @@ use libfuzzer_sys::fuzz_target;
 mod common;
 use common::wire_ok;
 
-
 fuzz_target!(|data: &[u8]| {
     let Some((&op, text)) = data.split_first() else { return };
     let Ok(Value::Array(args)) = json::parse(text, Mode::Strict, &Limits::default()) else { return };

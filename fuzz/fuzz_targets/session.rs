@@ -74,9 +74,10 @@ fn agree(
 ) {
     wire_ok(from_text.clone());
     let Ok(value) = json::parse(text, Mode::Strict, &Limits::default()) else { return };
-    let limits = agent_contract::input::options::Options::read_for(Some(&o), agent_contract::input::options::OptionSet::Session)
-        .expect("the options are valid")
-        .limits;
+    let limits =
+        agent_contract::input::options::Options::read_for(Some(&o), agent_contract::input::options::OptionSet::Session)
+            .expect("the options are valid")
+            .limits;
     if let Err(refused) = json::parse(text, Mode::Strict, &limits) {
         let e = from_text.as_ref().expect_err("text past the limits is refused");
         assert_eq!((e.code, &e.path), (refused.code, &refused.path), "text past the limits is the parser's error");
@@ -113,7 +114,11 @@ fuzz_target!(|data: &[u8]| {
         3 => {
             let from_text = agent_contract::session::entry::parse_session_entry_json(
                 text,
-                &agent_contract::input::options::Options::read_for(Some(&o), agent_contract::input::options::OptionSet::Session).expect("valid"),
+                &agent_contract::input::options::Options::read_for(
+                    Some(&o),
+                    agent_contract::input::options::OptionSet::Session,
+                )
+                .expect("valid"),
             );
             agree(from_text, text, o, |v| api::parse_session_entry(&v, Some(&o)));
         }
@@ -158,7 +163,9 @@ fuzz_target!(|data: &[u8]| {
                 ["admitted", "written", "enqueue", "cancel", "agentIdle", "outputDelivered", "settle", "abandon"];
             let mut lifecycle = api::create_prompt_lifecycle();
             for &b in text.iter().take(64) {
-                let reason = Value::String(["end_turn", "cancelled", "max_tokens", "refusal", "x"][(b >> 3) as usize % 5].into());
+                let reason = Value::String(
+                    ["end_turn", "cancelled", "max_tokens", "refusal", "x"][(b >> 3) as usize % 5].into(),
+                );
                 let arg = if b & 0x80 != 0 { Some(&reason) } else { None };
                 wire_ok(api::lifecycle_call(&mut lifecycle, CALLS[(b & 7) as usize], arg.as_ref()));
             }

@@ -10,7 +10,6 @@ use libfuzzer_sys::fuzz_target;
 mod common;
 use common::wire_ok;
 
-
 fuzz_target!(|data: &[u8]| {
     let Some((&op, text)) = data.split_first() else { return };
     // Bit 3: small limits (and strict mode where it applies).

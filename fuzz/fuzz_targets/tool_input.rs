@@ -48,7 +48,9 @@ fuzz_target!(|data: &[u8]| {
         let v = &value;
         let from_value = api::validate_tool_input(&d, &v, Some(&o));
         match (&from_text, &from_value) {
-            (Ok(a), Ok(b)) => assert_eq!(canon(a), canon(b), "the same input (key order: ECMAScript's, as every host reads it)"),
+            (Ok(a), Ok(b)) => {
+                assert_eq!(canon(a), canon(b), "the same input (key order: ECMAScript's, as every host reads it)")
+            }
             (Err(a), Err(b)) => {
                 assert_eq!((a.code, &a.path, &a.issues, a.truncated), (b.code, &b.path, &b.issues, b.truncated))
             }
@@ -56,4 +58,3 @@ fuzz_target!(|data: &[u8]| {
         }
     }
 });
-

@@ -146,3 +146,23 @@ def test_batches_at_the_default_limits_stay_under_the_memory_bound() -> None:
     assert (frames[0]["code"], frames[-1]["line"]) == ("RPC_BLANK_LINE", 1 << 20)
     assert _runtime._local.instance is first
     assert first.memory_bytes() <= _runtime.MEMORY_BOUND
+
+
+def test_a_json_rpc_batch_past_max_batch_length_is_one_error_at_once() -> None:
+    # 65,536 elements (within maxArrayLength) made an item and a reply each: 160-198 MB of wasm
+    # memory and ~0.7 s in Python for 131 KB. Now one invalid request for the whole batch.
+    ac.parse_json("[]")
+    first = _runtime._local.instance
+    ones = [1] * 65536
+    for fn, arg in [(ac.classify_json_rpc, ones), (ac.classify_json_rpc_json, json.dumps(ones))]:
+        result, _ = timed(fn, arg)
+        assert (result["kind"], result["code"], result["path"], result["reason"]) == (
+            "invalid_request",
+            "RPC_MESSAGE_TOO_LARGE",
+            "",
+            "a batch of 65536 messages is over maxBatchLength (1024)",
+        )
+    with ac.create_ndjson_decoder() as decoder:
+        frames, _ = timed(decoder.push, (json.dumps(ones) + "\n") * 8)
+    assert [f["code"] for f in frames] == ["RPC_MESSAGE_TOO_LARGE"] * 8
+    assert _runtime._local.instance is first

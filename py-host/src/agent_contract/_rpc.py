@@ -196,9 +196,7 @@ class _RpcResource:
 
 def _with_messages(frames: list[Any]) -> list[Any]:
     """A frame's message comes as True: the core accepted the line's text as exactly one I-JSON
-    value, so json.loads of that text is the value it would have written (see `parse_json`).
-    Rows are expanded first (`_expand_rows`)."""
-    frames = _expand_rows(frames)
+    value, so json.loads of that text is the value it would have written (see `parse_json`)."""
     for f in frames:
         if f.get("message") is True:
             f["message"] = json.loads(f["text"])
@@ -286,7 +284,8 @@ class NdjsonDecoder(_RpcResource):
         snap = snapshot(chunk)
         with _collector_paused():
             if snap is None or len(snap) <= _NDJSON_SLICE:
-                result: list[NdjsonFrame] = _with_messages(self._push_text(chunk if snap is None else snap))
+                reply = self._push_text(chunk if snap is None else snap)
+                result: list[NdjsonFrame] = _with_messages(_expand_rows(reply))
                 return result
             frames: list[NdjsonFrame] = []
             start = 0
@@ -294,7 +293,7 @@ class NdjsonDecoder(_RpcResource):
                 end = start + _NDJSON_SLICE
                 if type(snap) is str and end < len(snap) and "\ud800" <= snap[end - 1] <= "\udbff":
                     end += 1  # a surrogate pair written as two code points stays in one slice
-                frames.extend(_with_messages(self._push_text(snap[start:end])))
+                frames.extend(_with_messages(_expand_rows(self._push_text(snap[start:end]))))
                 start = end
             return frames
 
@@ -302,7 +301,7 @@ class NdjsonDecoder(_RpcResource):
         from . import _collector_paused
 
         with _collector_paused():
-            result: list[NdjsonFrame] = _with_messages(self._unwrap(self._call("end")))
+            result: list[NdjsonFrame] = _with_messages(_expand_rows(self._unwrap(self._call("end"))))
         return result
 
     def buffered_bytes(self) -> int:

@@ -415,7 +415,7 @@ function withMessages(frames) {
 function expandRows(items) {
   const frames = [];
   const objects = [];
-  const containers = new Map(); // per object a row names: its members that are containers
+  const copiers = new Map(); // per object a row names: a function copying it (copier)
   let line = 0;
   for (let i = 0; i < items.length; i++) {
     const item = items[i];
@@ -426,38 +426,44 @@ function expandRows(items) {
       continue;
     }
     const from = objects[item];
-    let keys = containers.get(item);
-    if (keys === undefined) {
-      keys = Object.keys(from).filter((key) => from[key] !== null && typeof from[key] === 'object');
-      containers.set(item, keys);
-    }
-    // A copy of the object keeps the members' order (text, line, offset first, as parsed).
-    const frame = { ...from };
+    let copy = copiers.get(item);
+    if (copy === undefined) copiers.set(item, (copy = copier(from)));
+    // The copy keeps the members' order (text, line, offset first, as parsed).
+    const frame = copy(from);
     frame.text = items[i + 2];
     frame.line = ++line;
     frame.offset = items[i + 1];
-    for (let j = 0; j < keys.length; j++) frame[keys[j]] = copyJson(from[keys[j]]);
     frames.push(frame);
     i += 2;
   }
   return frames;
 }
 
-function copyJson(value) {
-  if (value === null || typeof value !== 'object') return value;
+// A function copying `value`, parsed from JSON, and the containers inside it (the leaves are
+// immutable). Made once per object a reply's rows name, then called for each row: a batch
+// line's frame is a few hundred containers, copied without looking at their members again.
+function copier(value) {
+  const isContainer = (v) => v !== null && typeof v === 'object';
   if (Array.isArray(value)) {
-    const out = new Array(value.length);
-    for (let i = 0; i < value.length; i++) out[i] = copyJson(value[i]);
+    const copies = value.map((v) => (isContainer(v) ? copier(v) : null));
+    if (copies.every((c) => c === null)) return (v) => v.slice();
+    return (v) => {
+      const out = new Array(v.length);
+      for (let i = 0; i < v.length; i++) out[i] = copies[i] === null ? v[i] : copies[i](v[i]);
+      return out;
+    };
+  }
+  // Spreading defines members (an own `__proto__` included); assigning one would set the prototype.
+  const inner = Object.keys(value).filter((key) => isContainer(value[key])).map((key) => [key, copier(value[key])]);
+  return (v) => {
+    const out = { ...v };
+    for (let i = 0; i < inner.length; i++) {
+      const [key, copy] = inner[i];
+      if (key === '__proto__') putMember(out, key, copy(v[key]));
+      else out[key] = copy(v[key]);
+    }
     return out;
-  }
-  const out = {};
-  const keys = Object.keys(value);
-  for (let i = 0; i < keys.length; i++) {
-    const key = keys[i];
-    if (key === '__proto__') putMember(out, key, copyJson(value[key]));
-    else out[key] = copyJson(value[key]);
-  }
-  return out;
+  };
 }
 
 // A long chunk crosses in slices: each crossing's reply holds the frames of its lines (a

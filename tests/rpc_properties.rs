@@ -156,7 +156,7 @@ proptest! {
             Kind::Batch => {
                 let items = c.items.as_ref().unwrap();
                 let answered = items.iter().filter(|i| i.reply.is_some()).count();
-                match &c.reply {
+                match &c.reply_value() {
                     None => prop_assert_eq!(answered, 0),
                     Some(Value::Array(replies)) => prop_assert_eq!(replies.len(), answered),
                     Some(other) => prop_assert!(false, "batch reply {other:?}"),

@@ -19,7 +19,7 @@ pub mod reply;
 pub mod session;
 pub mod shallow;
 
-pub use message::{classify, classify_json, Classification, Kind};
+pub use message::{classify, classify_json, Classification, Kind, Reply};
 pub use ndjson::{Decoder, Frame};
 pub use options::{Profile, RpcOptions};
 pub use session::Session;

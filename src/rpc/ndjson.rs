@@ -23,7 +23,7 @@ use std::rc::Rc;
 use crate::error::Code;
 use crate::value::{Number, Value};
 
-use super::message::{classify, error_reply, Classification, Kind, Problem, INVALID_REQUEST};
+use super::message::{classify, Classification, Kind, Problem, Reply};
 use super::options::{OnMalformed, RpcOptions};
 
 #[derive(Clone, Debug, PartialEq)]
@@ -292,7 +292,7 @@ impl Decoder {
                 path: String::new(),
                 reason: format!("the line is {len} bytes, over maxLineBytes ({})", self.options.max_bytes),
             };
-            let reply = reply_mode.then(|| error_reply(None, INVALID_REQUEST, "Invalid Request", None));
+            let reply = reply_mode.then_some(Reply::InvalidRequest);
             let ignored = reply.is_none();
             let classification = Classification {
                 kind: Kind::InvalidRequest,

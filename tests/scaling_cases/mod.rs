@@ -622,6 +622,28 @@ pub fn cases() -> Vec<Case> {
             },
         },
         Case {
+            // What a binding's decoder does (lazy, frames written by `wire::FrameWriter`): each
+            // element is an invalid request with its reply, the worst bytes-to-frames ratio of
+            // a batch (2 bytes an element).
+            name: "NDJSON decoder as the bindings, n/62 batch lines of 62 invalid elements",
+            build: |n| {
+                let mut text = String::new();
+                for i in 0..n.div_ceil(62) {
+                    let _ = writeln!(text, "[{i}{}]", ",1".repeat(61));
+                }
+                let bytes = text.len();
+                built(bytes, move || {
+                    let mut d = api::create_ndjson_decoder::<&Value>(None).expect("default options").lazy();
+                    let mut reply = agent_contract::wire::FrameWriter::new();
+                    for chunk in text.as_bytes().chunks(65536) {
+                        d.push_lines(chunk, &mut |line| reply.line(line));
+                    }
+                    d.end_line().into_iter().for_each(|line| reply.line(line));
+                    assert!(reply.finish(Ok(())).starts_with(r#"{"ok":true"#));
+                })
+            },
+        },
+        Case {
             name: "classifyJsonRpcJson batch of n requests",
             build: |n| {
                 let text = list(n, |i| format!(r#"{{"jsonrpc":"2.0","id":{i},"method":"m"}}"#));

@@ -12,7 +12,7 @@ from __future__ import annotations
 import json
 import threading
 import weakref
-from typing import Any, AsyncIterable, Iterable, Iterator, AsyncIterator, Optional, Union
+from typing import Any, AsyncIterable, Callable, Iterable, Iterator, AsyncIterator, Optional, Union
 
 from . import _runtime
 from ._host_text import DEFAULT_MAX_BYTES, DEFAULT_MAX_DEPTH, MAX_DEPTH_CEILING, has_surrogates, limit_options, write
@@ -212,8 +212,8 @@ def _expand_rows(items: list[Any]) -> list[Any]:
     frames: list[Any] = []
     append = frames.append
     objects: list[dict[str, Any]] = []
-    # Per object a row names: the object and where its containers are (`_plan`).
-    named: dict[int, tuple[dict[str, Any], _Plan]] = {}
+    # Per object a row names: the object and a function copying it (`_copier`).
+    named: dict[int, tuple[dict[str, Any], Callable[[Any], Any]]] = {}
     line = 0
     i, n = 0, len(items)
     while i < n:
@@ -226,12 +226,10 @@ def _expand_rows(items: list[Any]) -> list[Any]:
             continue
         known = named.get(item)
         if known is None:
-            known = named[item] = (objects[item], _plan(objects[item]))
-        base, plan = known
-        # A copy of the object keeps the members' order (text, line, offset first, as parsed).
-        frame = base.copy()
-        for key, inner in plan:
-            frame[key] = _copy_planned(base[key], inner)
+            known = named[item] = (objects[item], _copier(objects[item]))
+        base, copy = known
+        # The copy keeps the members' order (text, line, offset first, as parsed).
+        frame = copy(base)
         line += 1
         frame["text"] = items[i + 2]
         frame["line"] = line
@@ -241,22 +239,36 @@ def _expand_rows(items: list[Any]) -> list[Any]:
     return frames
 
 
-# Where the containers inside a parsed JSON value are: (key or index, plan inside) for each.
-_Plan = list[tuple[Any, Any]]
+def _copier(value: Any) -> Callable[[Any], Any]:
+    """A function copying `value`, a dict or list parsed from JSON, and the containers inside
+    it (the leaves are immutable). Made once per object a reply's rows name, then called for
+    each row: a batch line's frame is a few hundred containers, a leaf's copy needs no call of
+    ours."""
+    if type(value) is dict:
+        inner = [(k, _copier(v)) for k, v in value.items() if type(v) is dict or type(v) is list]
+        if not inner:
+            return dict.copy
+        if len(inner) == 1:  # a batch element's classification holds its reply, which holds its error
+            ((key, copy_member),) = inner
 
+            def copy_one(v: dict[str, Any]) -> dict[str, Any]:
+                out = v.copy()
+                out[key] = copy_member(v[key])
+                return out
 
-def _plan(value: Any) -> _Plan:
-    items = value.items() if type(value) is dict else enumerate(value)
-    return [(k, _plan(v)) for k, v in items if type(v) is dict or type(v) is list]
+            return copy_one
 
+        def copy_dict(v: dict[str, Any]) -> dict[str, Any]:
+            out = v.copy()
+            for k, copy in inner:
+                out[k] = copy(v[k])
+            return out
 
-def _copy_planned(value: Any, plan: _Plan) -> Any:
-    """A copy of a dict or list parsed from JSON, its containers copied by the plan (the
-    leaves are immutable)."""
-    out = value.copy()
-    for k, inner in plan:
-        out[k] = _copy_planned(value[k], inner)
-    return out
+        return copy_dict
+    copies = [_copier(v) if type(v) is dict or type(v) is list else None for v in value]
+    if not any(copies):
+        return list.copy
+    return lambda v: [x if copy is None else copy(x) for x, copy in zip(v, copies)]
 
 
 # Characters (str) or bytes of a chunk per crossing into the core (`NdjsonDecoder.push`).

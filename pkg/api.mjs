@@ -403,8 +403,22 @@ function errorFields(error, contract) {
 // A frame's message comes as `true`: the core accepted the line's text as exactly one I-JSON
 // value, so JSON.parse of that text is the value it would have written (see parseJson).
 function withMessages(frames) {
-  for (const f of frames) if (f.message === true) f.message = JSON.parse(f.text);
+  for (const f of frames) {
+    if (f.message === true) f.message = JSON.parse(f.text);
+    linkBatchReply(f);
+  }
   return frames;
+}
+
+// A batch's reply comes as `true`: it is the list of its items' replies that are not null, in
+// order, and holds those same objects (wire::batch_reply_linked).
+function linkBatchReply(c) {
+  if (c.reply === true && c.kind === 'batch') {
+    const reply = [];
+    for (const item of c.items) if (item.reply !== null) reply.push(item.reply);
+    c.reply = reply;
+  }
+  return c;
 }
 
 // Frames come as objects and rows: a row is three items, k, offset and text, for the frame whose
@@ -860,8 +874,8 @@ export function createApi(load, renew) {
     advertisePromptCapabilities: (facts) => unwrap(done(core.advertisePromptCapabilities(facts))),
     createPromptLifecycle: () => wrapLifecycle(new core.PromptLifecycle(), unwrap),
     // JSON-RPC over NDJSON (issue 10 §1-§2).
-    classifyJsonRpc: (value, options) => unwrap(done(core.classifyJsonRpc(value, options))),
-    classifyJsonRpcJson: (text, options) => unwrap(done(core.classifyJsonRpcJson(text, options))),
+    classifyJsonRpc: (value, options) => linkBatchReply(unwrap(done(core.classifyJsonRpc(value, options)))),
+    classifyJsonRpcJson: (text, options) => linkBatchReply(unwrap(done(core.classifyJsonRpcJson(text, options)))),
     methodNotFound: (request) => unwrap(done(core.methodNotFound(request))),
     internalError: (request, error) => unwrap(done(core.internalError(request, errorFields(error, false)))),
     invalidParams: (request, contractError) =>
@@ -873,9 +887,9 @@ export function createApi(load, renew) {
     createRpcSession: (options) =>
       wrapRpc(new core.RpcSession(options), unwrap, {
         /** A message received: its classification with `problems` (empty when the conversation is right). */
-        incoming: (inner, message) => unwrap(decode(inner.incoming(message))),
+        incoming: (inner, message) => linkBatchReply(unwrap(decode(inner.incoming(message)))),
         /** A message sent: the same. */
-        outgoing: (inner, message) => unwrap(decode(inner.outgoing(message))),
+        outgoing: (inner, message) => linkBatchReply(unwrap(decode(inner.outgoing(message)))),
       }),
     // Gemini projection (issue 11 §2)
     toGeminiTools: (registry) => unwrap(projected(registry, 5, core.toGeminiTools)),

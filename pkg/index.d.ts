@@ -911,7 +911,7 @@ export interface JsonRpcClassification {
   /** The message's id when it has one of a valid type. */
   id?: JsonRpcId;
   method?: string;
-  /** What the envelope demands be sent back: an error reply, a batch's error replies, or null. */
+  /** What the envelope demands be sent back: an error reply, a batch's error replies (the same objects as its items' `reply`), or null. */
   reply: JsonRpcErrorReply | JsonRpcErrorReply[] | null;
   /** Set for invalid_request, invalid_response, parse_error. */
   code?: RpcCode;

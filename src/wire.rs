@@ -86,6 +86,24 @@ pub fn verdict_text(result: Result<(), ContractError>) -> String {
     }
 }
 
+/// A JSON-RPC classification (or frame) as a binding writes it: a batch's `reply`, the list of
+/// its items' replies that are not null, in order, is written as `true`, and the host puts its
+/// items' reply objects there (`linkBatchReply` in pkg/api.mjs, `_link_batch_reply` in
+/// `_rpc.py`). Each reply is then one object the caller gets, not two equal ones: a megabyte of
+/// short batch lines is 500,000 replies of two containers each (docs/decisions.md).
+pub fn batch_reply_linked(value: Value) -> Value {
+    let Value::Object(mut members) = value else { return value };
+    let is_batch = members.iter().any(|(k, v)| k == "kind" && matches!(v, Value::String(s) if s == "batch"));
+    if is_batch {
+        for (key, value) in members.iter_mut() {
+            if key == "reply" && matches!(value, Value::Array(_)) {
+                *value = Value::Bool(true);
+            }
+        }
+    }
+    Value::Object(members)
+}
+
 /// Writes `value` as JSON, adding `"undefined": [pointers]` when `value` is an object holding
 /// `Value::Undefined` anywhere.
 pub fn to_text(value: &Value) -> String {
@@ -320,8 +338,8 @@ impl FrameWriter {
         out.push_str("{\"text\":");
         crate::value::write_string(out, text);
         let _ = write!(out, ",\"line\":{line},\"offset\":{offset}");
-        let Value::Object(members) = &members else { unreachable!() };
-        for (key, value) in members {
+        let Value::Object(members) = batch_reply_linked(members) else { unreachable!() };
+        for (key, value) in &members {
             out.push(',');
             crate::value::write_string(out, key);
             out.push(':');
@@ -367,5 +385,16 @@ mod tests {
         assert!(value.contains(r#"{"text":"x","line":2,"offset":4,"#), "{out}");
         assert!(value.contains(r#"{"text":"[2]","line":3,"offset":6,"#), "{out}");
         assert!(value.ends_with(r#"},0,10,"[1]"]}"#), "{out}");
+    }
+
+    #[test]
+    fn a_batch_reply_is_written_as_true_for_the_host_to_link() {
+        // Answered elements: the batch's reply is `true`; none answered: it stays null; a message
+        // that is not a batch keeps its reply object.
+        let out = reply("[1,{\"jsonrpc\":\"2.0\",\"method\":\"n\"}]\n[{\"jsonrpc\":\"2.0\",\"method\":\"n\"}]\n");
+        assert!(out.contains(r#""kind":"batch","reply":true,"ignored":false,"items":[{"kind":"invalid_request","reply":{"jsonrpc":"2.0","id":null,"#), "{out}");
+        assert!(out.contains(r#""kind":"batch","reply":null,"#), "{out}");
+        let one = crate::rpc::classify_json(b"1", &RpcOptions::default()).into_value();
+        assert_eq!(super::batch_reply_linked(one.clone()), one);
     }
 }

@@ -115,6 +115,7 @@ fuzz_target!(|data: &[u8]| {
     let expected: Vec<Value> = whole
         .iter()
         .map(|f| Frame { message: f.message.as_ref().map(|_| Value::Bool(true)), ..f.clone() }.into_value())
+        .map(agent_contract::wire::batch_reply_linked) // a batch's reply is linked by the host
         .collect();
     assert_eq!(text_of(expanded), text_of(expected), "the rows expand to other frames");
     let bytewise: Vec<&[u8]> = text.chunks(1).collect();

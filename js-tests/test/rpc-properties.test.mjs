@@ -105,7 +105,7 @@ test('random strings, lone surrogates included: no throw, one frame per line', (
 // (wire::FrameWriter) that this side expands: each frame must be what a decoder that met the
 // line alone gives, moved to its place, and share no object with another frame.
 test('frames written as rows are each line read alone', () => {
-  const repeated = fc.oneof(line, fc.constantFrom('x', 'x', '', '[1]', '[2]', 'x'.repeat(129)));
+  const repeated = fc.oneof(line, fc.constantFrom('x', 'x', '', '[1]', '[2]', 'x'.repeat(129), '[1,2]', '[3,{"jsonrpc":"2.0","id":4}]'));
   fc.assert(
     fc.property(fc.array(fc.tuple(repeated, fc.boolean()), { maxLength: 24 }), fc.boolean(), max, ([...lines], reply, maxLineBytes) => {
       const options = { maxLineBytes, onMalformed: reply ? 'reply' : 'ignore' };
@@ -123,7 +123,46 @@ test('frames written as rows are each line read alone', () => {
         for (const key of ['reply', 'items', 'message', 'id']) {
           if (frames[i][key] !== null && typeof frames[i][key] === 'object') assert.notEqual(frames[i][key], frames[i - 1][key], key);
         }
+        if (frames[i].items && frames[i - 1].items?.length === frames[i].items.length) {
+          frames[i].items.forEach((item, k) => item.reply && assert.notEqual(item.reply, frames[i - 1].items[k].reply));
+        }
       }
+      for (const frame of frames) assertLinked(frame);
+    }),
+    { numRuns: RUNS },
+  );
+});
+
+// A batch's reply holds its items' reply objects, those that are not null, in order
+// (wire::batch_reply_linked): one object per reply, not two equal ones.
+function assertLinked(c) {
+  if (c.kind !== 'batch' || c.reply === null) return;
+  const answered = c.items.filter((item) => item.reply !== null);
+  assert.equal(c.reply.length, answered.length);
+  c.reply.forEach((reply, j) => assert.equal(reply, answered[j].reply));
+}
+
+test('a batch reply holds its items\' reply objects, in every operation that classifies', () => {
+  const element = fc.oneof(
+    fc.constantFrom(1, 'x', null, [], {}, { jsonrpc: '2.0', method: 'n' }, { jsonrpc: '2.0', id: 3, result: 1 }),
+    fc.integer({ min: 0, max: 9 }).map((id) => ({ jsonrpc: '2.0', id })),
+    fc.integer({ min: 0, max: 9 }).map((id) => ({ jsonrpc: '2.0', id, method: 'm' })),
+  );
+  fc.assert(
+    fc.property(fc.array(element, { minLength: 1, maxLength: 12 }), (batch) => {
+      const text = JSON.stringify(batch);
+      const session = api.createRpcSession();
+      const all = [
+        api.classifyJsonRpc(batch),
+        api.classifyJsonRpcJson(text),
+        api.classifyJsonRpcJson(utf8.encode(text)),
+        session.incoming(batch),
+        session.outgoing(batch),
+        ...decode([`${text}\n${text}\n`], { onMalformed: 'reply' }),
+      ];
+      session.free();
+      for (const c of all) assertLinked(c);
+      assert.deepEqual(all[1].reply, all[0].reply);
     }),
     { numRuns: RUNS },
   );

@@ -72,7 +72,9 @@ def decode_with(chunks: list[Any], options: dict[str, Any]) -> list[Any]:
         return frames
 
 
-repeated_st = st.one_of(line_st, st.sampled_from(["x", "x", "", "[1]", "[2]", "x" * 129]))
+repeated_st = st.one_of(
+    line_st, st.sampled_from(["x", "x", "", "[1]", "[2]", "x" * 129, "[1,2]", '[3,{"jsonrpc":"2.0","id":4}]'])
+)
 
 
 @settings(max_examples=150, **SETTINGS)
@@ -93,6 +95,46 @@ def test_frames_written_as_rows_are_each_line_read_alone(lines: list[tuple[str, 
         for key in ("reply", "items", "message", "id"):
             if isinstance(frame.get(key), (dict, list)):
                 assert frame[key] is not before.get(key), key
+        if frame.get("items") and len(before.get("items") or ()) == len(frame["items"]):
+            for item, earlier in zip(frame["items"], before["items"]):
+                assert item["reply"] is None or item["reply"] is not earlier["reply"]
+    for frame in frames:
+        assert_linked(frame)
+
+
+def assert_linked(c: Any) -> None:
+    """A batch's reply holds its items' reply objects, those that are not None, in order (the
+    core's wire::batch_reply_linked): one object per reply, not two equal ones."""
+    if c["kind"] != "batch" or c["reply"] is None:
+        return
+    answered = [item["reply"] for item in c["items"] if item["reply"] is not None]
+    assert len(c["reply"]) == len(answered)
+    assert all(reply is item for reply, item in zip(c["reply"], answered))
+
+
+element_st = st.one_of(
+    st.sampled_from([1, "x", None, [], {}, {"jsonrpc": "2.0", "method": "n"}, {"jsonrpc": "2.0", "id": 3, "result": 1}]),
+    st.integers(0, 9).map(lambda i: {"jsonrpc": "2.0", "id": i}),
+    st.integers(0, 9).map(lambda i: {"jsonrpc": "2.0", "id": i, "method": "m"}),
+)
+
+
+@settings(max_examples=100, **SETTINGS)
+@given(st.lists(element_st, min_size=1, max_size=12))
+def test_a_batch_reply_holds_its_items_reply_objects_in_every_operation(batch: list[Any]) -> None:
+    text = json.dumps(batch)
+    with ac.create_rpc_session() as session:
+        every = [
+            ac.classify_json_rpc(batch),
+            ac.classify_json_rpc_json(text),
+            ac.classify_json_rpc_json(text.encode()),
+            session.incoming(batch),
+            session.outgoing(batch),
+            *decode_with([f"{text}\n{text}\n"], {"onMalformed": "reply"}),
+        ]
+    for c in every:
+        assert_linked(c)
+    assert every[1]["reply"] == every[0]["reply"]
 
 
 def oracle(data: bytes) -> list[tuple[int, int]]:

@@ -805,7 +805,7 @@ use exports::agent_contract::core::rpc as wit_rpc;
 fn rpc_text(text: &[u8], options: &str) -> String {
     reply((|| {
         let o = host_options(options)?;
-        api::classify_json_rpc_json(text, o.as_ref().as_ref())
+        api::classify_json_rpc_json(text, o.as_ref().as_ref()).map(crate::wire::batch_reply_linked)
     })())
 }
 
@@ -817,7 +817,7 @@ impl wit_rpc::Guest for Core {
     fn classify_json_rpc(value: String, options: String) -> String {
         reply((|| {
             let (v, o) = (host_value(&value)?, host_options(&options)?);
-            api::classify_json_rpc(&&v, o.as_ref().as_ref())
+            api::classify_json_rpc(&&v, o.as_ref().as_ref()).map(crate::wire::batch_reply_linked)
         })())
     }
 
@@ -949,7 +949,9 @@ struct ComponentRpcSession {
 impl ComponentRpcSession {
     fn observe(&self, message: &str, incoming: bool) -> String {
         reply(match &mut *self.inner.borrow_mut() {
-            Ok(s) => host_value(message).and_then(|m| api::rpc_session_observe(s, &&m, incoming)),
+            Ok(s) => host_value(message)
+                .and_then(|m| api::rpc_session_observe(s, &&m, incoming))
+                .map(crate::wire::batch_reply_linked),
             Err(e) => Err(e.clone()),
         })
     }

@@ -972,7 +972,7 @@ fn rpc_value(value: JsValue) -> JsInput {
 #[wasm_bindgen(js_name = classifyJsonRpc)]
 pub fn classify_json_rpc(value: JsValue, options: JsValue) -> String {
     let o = rpc_options(&options);
-    reply(api::classify_json_rpc(&rpc_value(value), Some(&o)))
+    reply(api::classify_json_rpc(&rpc_value(value), Some(&o)).map(crate::wire::batch_reply_linked))
 }
 
 /// Text over `maxBytes` does not cross whole: its first `maxBytes + 1` bytes locate the size
@@ -980,22 +980,25 @@ pub fn classify_json_rpc(value: JsValue, options: JsValue) -> String {
 #[wasm_bindgen(js_name = classifyJsonRpcJson)]
 pub fn classify_json_rpc_json(text: JsValue, options: JsValue) -> String {
     let o = rpc_options(&options);
-    reply((|| {
-        let options = api::rpc_options(Some(&o), crate::rpc::options::RpcOptionSet::Classify)?;
-        let text = Text::of(&text);
-        if let Text::Other(v) = &text {
-            return Err(api::not_text(&JsInput::root(v.clone(), Caps::FLOOR)));
-        }
-        let max = options.max_bytes;
-        if text.len() > max {
-            let len = text.utf8_len();
-            let mut start = text.bytes(0, text.piece_end(0, max + 2));
-            start.truncate(max + 1);
-            let e = crate::json::text_too_large(&start, len, max);
-            return Ok(crate::rpc::Classification::from_parse_error(&e).into_value());
-        }
-        Ok(crate::rpc::classify_json(&text.bytes(0, text.len()), &options).into_value())
-    })())
+    reply(
+        (|| {
+            let options = api::rpc_options(Some(&o), crate::rpc::options::RpcOptionSet::Classify)?;
+            let text = Text::of(&text);
+            if let Text::Other(v) = &text {
+                return Err(api::not_text(&JsInput::root(v.clone(), Caps::FLOOR)));
+            }
+            let max = options.max_bytes;
+            if text.len() > max {
+                let len = text.utf8_len();
+                let mut start = text.bytes(0, text.piece_end(0, max + 2));
+                start.truncate(max + 1);
+                let e = crate::json::text_too_large(&start, len, max);
+                return Ok(crate::rpc::Classification::from_parse_error(&e).into_value());
+            }
+            Ok(crate::rpc::classify_json(&text.bytes(0, text.len()), &options).into_value())
+        })()
+        .map(crate::wire::batch_reply_linked),
+    )
 }
 
 #[wasm_bindgen(js_name = methodNotFound)]
@@ -1172,14 +1175,14 @@ impl RpcSession {
 
     pub fn incoming(&mut self, message: JsValue) -> String {
         reply(match &mut self.inner {
-            Ok(s) => api::rpc_session_observe(s, &rpc_value(message), true),
+            Ok(s) => api::rpc_session_observe(s, &rpc_value(message), true).map(crate::wire::batch_reply_linked),
             Err(e) => Err(e.clone()),
         })
     }
 
     pub fn outgoing(&mut self, message: JsValue) -> String {
         reply(match &mut self.inner {
-            Ok(s) => api::rpc_session_observe(s, &rpc_value(message), false),
+            Ok(s) => api::rpc_session_observe(s, &rpc_value(message), false).map(crate::wire::batch_reply_linked),
             Err(e) => Err(e.clone()),
         })
     }

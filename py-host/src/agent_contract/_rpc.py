@@ -59,7 +59,9 @@ def _call(export: str, *args: str) -> Any:
 def classify_json_rpc(value: Any, options: Optional[JsonRpcOptions] = None) -> JsonRpcClassification:
     """`{kind, id?, method?, reply, code?, path?, reason?, items?}` of one message or batch
     (a dict or list); raises ContractError only for invalid options or a value with no JSON form."""
-    result: JsonRpcClassification = _call("classify-json-rpc", _message(value, options), _opts(options))
+    result: JsonRpcClassification = _link_batch_reply(
+        _call("classify-json-rpc", _message(value, options), _opts(options))
+    )
     return result
 
 
@@ -73,11 +75,11 @@ def classify_json_rpc_json(text: Any, options: Optional[JsonRpcOptions] = None) 
         return _unwrap(_not_text(text))  # type: ignore[no-any-return]
     if type(snap) is str:
         if not has_surrogates(snap):
-            return _call("classify-json-rpc-json", snap, opts)  # type: ignore[no-any-return]
+            return _link_batch_reply(_call("classify-json-rpc-json", snap, opts))
         data = wtf8(snap)
     else:
         data = snap
-    return _call("classify-json-rpc-json-bytes", carried(data), opts)  # type: ignore[no-any-return]
+    return _link_batch_reply(_call("classify-json-rpc-json-bytes", carried(data), opts))
 
 
 def method_not_found(request: Any) -> Optional[JsonRpcErrorReply]:
@@ -200,7 +202,16 @@ def _with_messages(frames: list[Any]) -> list[Any]:
     for f in frames:
         if f.get("message") is True:
             f["message"] = json.loads(f["text"])
+        _link_batch_reply(f)
     return frames
+
+
+def _link_batch_reply(c: Any) -> Any:
+    """A batch's reply comes as True: it is the list of its items' replies that are not None, in
+    order, and holds those same objects (the core's `wire::batch_reply_linked`)."""
+    if c.get("reply") is True and c.get("kind") == "batch":
+        c["reply"] = [item["reply"] for item in c["items"] if item["reply"] is not None]
+    return c
 
 
 def _expand_rows(items: list[Any]) -> list[Any]:
@@ -432,11 +443,11 @@ class RpcSession(_RpcResource):
         self._options = options
 
     def incoming(self, message: Any) -> RpcObservation:
-        result: RpcObservation = self._unwrap(self._call("incoming", _message(message, self._options)))
+        result: RpcObservation = _link_batch_reply(self._unwrap(self._call("incoming", _message(message, self._options))))
         return result
 
     def outgoing(self, message: Any) -> RpcObservation:
-        result: RpcObservation = self._unwrap(self._call("outgoing", _message(message, self._options)))
+        result: RpcObservation = _link_batch_reply(self._unwrap(self._call("outgoing", _message(message, self._options))))
         return result
 
 

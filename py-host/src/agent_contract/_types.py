@@ -481,6 +481,7 @@ class JsonRpcClassification(TypedDict):
     kind: JsonRpcKind
     id: NotRequired[JsonRpcId]
     method: NotRequired[str]
+    # A batch's: its items' replies that are not None, in order, the same dicts.
     reply: Union[JsonRpcErrorReply, list[JsonRpcErrorReply], None]
     code: NotRequired[RpcCode]
     path: NotRequired[str]

@@ -162,6 +162,23 @@ function makers(r) {
     if (k === 2) return ':' + 'x'.repeat(n(MB)) + '\n\n';
     return Array.from({ length: 1 + r.int(20) }, () => r.pick(events)).join('').slice(r.int(5));
   };
+  // Up to a megabyte of short lines of one kind, as a string or bytes: per byte, the most frames
+  // (blank lines, a garbage byte each, `[i]`) or the most replies (batch lines of invalid
+  // elements, 2 bytes each), the shapes that cost a decoder most per MB.
+  const lineFlood = () => {
+    const size = 1 + r.int(1e6 - 1);
+    const k = r.int(5);
+    let text;
+    if (k === 0) text = '\n'.repeat(size);
+    else if (k === 1) text = 'x\n'.repeat(size >> 1);
+    else if (k === 2) text = Array.from({ length: size >> 3 }, (_, i) => `[${i}]\n`).join('');
+    else {
+      const width = r.pick([2, 62, 1024, 2 + r.int(1023)]);
+      const ones = ',1'.repeat(width - 1);
+      text = Array.from({ length: Math.max(1, Math.floor(size / (2 * width + 10))) }, (_, i) => `[${i}${ones}]\n`).join('');
+    }
+    return r.chance(0.5) ? new TextEncoder().encode(text) : text;
+  };
   const providerEvent = () => (r.chance(0.3) ? r.pick(['[DONE]', '{"choices":[]}', '{']) : r.chance(0.5) ? value(0, []) : { type: r.pick(['message_start', 'content_block_start', 'message_delta']), message: value(1, []), index: number(), delta: value(1, []) });
   const provider = () => r.pick(['openai-chat', 'openai-responses', 'anthropic', 'gemini', 'nope', field([])]);
   const registry = () => {
@@ -189,7 +206,7 @@ function makers(r) {
   };
   const capabilities = () => r.pick([{ image: true, audio: true, embeddedContext: true }, { image: true }, null, value(0, [])]);
   const fresh = () => { nodes = 0; big = r.chance(0.02); };
-  return { fresh, value: () => value(0, []), action, toolDef, decision, options, text, sse, providerEvent, provider, registry, policy, str, prompt, capabilities };
+  return { fresh, value: () => value(0, []), action, toolDef, decision, options, text, sse, lineFlood, providerEvent, provider, registry, policy, str, prompt, capabilities };
 }
 
 // Every public function: how to call it with generated arguments. `kind` says how its outcome
@@ -239,8 +256,8 @@ export function targets(m, r) {
     // JSON-RPC over NDJSON
     t('classifyJsonRpc', () => [m.value()]), t('classifyJsonRpcJson', () => [m.text()]),
     t('methodNotFound', () => [m.value()]), t('internalError', () => [m.value(), m.value()]),
-    t('invalidParams', () => [m.value(), m.value()]), t('checkStdoutPurity', () => [r.chance(0.5) ? m.sse() : [m.sse(), m.text(), m.value()]]),
-    t('ndjsonFrames', () => [r.chance(0.2) ? m.value() : [m.sse(), m.text(), m.sse()]]),
+    t('invalidParams', () => [m.value(), m.value()]), t('checkStdoutPurity', () => [r.chance(0.01) ? m.lineFlood() : r.chance(0.5) ? m.sse() : [m.sse(), m.text(), m.value()]]),
+    t('ndjsonFrames', () => [r.chance(0.01) ? m.lineFlood() : r.chance(0.2) ? m.value() : [m.sse(), m.text(), m.sse()]]),
     t('createNdjsonDecoder', () => []), t('createRpcSession', () => []),
     // Gemini projection (issue 11 §2)
     t('toGeminiTools', () => [m.registry()]), t('geminiSchemaIssues', () => [m.value()]),
@@ -402,7 +419,7 @@ export async function run({ inputs = 1000, seconds = Infinity, seed = 1, log = (
       if (!object) continue;
       for (let j = 0; j < 1 + r.int(6); j++) {
         if (target.name === 'createNdjsonDecoder') {
-          const c = r.chance(0.5) ? m.sse() : m.text();
+          const c = r.chance(0.01) ? m.lineFlood() : r.chance(0.5) ? m.sse() : m.text();
           check(target.name, i, () => (r.chance(0.8) ? object.push(c) : object.end()), defaults, sizeOf(c));
         } else {
           const v = m.value();

@@ -362,6 +362,29 @@ class Gen:
             return json.dumps({"type": "message_start", "message": {"id": "m"}})
         return self.value()
 
+    def line_flood(self) -> Any:
+        """Up to a megabyte of short lines of one kind, as str or bytes: per byte, the most
+        frames (blank lines, a garbage byte each, `[i]`) or the most replies (batch lines of
+        invalid elements, 2 bytes each), the shapes that cost a decoder most per MB."""
+        r = self.r
+        size = r.randrange(1, 1_000_000)
+        k = r.randrange(5)
+        if k == 0:
+            self.tag("flood-blank")
+            text = "\n" * size
+        elif k == 1:
+            self.tag("flood-garbage")
+            text = "x\n" * (size // 2)
+        elif k == 2:
+            self.tag("flood-short")
+            text = "".join(f"[{i}]\n" for i in range(size // 8))
+        else:
+            self.tag("flood-batch")
+            width = r.choice([2, 62, 1024, r.randrange(2, 1025)])
+            ones = ",1" * (width - 1)
+            text = "".join(f"[{i}{ones}]\n" for i in range(max(1, size // (2 * width + 10))))
+        return text.encode() if self.chance(0.5) else text
+
     def sse_chunk(self) -> Any:
         r = self.r
         k = r.randrange(6)
@@ -503,7 +526,7 @@ def _provider_session(g: Gen) -> Any:
 
 def _decoder_session(g: Gen) -> Any:
     options = g.options() if g.chance(0.3) else None
-    chunks = [g.sse_chunk() for _ in range(g.r.randrange(1, 5))]
+    chunks = [g.line_flood() if g.chance(0.01) else g.sse_chunk() for _ in range(g.r.randrange(1, 5))]
 
     def session() -> Any:  # (the parts, for the size: the chunks)
         with ac.create_ndjson_decoder(options) as d:
@@ -533,6 +556,8 @@ def _rpc_session(g: Gen) -> Any:
 
 
 def _lines(g: Gen) -> Any:
+    if g.chance(0.01):
+        return g.line_flood()  # one str or bytes is one chunk; its size is its length
     k = g.r.randrange(6)
     items = [g.sse_chunk() for _ in range(g.r.randrange(4))]
     if k == 0:

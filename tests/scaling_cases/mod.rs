@@ -644,6 +644,19 @@ pub fn cases() -> Vec<Case> {
             },
         },
         Case {
+            // A million frames per megabyte, each a problem counted (the first 1,000 listed).
+            name: "checkStdoutPurity 16n blank lines",
+            build: |n| {
+                let text = "\n".repeat(16 * n);
+                built(text.len(), move || {
+                    let mut purity = api::create_purity_check::<&Value>(None).expect("default options");
+                    purity.push(text.as_bytes());
+                    let Value::Object(result) = purity.finish() else { panic!("an object") };
+                    assert_eq!(result[0], ("pure".to_owned(), Value::Bool(false)));
+                })
+            },
+        },
+        Case {
             name: "classifyJsonRpcJson batch of n requests",
             build: |n| {
                 let text = list(n, |i| format!(r#"{{"jsonrpc":"2.0","id":{i},"method":"m"}}"#));

@@ -935,6 +935,11 @@ fn to_strings(v: &Value) -> Vec<String> {
 
 pub(crate) struct Queue {
     pub(crate) schemas: Vec<UrlPtr>,
+    /// Where the locations of each hash are in `schemas` (patch 5: a linear search made
+    /// compiling a schema of n subschemas take time quadratic in n; hashes, not copies of the
+    /// locations, keep the index small).
+    queued: HashMap<u64, Vec<usize>>,
+    hasher: std::collections::hash_map::RandomState,
     pub(crate) roots: HashMap<Url, Root>,
 }
 
@@ -942,6 +947,8 @@ impl Queue {
     fn new() -> Self {
         Self {
             schemas: vec![],
+            queued: HashMap::new(),
+            hasher: Default::default(),
             roots: HashMap::new(),
         }
     }
@@ -972,12 +979,20 @@ impl Queue {
             // already got compiled
             return sch.idx;
         }
-        if let Some(qindex) = self.schemas.iter().position(|e| *e == up) {
+        let hash = {
+            use std::hash::{BuildHasher, Hash, Hasher};
+            let mut h = self.hasher.build_hasher();
+            up.hash(&mut h);
+            h.finish()
+        };
+        let same = self.queued.entry(hash).or_default();
+        if let Some(&qindex) = same.iter().find(|&&i| self.schemas[i] == up) {
             // already queued for compilation
             return SchemaIndex(schemas.size() + qindex);
         }
 
         // new compilation request
+        same.push(self.schemas.len());
         self.schemas.push(up);
         SchemaIndex(schemas.size() + self.schemas.len() - 1)
     }

@@ -149,6 +149,12 @@ test('batches at the default limits stay under the memory bound', () => {
   assert.deepEqual([frames[0].code, frames.at(-1).line], ['RPC_BLANK_LINE', 1 << 20]);
   decoder.free();
   assert.ok(memoryReport().bytes <= 64 * 2 ** 20, `${memoryReport().bytes}`);
+  // checkStdoutPurity gathered a chunk's frames in a list first: a megabyte of blank lines took
+  // the instance to 284 MB (the fuzzer's line floods). Now each frame is counted as it comes.
+  const { result: purity } = timed(() => api.checkStdoutPurity(new TextEncoder().encode('\n'.repeat(1 << 20))));
+  assert.deepEqual([purity.pure, purity.frames, purity.problemCount, purity.problems.length, purity.truncated], [false, 0, 1 << 20, 1000, true]);
+  assert.equal(memoryReport().renewals, renewals);
+  assert.ok(memoryReport().bytes <= 64 * 2 ** 20, `${memoryReport().bytes}`);
 });
 
 

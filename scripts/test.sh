@@ -16,6 +16,9 @@ suite() {
 }
 
 suite rust cargo test --workspace --quiet -- --nocapture
+# Linear time and the memory bound on the largest inputs the default limits admit: release only
+# (debug runs use inputs too small to tell quadratic from linear; boon patch 5 was found here).
+suite rust-scaling cargo test --release --test scaling --quiet
 # The vendored schema engine's own unit tests (our patches have tests there: vendor/boon/PATCHES.md).
 suite rust-vendor cargo test -p boon --lib --quiet
 suite rust-wasm cargo test --target wasm32-unknown-unknown --features js --test wasm \

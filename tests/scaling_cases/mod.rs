@@ -245,7 +245,9 @@ pub fn cases() -> Vec<Case> {
         Case {
             name: "defineTool {n/4 properties}",
             build: |n| {
-                let n = n / 4;
+                // At most the subschemas a definition may have (the root and `additionalProperties`
+                // are two of them).
+                let n = (n / 4).min(agent_contract::tools::schema::MAX_SCHEMA_NODES - 2);
                 let props = list(n, |i| format!("\"p{i}\":{{\"type\":\"string\"}}"));
                 let text = tool(0, &format!("{{{}}}", &props[1..props.len() - 1]));
                 let v = keep(value(&text));
@@ -382,7 +384,9 @@ pub fn cases() -> Vec<Case> {
         Case {
             name: "strictSchemaIssues {n/4 properties}",
             build: |n| {
-                let n = n / 4;
+                // At most the subschemas a definition may have (the root and `additionalProperties`
+                // are two of them).
+                let n = (n / 4).min(agent_contract::tools::schema::MAX_SCHEMA_NODES - 2);
                 let props = list(n, |i| format!("\"p{i}\":{{\"type\":\"string\"}}"));
                 let text = format!("{{\"type\":\"object\",\"properties\":{{{}}}}}", &props[1..props.len() - 1]);
                 let v = keep(value(&text));
@@ -406,7 +410,9 @@ pub fn cases() -> Vec<Case> {
         Case {
             name: "compareContracts {n/4 properties}",
             build: |n| {
-                let n = n / 4;
+                // At most the subschemas a definition may have (the root and `additionalProperties`
+                // are two of them).
+                let n = (n / 4).min(agent_contract::tools::schema::MAX_SCHEMA_NODES - 2);
                 let props = list(n, |i| format!("\"p{i}\":{{\"type\":\"string\"}}"));
                 let old = tool(0, &format!("{{{}}}", &props[1..props.len() - 1]));
                 let props = list(n, |i| format!("\"p{}\":{{\"type\":\"string\"}}", n - 1 - i));

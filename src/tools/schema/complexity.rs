@@ -26,7 +26,7 @@ use crate::error::{Code, ContractError, Layer, Result};
 use crate::value::Value;
 
 /// Schema objects (and booleans) in one schema, references' targets included.
-pub const MAX_SCHEMA_NODES: usize = 20_000;
+pub const MAX_SCHEMA_NODES: usize = 8_192;
 /// Evaluations one value may receive from one schema (same-value applicators and references).
 pub const MAX_EVALUATIONS: u64 = 100_000;
 /// Nested evaluations (engine recursion). Measured: a failing evaluation nested through `$ref`

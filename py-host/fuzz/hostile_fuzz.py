@@ -76,9 +76,13 @@ PROVIDERS = ["openai-chat", "openai-responses", "anthropic", "gemini", "bogus"]
 class Gen:
     """Random hostile inputs; `self.tags` names what went into the current input."""
 
-    def __init__(self, seed: int, heavy: float = 0.002) -> None:
+    def __init__(self, seed: int, heavy: float = 0.002, flood_bytes: int = 1_000_000) -> None:
         self.r = random.Random(seed)
         self.tags: list[str] = []
+        # Largest line flood (`line_flood`): 1 MB in long runs; the short test run keeps them
+        # smaller, since the worst floods take 0.6-0.9 s per MB on an idle machine and a shared
+        # CI machine would flag them at random (docs/fuzzing.md).
+        self.flood_bytes = flood_bytes
         # How often a draw may be large (a 1 MB string, a 65536-element list, 4 MB of text):
         # rare, so that a long run reaches 10^6 inputs, yet each kind is met thousands of times.
         self.heavy = heavy
@@ -367,7 +371,7 @@ class Gen:
         frames (blank lines, a garbage byte each, `[i]`) or the most replies (batch lines of
         invalid elements, 2 bytes each), the shapes that cost a decoder most per MB."""
         r = self.r
-        size = r.randrange(1, 1_000_000)
+        size = r.randrange(1, self.flood_bytes)
         k = r.randrange(5)
         if k == 0:
             self.tag("flood-blank")
@@ -803,9 +807,11 @@ def _rss_mb() -> float:
         return int(f.read().split()[1]) * os.sysconf("SC_PAGE_SIZE") / MB
 
 
-def run(inputs: int, seed: int, seconds: float = math.inf, quiet: bool = True) -> dict[str, Any]:
+def run(
+    inputs: int, seed: int, seconds: float = math.inf, quiet: bool = True, flood_bytes: int = 1_000_000
+) -> dict[str, Any]:
     """Runs `inputs` inputs (or until `seconds` passed); returns the counts and timings."""
-    g = Gen(seed)
+    g = Gen(seed, flood_bytes=flood_bytes)
     targets = _targets()
     names = sorted(targets)
     stats: dict[str, dict[str, Any]] = {n: {"calls": 0, "per_mb": [], "slowest": (0.0, 0)} for n in names}

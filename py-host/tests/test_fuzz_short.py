@@ -22,7 +22,8 @@ def test_every_public_function_is_fuzzed() -> None:
 def test_short_fuzz_run() -> None:
     seconds = float(os.environ.get("AGENT_CONTRACT_FUZZ_SECONDS", "60"))
     seed = int(os.environ.get("AGENT_CONTRACT_FUZZ_SEED", "20260801"))
-    result = hostile_fuzz.run(10**9, seed, seconds)
+    # Line floods up to 256 KiB here; the long run draws them up to 1 MB.
+    result = hostile_fuzz.run(10**9, seed, seconds, flood_bytes=256 << 10)
     SUMMARY.append(
         f"fuzz (python): {result['inputs']} inputs in {result['seconds']:.0f} s, {len(result['escapes'])} escapes, "
         f"{len(result['slow'])} slow, max wasm memory {result['max_wasm_memory'] >> 20} MB"

@@ -64,22 +64,31 @@ pub fn verdict_shapes() -> String {
     to_text(&api::verdict_shapes())
 }
 
-fn of_value(root: &JsInput, result: Result<u32, ContractError>) -> JsValue {
-    match result {
+/// The reply of an export that answers one JS value, wrapped in an `Ok` that is never an `Err`:
+/// wasm-bindgen gives a `Result` several wasm results, and V8 never inlines a JS→Wasm call with
+/// more than one. Node 20's V8 inlines a call whose one result is an `externref` and aborts the
+/// process (`Fatal error … unreachable code` in `Deoptimizer::DoComputeBuiltinContinuation`)
+/// when that call is deoptimized lazily, which any caller code run during the call can cause (a
+/// getter, a Proxy trap the reader meets). js-tests/test/lazy-deopt.test.mjs keeps every export
+/// off that shape; see docs/decisions.md, "No export answers one externref".
+pub type NotInlined = Result<JsValue, JsValue>;
+
+fn of_value(root: &JsInput, result: Result<u32, ContractError>) -> NotInlined {
+    Ok(match result {
         Ok(code) => verdict_of(&root.value, JsValue::from(code)),
         Err(e) => JsValue::from_str(&reply(Err(e))),
-    }
+    })
 }
 
-fn of_text(result: Result<u32, ContractError>) -> JsValue {
-    match result {
+fn of_text(result: Result<u32, ContractError>) -> NotInlined {
+    Ok(match result {
         Ok(code) => JsValue::from(code),
         Err(e) => JsValue::from_str(&reply(Err(e))),
-    }
+    })
 }
 
 #[wasm_bindgen(js_name = parseAgentActionVerdict)]
-pub fn parse_agent_action_verdict(value: JsValue, options: JsValue) -> JsValue {
+pub fn parse_agent_action_verdict(value: JsValue, options: JsValue) -> NotInlined {
     let o = Opts::read(&options, OptionSet::Rules);
     let root = o.mirrored(value);
     let result = api::parse_agent_action_verdict(&root, o.input());
@@ -87,13 +96,13 @@ pub fn parse_agent_action_verdict(value: JsValue, options: JsValue) -> JsValue {
 }
 
 #[wasm_bindgen(js_name = parseAgentActionJsonVerdict)]
-pub fn parse_agent_action_json_verdict(text: JsValue, options: JsValue) -> JsValue {
+pub fn parse_agent_action_json_verdict(text: JsValue, options: JsValue) -> NotInlined {
     let o = Opts::read(&options, OptionSet::Rules);
     of_text(with_text(&text, o.max_bytes(OptionSet::Rules), |t| api::parse_agent_action_json_verdict(t, o.input())))
 }
 
 #[wasm_bindgen(js_name = parseDecisionVerdict)]
-pub fn parse_decision_verdict(value: JsValue, options: JsValue) -> JsValue {
+pub fn parse_decision_verdict(value: JsValue, options: JsValue) -> NotInlined {
     let o = Opts::read(&options, OptionSet::Decision);
     let root = o.mirrored(value);
     let result = api::parse_decision_verdict(&root, o.input());
@@ -101,7 +110,7 @@ pub fn parse_decision_verdict(value: JsValue, options: JsValue) -> JsValue {
 }
 
 #[wasm_bindgen(js_name = parseDecisionJsonVerdict)]
-pub fn parse_decision_json_verdict(text: JsValue, options: JsValue) -> JsValue {
+pub fn parse_decision_json_verdict(text: JsValue, options: JsValue) -> NotInlined {
     let o = Opts::read(&options, OptionSet::Decision);
     of_text(with_text(&text, o.max_bytes(OptionSet::Decision), |t| api::parse_decision_json_verdict(t, o.input())))
 }
@@ -110,17 +119,17 @@ pub fn parse_decision_json_verdict(text: JsValue, options: JsValue) -> JsValue {
 /// list's node marked with that reply (its mirror holds the items the reader read), so one value
 /// crosses.
 #[wasm_bindgen(js_name = parseAgentActionsVerdict)]
-pub fn parse_agent_actions_verdict(list: JsValue, options: JsValue) -> JsValue {
+pub fn parse_agent_actions_verdict(list: JsValue, options: JsValue) -> NotInlined {
     let o = Opts::read(&options, OptionSet::Rules);
     let root = o.mirrored(list);
     let mut batch = BatchWriter::new();
     let result = api::each_agent_action(&root, o.input(), &mut |item| batch.verdict(item.map(|a| action_verdict(&a))));
     let text = batch.finish(result);
-    if root.kind == crate::input::Kind::Array {
+    Ok(if root.kind == crate::input::Kind::Array {
         verdict_of(&root.value, JsValue::from_str(&text))
     } else {
         JsValue::from_str(&text)
-    }
+    })
 }
 
 #[wasm_bindgen(js_name = parseAgentActionsJsonlVerdict)]

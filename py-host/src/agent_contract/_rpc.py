@@ -196,16 +196,6 @@ class _RpcResource:
         self.close()
 
 
-def _with_messages(frames: list[Any]) -> list[Any]:
-    """A frame's message comes as True: the core accepted the line's text as exactly one I-JSON
-    value, so json.loads of that text is the value it would have written (see `parse_json`)."""
-    for f in frames:
-        if f.get("message") is True:
-            f["message"] = json.loads(f["text"])
-        _link_batch_reply(f)
-    return frames
-
-
 def _link_batch_reply(c: Any) -> Any:
     """A batch's reply comes as True: it is the list of its items' replies that are not None, in
     order, and holds those same objects (the core's `wire::batch_reply_linked`)."""
@@ -214,17 +204,24 @@ def _link_batch_reply(c: Any) -> Any:
     return c
 
 
-def _expand_rows(items: list[Any]) -> list[Any]:
-    """Frames come as dicts and rows: a row is three items, k, offset and text, for the frame
-    whose other members are those of the reply's k-th dict and whose line is the previous
-    frame's plus one (the core's `wire::FrameWriter`; a megabyte of blank lines is a million
-    frames that differ only there). Shared members that are containers are copied, so no two
-    frames share one, as if each had been parsed."""
+def _frames(items: list[Any]) -> list[Any]:
+    """The frames of a decoder's reply. They come as dicts and rows: a row is three items, k,
+    offset and text, for the frame whose other members are those of the reply's k-th dict and
+    whose line is the previous frame's plus one (the core's `wire::FrameWriter`; a megabyte of
+    blank lines is a million frames that differ only there). Shared members that are containers
+    are copied, so no two frames share one, as if each had been parsed. A frame's message comes
+    as True: the core accepted the line's text as exactly one I-JSON value, so json.loads of
+    that text is the value it would have written (see `parse_json`); a batch's reply comes as
+    True (`_link_batch_reply`). What a row needs is decided once per dict it names, not per row:
+    a megabyte of blank lines is one loop over a million rows and nothing else."""
     frames: list[Any] = []
     append = frames.append
     objects: list[dict[str, Any]] = []
-    # Per object a row names: the object and a function copying it (`_copier`).
-    named: dict[int, tuple[dict[str, Any], Callable[[Any], Any]]] = {}
+    # Per dict a row names: the dict, a function copying it (`_copier`), whether a row's message
+    # is parsed from its text, whether its batch reply is linked. The dicts themselves are
+    # finished after the loop: a row copies its dict as the core wrote it.
+    named: dict[int, tuple[dict[str, Any], Callable[[Any], Any], bool, bool]] = {}
+    loads = json.loads
     line = 0
     i, n = 0, len(items)
     while i < n:
@@ -237,16 +234,26 @@ def _expand_rows(items: list[Any]) -> list[Any]:
             continue
         known = named.get(item)
         if known is None:
-            known = named[item] = (objects[item], _copier(objects[item]))
-        base, copy = known
+            base = objects[item]
+            batch = base.get("reply") is True and base.get("kind") == "batch"
+            known = named[item] = (base, _copier(base), base.get("message") is True, batch)
+        base, copy, parse, batch = known
         # The copy keeps the members' order (text, line, offset first, as parsed).
         frame = copy(base)
         line += 1
-        frame["text"] = items[i + 2]
+        frame["text"] = text = items[i + 2]
         frame["line"] = line
         frame["offset"] = items[i + 1]
+        if parse:
+            frame["message"] = loads(text)
+        if batch:
+            _link_batch_reply(frame)
         append(frame)
         i += 3
+    for frame in objects:
+        if frame.get("message") is True:
+            frame["message"] = loads(frame["text"])
+        _link_batch_reply(frame)
     return frames
 
 
@@ -308,7 +315,7 @@ class NdjsonDecoder(_RpcResource):
         with _collector_paused():
             if snap is None or len(snap) <= _NDJSON_SLICE:
                 reply = self._push_text(chunk if snap is None else snap)
-                result: list[NdjsonFrame] = _with_messages(_expand_rows(reply))
+                result: list[NdjsonFrame] = _frames(reply)
                 return result
             frames: list[NdjsonFrame] = []
             start = 0
@@ -316,7 +323,7 @@ class NdjsonDecoder(_RpcResource):
                 end = start + _NDJSON_SLICE
                 if type(snap) is str and end < len(snap) and "\ud800" <= snap[end - 1] <= "\udbff":
                     end += 1  # a surrogate pair written as two code points stays in one slice
-                frames.extend(_with_messages(_expand_rows(self._push_text(snap[start:end]))))
+                frames.extend(_frames(self._push_text(snap[start:end])))
                 start = end
             return frames
 
@@ -324,7 +331,7 @@ class NdjsonDecoder(_RpcResource):
         from . import _collector_paused
 
         with _collector_paused():
-            result: list[NdjsonFrame] = _with_messages(_expand_rows(self._unwrap(self._call("end"))))
+            result: list[NdjsonFrame] = _frames(self._unwrap(self._call("end")))
         return result
 
     def buffered_bytes(self) -> int:

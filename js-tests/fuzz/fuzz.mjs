@@ -335,7 +335,7 @@ export async function run({ inputs = 1000, seconds = Infinity, seed = 1, log = (
   const m = makers(r, floodBytes);
   const list = targets(m, r);
   const stats = new Map(list.map((x) => [x.name, { calls: 0, perMB: [], worstPerMB: 0, slowest: 0 }]));
-  const report = { seed, inputs: 0, escapes: [], slowCalls: [], memoryOverBound: [], maxMemoryBytes: 0, stats };
+  const report = { seed, inputs: 0, escapes: [], slowCalls: [], memoryOverBound: [], maxMemoryBytes: 0, maxMemoryAtDefaultsBytes: 0, stats };
   const started = performance.now();
   const check = (name, index, call, defaults, size) => {
     const before = api.memoryReport().renewals;
@@ -367,6 +367,10 @@ export async function run({ inputs = 1000, seconds = Infinity, seed = 1, log = (
       onGrow({ name, index, defaults, size, bytes: mem.bytes, ms });
     }
     if (defaults && mem.renewals !== before) report.memoryOverBound.push({ name, index, peakBytes: mem.peakBytes });
+    // The bound itself: what a call at the default limits leaves (a handle's methods never renew
+    // the instance, and a run of calls can pass the bound with no call that renews it; the
+    // long run fails on it, docs/fuzzing.md "Still to do for issue 8 (hosts)").
+    else if (defaults && mem.bytes > report.maxMemoryAtDefaultsBytes) report.maxMemoryAtDefaultsBytes = mem.bytes;
     return outcome;
   };
   for (let i = 0; i < inputs && (performance.now() - started) / 1000 < seconds; i++) {
@@ -468,6 +472,6 @@ export function summary(report) {
   return {
     seed: report.seed, inputs: report.inputs, seconds: +report.seconds.toFixed(1), escapes: report.escapes.length,
     callsOver1sAtMost1MB: report.slowCalls.length, memoryOverBoundAtDefaults: report.memoryOverBound.length,
-    maxMemoryMiB: +(report.maxMemoryBytes / MB).toFixed(1), rows,
+    maxMemoryMiB: +(report.maxMemoryBytes / MB).toFixed(1), maxMemoryAtDefaultsMiB: +(report.maxMemoryAtDefaultsBytes / MB).toFixed(1), rows,
   };
 }

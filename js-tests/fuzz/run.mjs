@@ -1,7 +1,8 @@
 // The long run: node js-tests/fuzz/run.mjs --inputs 1000000 [--seed N] [--seconds S] [--trace-memory]
 // (--trace-memory prints every call after which the instance's memory reached a new high)
 // Prints progress, then the summary (inputs, escapes, calls over 1 s on inputs <= 1 MB, memory,
-// per function the typical and the slowest time per MB) and the first escapes found.
+// per function the typical and the slowest time per MB) and the first escapes found. Fails on an
+// escape, a call over 1 s on at most 1 MB, or an instance over 64 MiB after a call at the default limits.
 import { run, summary } from './fuzz.mjs';
 
 const arg = (name, fallback) => {
@@ -28,4 +29,4 @@ console.table(s.rows);
 for (const e of report.escapes.slice(0, 10)) console.log('ESCAPE', e);
 for (const e of report.slowCalls.slice(0, 10)) console.log('SLOW', e);
 for (const e of report.memoryOverBound.slice(0, 10)) console.log('MEMORY', e);
-process.exitCode = s.escapes || s.callsOver1sAtMost1MB || s.memoryOverBoundAtDefaults ? 1 : 0;
+process.exitCode = s.escapes || s.callsOver1sAtMost1MB || s.memoryOverBoundAtDefaults || s.maxMemoryAtDefaultsMiB > 64 ? 1 : 0;

@@ -95,6 +95,17 @@ function textArgument(text) {
   }
 }
 
+// The length of a text textArgument gave (a string, or a Uint8Array view: read by the
+// intrinsic getter, which runs no trap); 0 for anything else.
+function textLength(text) {
+  if (typeof text === 'string') return text.length;
+  try {
+    return tagOf.call(text) === 'Uint8Array' ? lengthOf.call(text) : 0;
+  } catch (_) {
+    return 0;
+  }
+}
+
 // A session text kept for later queries: a string, or a copy of a genuine Uint8Array's bytes
 // (the caller may reuse its buffer). Anything else is passed on for the core to refuse.
 function heldText(text) {
@@ -114,8 +125,8 @@ function withTextValue(outcome, text) {
 // is garbage-collected (a FinalizationRegistry) or at once on free() / `using`. `inner` is a
 // core StreamAssembler or ProviderAssembler; invalid options or an unknown provider are thrown
 // here, at creation.
-function wrapAssembler(inner, unwrap, withSse) {
-  const check = decode(inner.preview());
+function wrapAssembler(inner, reply, unwrap, withSse) {
+  const check = reply(inner.preview());
   if (!check.ok) {
     inner.free();
     unwrap(check);
@@ -128,12 +139,12 @@ function wrapAssembler(inner, unwrap, withSse) {
   const assembler = {
     /** Applies one event; throws the ContractError that ends the stream (and every later call throws it again). */
     push: (event) => {
-      unwrap(decode(live().push(event)));
+      unwrap(reply(live().push(event)));
     },
     /** Arguments so far, for display: {executable: false, finishReason, calls: [{callId, name, argumentsText, complete}]}. */
-    preview: () => unwrap(decode(live().preview())),
+    preview: () => unwrap(reply(live().preview())),
     /** The normalized response {finishReason, calls: [{callId, name, arguments}]}; throws if the stream is not complete. */
-    finish: () => unwrap(decode(live().finish())),
+    finish: () => unwrap(reply(live().finish())),
     /** Frees the wasm memory now (optional: garbage collection frees it too). */
     free: () => {
       if (!freed) {
@@ -151,7 +162,7 @@ function wrapAssembler(inner, unwrap, withSse) {
       if (held) {
         const half = held;
         held = '';
-        unwrap(decode(live().pushSse(half)));
+        unwrap(reply(live().pushSse(half)));
       }
     };
     /** Raw Server-Sent Events, a string or a Uint8Array, split anywhere (even inside a character). */
@@ -169,7 +180,7 @@ function wrapAssembler(inner, unwrap, withSse) {
       } else {
         flush();
       }
-      unwrap(decode(live().pushSse(chunk)));
+      unwrap(reply(live().pushSse(chunk)));
     };
     const finish = assembler.finish;
     assembler.finish = () => {
@@ -185,8 +196,8 @@ function wrapAssembler(inner, unwrap, withSse) {
 // the lines they completed out, the report at finish(). As for pushSse, a string chunk ending
 // in the lead half of a surrogate pair keeps that half for the next chunk, so the pair reaches
 // the core whole. Invalid options are thrown at creation.
-function sessionChecker(inner, unwrap) {
-  const opened = decode(inner.push(new Uint8Array(0)));
+function sessionChecker(inner, reply, unwrap) {
+  const opened = reply(inner.push(new Uint8Array(0)));
   if (!opened.ok) {
     inner.free();
     unwrap(opened);
@@ -212,19 +223,19 @@ function sessionChecker(inner, unwrap) {
           chunk = chunk.slice(0, -1);
         }
       } else if (held) {
-        found.push(...unwrap(decode(live().push(held))));
+        found.push(...unwrap(reply(live().push(held))));
         held = '';
       }
-      found.push(...unwrap(decode(live().push(chunk))));
+      found.push(...unwrap(reply(live().push(chunk))));
       return found;
     },
     /** The report of the whole text, as checkSession gives it. */
     finish: () => {
       if (held) {
-        unwrap(decode(live().push(held)));
+        unwrap(reply(live().push(held)));
         held = '';
       }
-      return unwrap(decode(live().finish()));
+      return unwrap(reply(live().finish()));
     },
     free: () => {
       if (!freed) {
@@ -257,11 +268,11 @@ function admissionOutcome(admission, done) {
 
 // One session's prompt lifecycle (issue 10 §4) over the core's state machine: each method is
 // one call into the core, which decides whether the order is right.
-function wrapLifecycle(inner, unwrap) {
+function wrapLifecycle(inner, reply, unwrap) {
   let freed = false;
   const call = (name, arg) => {
     if (freed) throw new Error('this lifecycle was freed');
-    return unwrap(decode(inner.call(name, arg)));
+    return unwrap(reply(inner.call(name, arg)));
   };
   const none = (name) => () => {
     call(name);
@@ -361,8 +372,8 @@ function standardSchema(api, tool) {
 // wasm instance like the assemblers (freed by free(), `using` or garbage collection); invalid
 // options are thrown at creation. Strings and Uint8Arrays are pushed as they come: the binding
 // joins a surrogate pair or a UTF-8 character cut between chunks.
-function wrapRpc(inner, unwrap, methods) {
-  const check = decode(inner.check());
+function wrapRpc(inner, reply, unwrap, methods) {
+  const check = reply(inner.check());
   if (!check.ok) {
     inner.free();
     unwrap(check);
@@ -510,20 +521,29 @@ function slices(chunk) {
   }
 }
 
-function createDecoder(core, unwrap, options) {
-  return wrapRpc(new core.NdjsonDecoder(options), unwrap, {
+function createDecoder(inner, reply, unwrap) {
+  return wrapRpc(inner, reply, unwrap, {
     /** The frames of the lines this chunk (a string or Uint8Array) completed. */
     push: (inner, chunk) => {
       const frames = [];
       for (const slice of slices(chunk)) {
-        for (const frame of withMessages(expandRows(unwrap(decode(inner.push(slice)))))) frames.push(frame);
+        for (const frame of withMessages(expandRows(unwrap(reply(inner.push(slice)))))) frames.push(frame);
       }
       return frames;
     },
     /** The final line's frame when the stream did not end with LF ([] otherwise). */
-    end: (inner) => withMessages(expandRows(unwrap(decode(inner.end())))),
+    end: (inner) => withMessages(expandRows(unwrap(reply(inner.end())))),
     /** Bytes of the current line held now (never over maxLineBytes). */
     bufferedBytes: (inner) => inner.buffered(),
+  });
+}
+
+function rpcSession(inner, reply, unwrap) {
+  return wrapRpc(inner, reply, unwrap, {
+    /** A message received: its classification with `problems` (empty when the conversation is right). */
+    incoming: (inner, message) => linkBatchReply(unwrap(reply(inner.incoming(message)))),
+    /** A message sent: the same. */
+    outgoing: (inner, message) => linkBatchReply(unwrap(reply(inner.outgoing(message)))),
   });
 }
 
@@ -591,11 +611,33 @@ async function* framesOfAsync(createNdjsonDecoder, chunks, options) {
   }
 }
 
-// A wasm memory never shrinks: after a call that grew the instance past this (only a call with
-// raised limits can; within the default limits a call stays far below), the instance is
-// replaced by a fresh one when the entry point can make one (`renew` returns one: Node).
-// Assemblers made before keep the instance they live in, which is freed once they all are.
-const RENEW_BYTES = 64 * 1024 * 1024;
+// A wasm memory never shrinks. After every call (functions and the methods of stateful
+// objects alike) an instance over this is replaced by a fresh one when the entry point can
+// make one (`renew` returns one: Node), so every call starts in an instance of at most this
+// much, and a call within the default limits on an input of at most 1 MB (which needs less
+// than 32 MiB more, batches aside) ends under MEMORY_BOUND. Objects made before keep the
+// instance they live in, which is freed once they all are. See docs/decisions.md, "The
+// memory bound".
+const RENEW_AFTER_BYTES = 32 * 1024 * 1024;
+const MEMORY_BOUND = 64 * 1024 * 1024;
+// The one kind of call that can need more than that room: a batch, whose reply the core writes
+// item by item (65,535 failed items took 40-43 MiB, ~650 bytes each). Before a batch the
+// instance is renewed when its memory and this much per item would pass MEMORY_BOUND.
+const BATCH_ITEM_BYTES = 768;
+const BATCH_ITEMS_MAX = 65536;
+
+// A batch's item count, read for the room check only (the core reads the list again and
+// decides): an array's length, guarded (a Proxy's trap runs here; whatever it throws or
+// answers, the count is then the most a batch can hold); anything else is no list.
+function itemCount(list) {
+  if (!Array.isArray(list)) return 0;
+  try {
+    const n = list.length;
+    return typeof n === 'number' && n < BATCH_ITEMS_MAX ? n : BATCH_ITEMS_MAX;
+  } catch (_) {
+    return BATCH_ITEMS_MAX;
+  }
+}
 
 // Verdict replies (issue 12 §1). parseAgentAction(s)(Json|Jsonl) and parseDecision(Json) get,
 // on success, only the core's verdict: an index into the shapes table the core writes (read once,
@@ -636,11 +678,16 @@ const textOf = (text) => (typeof text === 'string' ? text : utf8.decode(text));
 
 // The internal key of the full-reply functions (not part of the public API).
 export const FULL_REPLY = Symbol.for('agent-contract.fullReply');
+// The internal key of the fuzzers' memory probe: the most memory any call left its instance at
+// since the probe was last read (a handle's methods included; not part of the public API).
+export const MEMORY_PEAK = Symbol.for('agent-contract.memoryPeakSinceLastRead');
 
 // `load()` returns the loaded instance (a glue of dist/agent_contract.js) or throws while there
 // is none (wasm.mjs: NotInitializedError); it is asked on the first use of `core`.
 export function createApi(load, renew) {
   let peakBytes = 0;
+  let lastCallBytes = 0;
+  let probePeak = 0;
   let renewals = 0;
   // The schema engine's hash keys come from the host, once per instance (src/entropy.rs).
   const seeded = (instance) => {
@@ -654,20 +701,35 @@ export function createApi(load, renew) {
       return core[name];
     },
   });
-  // After every call: the memory check (the instance renewed past RENEW_BYTES); the reply as it
-  // came (a text, or a verdict reply: a number, a marked node).
-  const checked = (reply) => {
-    const bytes = core.memoryBytes();
+  // After every call: the memory check of the instance it ran in (`owner`; renewed past
+  // RENEW_AFTER_BYTES when it is the current one); the reply as it came (a text, or a verdict
+  // reply: a number, a marked node).
+  const checkedIn = (owner, reply) => {
+    const bytes = owner.memoryBytes();
+    lastCallBytes = bytes;
     if (bytes > peakBytes) peakBytes = bytes;
-    const fresh = renew && bytes > RENEW_BYTES && renew();
+    if (bytes > probePeak) probePeak = bytes;
+    const fresh = renew && owner === core && bytes > RENEW_AFTER_BYTES && renew();
     if (fresh) {
       core = seeded(fresh);
       renewals++;
     }
     return reply;
   };
+  const checked = (reply) => checkedIn(core, reply);
+  // Before a batch of `items`: room for its reply (the instance renewed when it lacks it).
+  const roomFor = (items) => {
+    if (!renew || items === 0) return;
+    const fresh = core.memoryBytes() + items * BATCH_ITEM_BYTES > MEMORY_BOUND && renew();
+    if (fresh) {
+      core = seeded(fresh);
+      renewals++;
+    }
+  };
   // Every text reply goes through here: the memory check, then the reply decoded.
   const done = (text) => decode(checked(text));
+  // The same for the methods of a stateful object made in `owner`.
+  const replyOn = (owner) => (text) => decode(checkedIn(owner, text));
   let shapes;
   const shapeOf = (code) => (shapes ??= JSON.parse(core.verdictShapes()))[code];
   // A JS value's verdict: the root node (its mirror `m`, the verdict `c`) or the error reply.
@@ -692,12 +754,15 @@ export function createApi(load, renew) {
     return fromText(checked(run(text, options)), text);
   };
   const listVerdict = (list, options) => {
+    roomFor(itemCount(list));
     const reply = checked(core.parseAgentActionsVerdict(list, options));
     if (typeof reply === 'string') return decode(reply);
     return fromItems(decode(reply.c), (i) => reply.m[i]);
   };
   const jsonlVerdict = (text, options) => {
     text = textArgument(text);
+    // At most one line per character (and past BATCH_ITEMS_MAX lines the core answers at once).
+    roomFor(Math.min(textLength(text), BATCH_ITEMS_MAX));
     const outcome = decode(checked(core.parseAgentActionsJsonlVerdict(text, options)));
     let lines;
     // Item i is the text's i-th LF-separated line, as the core cut them; only accepted lines are parsed.
@@ -806,12 +871,13 @@ export function createApi(load, renew) {
     return done(handle ? handle.project(kind) : plain.call(core, registry));
   };
   const validateInputsOutcome = (tool, inputs, options) => {
+    roomFor(itemCount(inputs));
     const handle = handleOf(tool);
     return done(handle ? handle.validateMany(inputs, options) : core.validateToolInputs(tool, inputs, options));
   };
-  const createNdjsonDecoder = (options) => createDecoder(core, unwrap, options);
+  const createNdjsonDecoder = (options) => createDecoder(new core.NdjsonDecoder(options), replyOn(core), unwrap);
   const createProviderAssembler = (provider, options) =>
-    wrapAssembler(new core.ProviderAssembler(provider, options), unwrap, true);
+    wrapAssembler(new core.ProviderAssembler(provider, options), replyOn(core), unwrap, true);
 
   const api = {
     ContractError,
@@ -855,7 +921,7 @@ export function createApi(load, renew) {
     diffCatalogs: (oldCatalog, newCatalog) => unwrap(done(core.diffCatalogs(oldCatalog, newCatalog))),
     strictSchemaIssues: (schema) => unwrap(done(core.strictSchemaIssues(schema))),
     jsonSchemaForTarget: (schema, target) => unwrap(done(core.jsonSchemaForTarget(schema, target))),
-    createAssembler: (options) => wrapAssembler(new core.StreamAssembler(options), unwrap, false),
+    createAssembler: (options) => wrapAssembler(new core.StreamAssembler(options), replyOn(core), unwrap, false),
     // Provider streams (issue 4 §4, §6): a provider's raw SSE or events to the normalized response.
     createProviderAssembler,
     assembleProviderStream: (provider, input, options) =>
@@ -872,7 +938,7 @@ export function createApi(load, renew) {
     isCanonicalBase64: (text) => core.isCanonicalBase64(text),
     sniffMediaType: (bytes) => unwrap(done(core.sniffMediaType(bytes))),
     advertisePromptCapabilities: (facts) => unwrap(done(core.advertisePromptCapabilities(facts))),
-    createPromptLifecycle: () => wrapLifecycle(new core.PromptLifecycle(), unwrap),
+    createPromptLifecycle: () => wrapLifecycle(new core.PromptLifecycle(), replyOn(core), unwrap),
     // JSON-RPC over NDJSON (issue 10 §1-§2).
     classifyJsonRpc: (value, options) => linkBatchReply(unwrap(done(core.classifyJsonRpc(value, options)))),
     classifyJsonRpcJson: (text, options) => linkBatchReply(unwrap(done(core.classifyJsonRpcJson(text, options)))),
@@ -885,19 +951,15 @@ export function createApi(load, renew) {
     ndjsonFramesAsync: (chunks, options) => framesOfAsync(createNdjsonDecoder, chunks, options),
     checkStdoutPurity: (input, options) => unwrap(done(core.checkStdoutPurity(input, options))),
     createRpcSession: (options) =>
-      wrapRpc(new core.RpcSession(options), unwrap, {
-        /** A message received: its classification with `problems` (empty when the conversation is right). */
-        incoming: (inner, message) => linkBatchReply(unwrap(decode(inner.incoming(message)))),
-        /** A message sent: the same. */
-        outgoing: (inner, message) => linkBatchReply(unwrap(decode(inner.outgoing(message)))),
-      }),
+      rpcSession(new core.RpcSession(options), replyOn(core), unwrap),
     // Gemini projection (issue 11 §2)
     toGeminiTools: (registry) => unwrap(projected(registry, 5, core.toGeminiTools)),
     geminiSchemaIssues: (schema) => unwrap(done(core.geminiSchemaIssues(schema))),
     /** Bytes of the wasm instance's memory (for leak tests). */
     memoryBytes: () => core.memoryBytes(),
-    /** The current instance's memory, the most any call left it at, and how often it was replaced. */
-    memoryReport: () => ({ bytes: core.memoryBytes(), peakBytes, renewals }),
+    /** The current instance's memory; the memory the last call left its instance at (before any
+     * renewal); the most any call left it at; and how often the instance was replaced. */
+    memoryReport: () => ({ bytes: core.memoryBytes(), lastCallBytes, peakBytes, renewals }),
     /** Conformance hook: one JSON Schema Test Suite group as JSON text; one boolean per instance. */
     // Messages and sessions (seed 004): every verdict and tree query is the core's.
     parseAgentMessage: (value, options) => unwrap(done(core.parseAgentMessage(value, options))),
@@ -914,7 +976,7 @@ export function createApi(load, renew) {
     querySession: (text, query, options) => unwrap(done(core.querySession(text, query, options))),
     fromSeedTool: (def, extra, options) => unwrap(done(core.fromSeedTool(def, extra, options)), deepFreeze),
     toSeedTool: (tool) => unwrap(done(core.toSeedTool(tool))),
-    createSessionChecker: (options) => sessionChecker(new core.SessionChecker(options), unwrap),
+    createSessionChecker: (options) => sessionChecker(new core.SessionChecker(options), replyOn(core), unwrap),
     // Agent events and the session response (issue 9 §3): every verdict is the core's.
     parseAgentEvent: (value, options) => unwrap(done(core.parseAgentEvent(value, options))),
     safeParseAgentEvent: (value, options) => safe(done(core.parseAgentEvent(value, options))),
@@ -956,6 +1018,13 @@ export function createApi(load, renew) {
       parseDecision: (value, options) => safe(done(core.parseDecision(value, options))),
       parseDecisionJson: (text, options) => safe(done(core.parseDecisionJson(text, options))),
     }),
+  });
+  Object.defineProperty(api, MEMORY_PEAK, {
+    value: () => {
+      const peak = probePeak;
+      probePeak = 0;
+      return peak;
+    },
   });
   return api;
 }

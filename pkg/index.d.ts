@@ -613,10 +613,12 @@ export function providerResponseStream(provider: Provider, options?: AssemblerOp
 /** Bytes of the wasm instance's linear memory (for leak tests). */
 export function memoryBytes(): number;
 /**
- * The current instance's memory, the most any call left an instance at (`peakBytes`) and how
- * many times the instance was replaced after a call left it over 64 MiB (Node only).
+ * The current instance's memory (`bytes`); the memory of the instance the last call ran in, read
+ * before any renewal (`lastCallBytes`); the most any call left an instance at (`peakBytes`); and
+ * how many times the instance was replaced (Node only): after a call that left it over 32 MiB,
+ * or before a batch that lacked room for its reply (docs/decisions.md, "The memory bound").
  */
-export function memoryReport(): { bytes: number; peakBytes: number; renewals: number };
+export function memoryReport(): { bytes: number; lastCallBytes: number; peakBytes: number; renewals: number };
 
 // Loading the wasm (bundlers and explicit initialisation): see README "Bundlers and explicit init".
 /** What `init` loads the wasm from: its URL (fetched), a Request, a Response or a promise of one, its bytes, or a compiled module. */

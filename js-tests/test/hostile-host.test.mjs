@@ -3,6 +3,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import * as api from 'agent-contract';
+import { execFileSync } from 'node:child_process';
 
 const { ContractError } = api;
 const MiB = 1 << 20;
@@ -135,6 +136,77 @@ test('N2: keys and strings far over maxStringBytes are refused without crossing 
   assert.equal(api.parseAgentAction({ type: 'message', content: s }, { maxStringBytes: 64 * MiB, maxBytes: 64 * MiB }).content.length, 40 * MiB);
   const report = api.memoryReport();
   assert.ok(report.renewals >= 1 && report.bytes < 64 * MiB, JSON.stringify(report));
+});
+
+test('an instance any call left over 32 MiB is replaced: functions and stateful objects alike', () => {
+  // A wasm memory never shrinks: an instance a raised-limits call left at 50 MiB (under 64, so
+  // it used to be kept) took a later call at the default limits to 69 MiB in the fuzzer's 10^6
+  // run, and a stateful object's method never renewed at all. Now every call starts in an
+  // instance of at most 32 MiB, which leaves a default-limit call its 32 MiB of room. In a
+  // child process: the sizes are those of a fresh instance.
+  const program = `
+    const api = require(${JSON.stringify(new URL('../../pkg/index.cjs', import.meta.url).pathname)});
+    const MiB = 1024 * 1024, reports = [];
+    const report = () => reports.push(api.memoryReport());
+    api.parseJson('1');
+    report();
+    api.parseAgentAction({ type: 'message', content: 'x'.repeat(40 * MiB) }, { maxStringBytes: 64 * MiB, maxBytes: 64 * MiB });
+    report();
+    // A method: a decoder's 30 MiB line (raised maxLineBytes) is held in the decoder's instance.
+    const decoder = api.createNdjsonDecoder({ maxLineBytes: 64 * MiB });
+    const first = decoder.push('{"jsonrpc":"2.0","method":"m","params":["' + 'y'.repeat(30 * MiB));
+    report();
+    // The decoder goes on in the instance it lives in; new calls use the fresh one.
+    const frames = decoder.push('"]}\\n').map((f) => [f.kind, f.message.params[0].length]);
+    report();
+    decoder.free();
+    const value = api.parseJson('[1]');
+    report();
+    console.log(JSON.stringify({ reports, first, frames, value }));`;
+  const { reports, first, frames, value } = JSON.parse(execFileSync(process.execPath, ['-e', program], { encoding: 'utf8' }));
+  const [fresh, raised, held, later, next] = reports;
+  const mib = (r) => [r.lastCallBytes, r.bytes].map((b) => Math.round(b / MiB));
+  assert.equal(fresh.renewals, 0);
+  // Left between 32 and 64 MiB: replaced (it used to be kept).
+  assert.ok(raised.lastCallBytes > 32 * MiB && raised.lastCallBytes < 64 * MiB, JSON.stringify(mib(raised)));
+  assert.deepEqual([raised.renewals, raised.bytes < 32 * MiB], [1, true], JSON.stringify(mib(raised)));
+  assert.deepEqual([first, held.renewals, held.lastCallBytes > 32 * MiB, held.bytes < 32 * MiB], [[], 2, true, true], JSON.stringify(mib(held)));
+  assert.deepEqual([frames, later.renewals, later.lastCallBytes > 32 * MiB], [[['notification', 30 * MiB]], 2, true]);
+  assert.deepEqual([value, next.renewals, next.lastCallBytes < 32 * MiB], [[1], 2, true]);
+});
+
+test('a batch gets room for its reply first: 65,535 failed items in an instance at 26 MiB stay under 64 MiB', () => {
+  // A batch's reply needs ~650 bytes per item while the core writes it (65,535 failed lines:
+  // +40 MiB), more than the 32 MiB an instance may start a call with. Before a batch the
+  // instance is renewed when it lacks the room; a small batch keeps it.
+  const program = `
+    const api = require(${JSON.stringify(new URL('../../pkg/index.cjs', import.meta.url).pathname)});
+    const MiB = 1024 * 1024, reports = [];
+    const tool = api.defineTool({ name: 't', description: 'd', permission: 'read', inputSchema: { type: 'object' } });
+    const raise = () => api.parseAgentAction({ type: 'message', content: 'x'.repeat(17 * MiB) }, { maxStringBytes: 64 * MiB, maxBytes: 64 * MiB });
+    const calls = [
+      () => api.parseAgentActionsJsonl('\\n'.repeat(65535)),
+      () => api.parseAgentActions(new Array(65535).fill({})),
+      () => api.validateToolInputs(tool, new Array(65535).fill(1)),
+    ];
+    for (const call of calls) {
+      raise();
+      const before = api.memoryReport();
+      const small = api.parseAgentActionsJsonl('\\n'.repeat(10)).length;
+      const kept = api.memoryReport().renewals === before.renewals;
+      const items = call().length;
+      reports.push({ before, small, kept, items, after: api.memoryReport() });
+    }
+    console.log(JSON.stringify(reports));`;
+  const reports = JSON.parse(execFileSync(process.execPath, ['-e', program], { encoding: 'utf8' }));
+  for (const { before, small, kept, items, after } of reports) {
+    const seen = JSON.stringify({ before, after });
+    assert.ok(before.bytes > 24 * MiB && before.bytes < 32 * MiB, seen);
+    assert.deepEqual([small, kept, items], [10, true, 65535]);
+    // Renewed before the call (for room), and after it when it left the fresh one over 32 MiB.
+    assert.equal(after.renewals - before.renewals, after.lastCallBytes > 32 * MiB ? 2 : 1, seen);
+    assert.ok(after.lastCallBytes < 64 * MiB, seen);
+  }
 });
 
 test('N3: oversized text is measured, not copied: the core\'s INPUT_TOO_LARGE with the real length and position', () => {

@@ -26,7 +26,8 @@ def test_short_fuzz_run() -> None:
     result = hostile_fuzz.run(10**9, seed, seconds, flood_bytes=256 << 10)
     SUMMARY.append(
         f"fuzz (python): {result['inputs']} inputs in {result['seconds']:.0f} s, {len(result['escapes'])} escapes, "
-        f"{len(result['slow'])} slow, max wasm memory {result['max_wasm_memory'] >> 20} MB"
+        f"{len(result['slow'])} slow, max wasm memory {result['max_wasm_memory'] >> 20} MB "
+        f"({result['max_wasm_memory_at_defaults'] >> 20} MB at the default limits on <= 1 MB)"
     )
     assert result["inputs"] >= 1000
     assert result["escapes"] == []

@@ -20,10 +20,20 @@ def _warm() -> None:
     ac.parse_agent_action({"type": "finish", "summary": "s"})
 
 
+def bounded(fn, *args, **kwargs):  # type: ignore[no-untyped-def]
+    """Every call here is within the default limits: it leaves the instance it ran in under the
+    documented bound (read before the runtime replaces an instance past its threshold)."""
+    instance = _runtime._instance()
+    try:
+        return fn(*args, **kwargs)
+    finally:
+        assert instance.memory_bytes() <= _runtime.MEMORY_BOUND
+
+
 def timed(fn, *args, **kwargs):  # type: ignore[no-untyped-def]
     t = time.perf_counter()
     try:
-        result, error = fn(*args, **kwargs), None
+        result, error = bounded(fn, *args, **kwargs), None
     except ac.ContractError as e:
         result, error = None, e
     took = time.perf_counter() - t
@@ -112,40 +122,31 @@ def test_a_schemas_patterns_are_rewritten_in_one_pass_and_measured_together() ->
 def test_the_schema_cache_is_bounded_by_what_it_holds() -> None:
     # 300 distinct schemas of 200 empty properties: ~1.4 KB of text, ~300 KB compiled in wasm.
     # Bounded by its keys' text, the cache kept enough of them to pass 64 MiB (the Node fuzzer
-    # found it); counted by compiled subschemas, the instance stays as it is.
-    ac.parse_json("[]")
-    first = _runtime._local.instance
+    # found it); counted by compiled subschemas, within the bound.
     for k in range(300):
         props = {f"p{i}": {} for i in range(200)} | {f"k{k}": {}}
         schema = {"type": "object", "properties": props}
-        ac.validate_tool_input({"name": "t", "description": "d", "permission": "read", "inputSchema": schema}, {"p1": 1})
-    assert _runtime._local.instance is first
-    assert first.memory_bytes() <= _runtime.MEMORY_BOUND
+        bounded(ac.validate_tool_input, {"name": "t", "description": "d", "permission": "read", "inputSchema": schema}, {"p1": 1})
 
 
 def test_batches_at_the_default_limits_stay_under_the_memory_bound() -> None:
     # 65,535 failed items each: built as one tree, their replies took the instance past 64 MiB
-    # (the Node fuzzer's 10^6 run); written item by item, the instance stays as it is.
-    ac.parse_json("[]")
-    first = _runtime._local.instance
+    # (the Node fuzzer's 10^6 run); written item by item, within the bound.
     t = tool({"type": "object"})
     for call in [
         lambda: ac.parse_agent_actions_jsonl("\n" * 65535),
         lambda: ac.parse_agent_actions([{}] * 65535),
         lambda: ac.validate_tool_inputs(t, [1] * 65535),
     ]:
-        result = call()
+        result = bounded(call)
         assert len(result) == 65535
-    assert _runtime._local.instance is first
     # A megabyte of blank lines is a million NDJSON frames: it crosses in slices, and a repeated
     # line is a row of the reply (wire::FrameWriter). Not timed: ~0.75 s on an idle machine
     # (a million dicts; 2.3 s as objects), too close to 1 s for a shared CI machine.
     with ac.create_ndjson_decoder() as decoder:
-        frames = decoder.push("\n" * (1 << 20))
+        frames = bounded(decoder.push, "\n" * (1 << 20))
     assert len(frames) == 1 << 20
     assert (frames[0]["code"], frames[-1]["line"]) == ("RPC_BLANK_LINE", 1 << 20)
-    assert _runtime._local.instance is first
-    assert first.memory_bytes() <= _runtime.MEMORY_BOUND
     # check_stdout_purity gathered a chunk's frames in a list first: a megabyte of blank lines
     # took the instance to 284 MB (the Node fuzzer's line floods). Now each is counted as it comes.
     purity, _ = timed(ac.check_stdout_purity, b"\n" * (1 << 20))
@@ -156,15 +157,11 @@ def test_batches_at_the_default_limits_stay_under_the_memory_bound() -> None:
         1000,
         True,
     )
-    assert _runtime._local.instance is first
-    assert first.memory_bytes() <= _runtime.MEMORY_BOUND
 
 
 def test_a_json_rpc_batch_past_max_batch_length_is_one_error_at_once() -> None:
     # 65,536 elements (within maxArrayLength) made an item and a reply each: 160-198 MB of wasm
     # memory and ~0.7 s in Python for 131 KB. Now one invalid request for the whole batch.
-    ac.parse_json("[]")
-    first = _runtime._local.instance
     ones = [1] * 65536
     for fn, arg in [(ac.classify_json_rpc, ones), (ac.classify_json_rpc_json, json.dumps(ones))]:
         result, _ = timed(fn, arg)
@@ -177,4 +174,3 @@ def test_a_json_rpc_batch_past_max_batch_length_is_one_error_at_once() -> None:
     with ac.create_ndjson_decoder() as decoder:
         frames, _ = timed(decoder.push, (json.dumps(ones) + "\n") * 8)
     assert [f["code"] for f in frames] == ["RPC_MESSAGE_TOO_LARGE"] * 8
-    assert _runtime._local.instance is first

@@ -749,6 +749,9 @@ def validate_tool_inputs(tool: Any, values: Any, options: Optional[Options] = No
     max_depth, max_bytes = limits_of(options)
     copies = max(1, len(values)) if type(values) is list else 1
     text = write(values, max_depth, max_bytes, 0, copies)
+    # Room for the batch's reply first: a tool compiled in an instance replaced here takes the
+    # plain path in the fresh one.
+    _runtime.make_room(_runtime.need_of("validate-tool-inputs", len(text)))
     resource = _compiled(tool)
     if resource is None:
         reply = _runtime.call_rpc("validate-tool-inputs", write(tool, max_depth, max_bytes), text, _options_text(options))

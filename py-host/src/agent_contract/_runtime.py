@@ -158,13 +158,38 @@ def compiled() -> tuple[wasmtime.Engine, wc.Component]:
     return _compiled
 
 
-# Wasm memory never shrinks, so an instance that grew past this on one call (a raised limit, a
-# huge input) is replaced after it (docs/decisions.md, "Hostile input: Python host").
+# Wasm memory never shrinks. After a call an instance over this stops being the thread's
+# instance (the next call gets a fresh one), so calls start in an instance of at most this much
+# and a call within the default limits (which needs less than 32 MiB more) ends under
+# MEMORY_BOUND, the documented 64 MiB (docs/decisions.md, "Hostile input: Python host").
+RENEW_AFTER_BYTES = 32 << 20
 MEMORY_BOUND = 64 << 20
-# The size check costs a crossing (a few us), so it runs after calls whose arguments are this
-# long (the ones that can grow the memory much) and every `_CHECK_EVERY` calls.
-_CHECK_FROM_CHARS = 64 << 10
-_CHECK_EVERY = 256
+# The size check costs a crossing (10-15 us), so it runs after calls whose arguments are this
+# long and every `_CHECK_EVERY` calls. Shorter arguments grow the memory by a few MiB at most
+# (a schema's compiled form, the worst per character, is ~0.7 KB per character: 4 Ki
+# characters ~3 MiB), and what they leave behind between checks is bounded by the caches.
+_CHECK_FROM_CHARS = 4 << 10
+_CHECK_EVERY = 64
+# Room before a call: a call that may need more than the 32 MiB an instance can start it with
+# gets a fresh instance first when the current one lacks the room. What a call may need: per
+# character of host text, 48 bytes (1 MB of numbers took +42 MiB: the core holds the value and
+# the result it builds); a batch, 768 bytes per item, and no more items than characters
+# (65,535 failed JSON Lines, 64 KB: +40 MiB). Checked only when the need is this large.
+_NEED_PER_CHAR = 48
+BATCH_ITEM_BYTES = 768
+BATCH_ITEMS_MAX = 65536
+_ROOM_FROM = 3 << 20
+BATCH_EXPORTS = frozenset({
+    "parse-agent-actions", "parse-agent-actions-jsonl", "parse-agent-actions-jsonl-bytes",
+    "parse-agent-actions-jsonl-verdict", "parse-agent-actions-jsonl-verdict-bytes", "validate-tool-inputs",
+})
+
+
+def need_of(export: str, chars: int) -> int:
+    """The most a call of `export` on `chars` characters of host text may need."""
+    if export in BATCH_EXPORTS:
+        return BATCH_ITEM_BYTES * min(chars, BATCH_ITEMS_MAX)
+    return _NEED_PER_CHAR * chars
 
 
 class _Instance:
@@ -217,20 +242,23 @@ class _Instance:
         # assembler call (a finalizer may run on any thread; the store is single-threaded).
         self.pending_drops: collections.deque[Any] = collections.deque()
         self.calls = 0
+        # What a fresh instance holds: replacing one that holds no more makes no room.
+        self.fresh_bytes = self.memory_bytes()
 
     def memory_bytes(self) -> int:
         size: int = self.funcs["memory-bytes"](self.store)
         return size
 
     def checked(self, chars: int) -> None:
-        """After a call whose arguments held `chars` characters: an instance whose memory grew
-        past MEMORY_BOUND stops being this thread's instance, and the next call gets a fresh
-        one. Assemblers keep the instance they were created in (their resources live there), so
-        a live one goes on working; the memory is freed when the last of them is gone."""
+        """After a call whose arguments held `chars` characters: this thread's instance, when
+        its memory is past RENEW_AFTER_BYTES, stops being the thread's instance, and the next
+        call gets a fresh one. Stateful objects (assemblers, decoders, sessions...) keep the
+        instance they were created in (their resources live there), so a live one goes on
+        working; the memory is freed when the last of them is gone."""
         self.calls += 1
         if chars < _CHECK_FROM_CHARS and self.calls % _CHECK_EVERY:
             return
-        if self.memory_bytes() > MEMORY_BOUND and getattr(_local, "instance", None) is self:
+        if getattr(_local, "instance", None) is self and self.memory_bytes() > RENEW_AFTER_BYTES:
             _local.instance = None
 
     def drain(self) -> None:
@@ -260,9 +288,23 @@ def _instance() -> _Instance:
     return instance
 
 
+def make_room(need: int) -> _Instance:
+    """This thread's instance, replaced first when a call that may need `need` bytes would take
+    it past MEMORY_BOUND (see `need_of`) and a fresh one holds less."""
+    instance = _instance()
+    if need < _ROOM_FROM:
+        return instance
+    memory = instance.memory_bytes()
+    if memory + need > MEMORY_BOUND and memory > instance.fresh_bytes + (1 << 20):
+        _local.instance = None
+        instance = _instance()
+    return instance
+
+
 def call_rpc(export: str, *arguments: str) -> str:
     """Calls a function of interface `rpc` in this thread's instance (strings in, JSON reply)."""
-    instance = _instance()
+    chars = sum(len(a) for a in arguments)
+    instance = make_room(need_of(export, chars))
     try:
         reply: str = instance.rpc_funcs[export](instance.store, *arguments)
     except UnicodeEncodeError:
@@ -270,7 +312,7 @@ def call_rpc(export: str, *arguments: str) -> str:
     except Exception:
         _local.instance = None
         raise
-    instance.checked(sum(len(a) for a in arguments))
+    instance.checked(chars)
     return reply
 
 
@@ -287,7 +329,8 @@ def call(export: str, argument: Any, options: str = "") -> str:
 def call_args(export: str, arguments: tuple[Any, ...], options: str = "") -> str:
     """Calls an export of this thread's instance with `arguments` (strings) and returns its
     JSON reply. Options (host text, "" for none) go to the `-with-options` twin."""
-    instance = _instance()
+    chars = sum(len(a) for a in arguments if type(a) is str) + len(options)
+    instance = make_room(need_of(export, chars))
     try:
         if options:
             reply: str = instance.funcs[export + "-with-options"](instance.store, *arguments, options)
@@ -303,7 +346,7 @@ def call_args(export: str, arguments: tuple[Any, ...], options: str = "") -> str
         # state, so this thread's next call starts from a fresh one.
         _local.instance = None
         raise
-    instance.checked(sum(len(a) for a in arguments if type(a) is str) + len(options))
+    instance.checked(chars)
     return reply
 
 

@@ -462,7 +462,7 @@ def _assembler_session(g: Gen) -> Any:
             a.preview()
             return a.finish()
 
-    return session
+    return tuple(events), session
 
 
 def _session_checker(g: Gen) -> Any:
@@ -478,7 +478,7 @@ def _session_checker(g: Gen) -> Any:
                     break
             return c.finish()
 
-    return session
+    return tuple(chunks), session
 
 
 # ACP prompt admission and lifecycle (issue 10 §3-§4):
@@ -526,7 +526,7 @@ def _lifecycle_session(g: Gen) -> Any:
                 except ac.ContractError:
                     pass
 
-    return session
+    return tuple(arg for _, arg in calls if arg is not None), session
 
 
 def _provider_session(g: Gen) -> Any:
@@ -547,7 +547,7 @@ def _provider_session(g: Gen) -> Any:
             a.preview()
             return a.finish()
 
-    return session
+    return tuple(item for _, item in pushes), session
 
 
 def _decoder_session(g: Gen) -> Any:
@@ -581,18 +581,21 @@ def _rpc_session(g: Gen) -> Any:
     return tuple(m for _, m in messages), session
 
 
-def _lines(g: Gen) -> Any:
+def _lines(g: Gen) -> tuple[Any, tuple[Any, ...]]:
+    """A source of lines and, for the input's size, what it yields."""
     if g.chance(0.01):
-        return g.line_flood()  # one str or bytes is one chunk; its size is its length
+        flood = g.line_flood()  # one str or bytes is one chunk; its size is its length
+        return flood, (flood,)
     k = g.r.randrange(6)
     items = [g.sse_chunk() for _ in range(g.r.randrange(4))]
     if k == 0:
-        return g.value()  # None, 5, a dict...
+        value = g.value()  # None, 5, a dict...
+        return value, (value,)
     if k == 1:
-        return raising_iterator(items)
+        return raising_iterator(items), tuple(items)
     if k == 2:
-        return HostileList(items)
-    return items
+        return HostileList(items), tuple(items)
+    return items, tuple(items)
 
 
 async def _alines(items: Any) -> Any:
@@ -601,19 +604,21 @@ async def _alines(items: Any) -> Any:
     raise Boom
 
 
-def _async_lines(g: Gen) -> Any:
+def _async_lines(g: Gen) -> tuple[Any, tuple[Any, ...]]:
+    """An async source of lines and, for the input's size, what it yields."""
     items = [g.sse_chunk() for _ in range(g.r.randrange(4))]
     k = g.r.randrange(4)
     if k == 0:
-        return g.value()
+        value = g.value()
+        return value, (value,)
     if k == 1:
-        return _alines(items)
+        return _alines(items), tuple(items)
 
     async def fine() -> Any:
         for item in items:
             yield item
 
-    return fine()
+    return fine(), tuple(items)
 
 
 # name -> (function taking the generator and returning the input's parts, call)
@@ -733,17 +738,17 @@ def _targets() -> dict[str, Callable[[Gen], tuple[tuple[Any, ...], Callable[...,
     t["safe_assemble_provider_stream"] = stream(ac.safe_assemble_provider_stream)
 
     def sse_lines(g: Gen) -> Any:
-        provider, lines = g.r.choice(PROVIDERS), _lines(g)
-        return (), lambda: ac.assemble_sse_lines(provider, lines)
+        provider, (lines, parts) = g.r.choice(PROVIDERS), _lines(g)
+        return parts, lambda: ac.assemble_sse_lines(provider, lines)
 
     def sse_lines_async(g: Gen) -> Any:
-        provider, lines = g.r.choice(PROVIDERS), _async_lines(g)
-        return (), lambda: asyncio.run(ac.assemble_sse_lines_async(provider, lines))
+        provider, (lines, parts) = g.r.choice(PROVIDERS), _async_lines(g)
+        return parts, lambda: asyncio.run(ac.assemble_sse_lines_async(provider, lines))
 
     t["assemble_sse_lines"] = sse_lines
     t["assemble_sse_lines_async"] = sse_lines_async
-    t["create_assembler"] = lambda g: ((), _assembler_session(g))
-    t["create_provider_assembler"] = lambda g: ((), _provider_session(g))
+    t["create_assembler"] = _assembler_session
+    t["create_provider_assembler"] = _provider_session
     # Messages and sessions (seed 004)
     for name in ["parse_agent_message", "safe_parse_agent_message", "parse_tool_result", "safe_parse_tool_result",
                  "parse_session_entry", "safe_parse_session_entry"]:
@@ -768,7 +773,7 @@ def _targets() -> dict[str, Callable[[Gen], tuple[tuple[Any, ...], Callable[...,
     t["query_session"] = query
     t["from_seed_tool"] = seed_tool
     t["to_seed_tool"] = config_op(ac.to_seed_tool, lambda g: g.tool())
-    t["create_session_checker"] = lambda g: ((), _session_checker(g))
+    t["create_session_checker"] = _session_checker
     # ACP prompt admission and lifecycle (issue 10 §3-§4):
     for name in ["admit_prompt", "safe_admit_prompt"]:
         fn = getattr(ac, name)
@@ -776,7 +781,7 @@ def _targets() -> dict[str, Callable[[Gen], tuple[tuple[Any, ...], Callable[...,
     t["is_canonical_base64"] = config_op(ac.is_canonical_base64, lambda g: g.text() if g.chance(0.7) else g.value())
     t["sniff_media_type"] = config_op(ac.sniff_media_type, lambda g: g.text() if g.chance(0.7) else g.value())
     t["advertise_prompt_capabilities"] = config_op(ac.advertise_prompt_capabilities, lambda g: g.value())
-    t["create_prompt_lifecycle"] = lambda g: ((), _lifecycle_session(g))
+    t["create_prompt_lifecycle"] = _lifecycle_session
     # JSON-RPC over NDJSON
     t["classify_json_rpc"] = value_op(ac.classify_json_rpc, "value")
     t["classify_json_rpc_json"] = text_op(ac.classify_json_rpc_json)
@@ -785,20 +790,20 @@ def _targets() -> dict[str, Callable[[Gen], tuple[tuple[Any, ...], Callable[...,
     t["invalid_params"] = config_op(ac.invalid_params, lambda g: g.value(), 2)
 
     def purity(g: Gen) -> Any:
-        chunks, opts = _lines(g), g.options()
-        return (chunks,), lambda: ac.check_stdout_purity(chunks, opts)
+        (chunks, parts), opts = _lines(g), g.options()
+        return parts, lambda: ac.check_stdout_purity(chunks, opts)
 
     def frames(g: Gen) -> Any:
-        chunks, opts = _lines(g), g.options()
-        return (chunks,), lambda: list(ac.ndjson_frames(chunks, opts))
+        (chunks, parts), opts = _lines(g), g.options()
+        return parts, lambda: list(ac.ndjson_frames(chunks, opts))
 
     def frames_async(g: Gen) -> Any:
-        chunks, opts = _async_lines(g), g.options()
+        (chunks, parts), opts = _async_lines(g), g.options()
 
         async def collect() -> Any:
             return [f async for f in ac.ndjson_frames_async(chunks, opts)]
 
-        return (), lambda: asyncio.run(collect())
+        return parts, lambda: asyncio.run(collect())
 
     t["check_stdout_purity"] = purity
     t["ndjson_frames"] = frames

@@ -165,10 +165,11 @@ def compiled() -> tuple[wasmtime.Engine, wc.Component]:
 RENEW_AFTER_BYTES = 32 << 20
 MEMORY_BOUND = 64 << 20
 # The size check costs a crossing (10-15 us), so it runs after calls whose arguments are this
-# long and every `_CHECK_EVERY` calls. Shorter arguments grow the memory by a few MiB at most
-# (a schema's compiled form, the worst per character, is ~0.7 KB per character: 4 Ki
-# characters ~3 MiB), and what they leave behind between checks is bounded by the caches.
-_CHECK_FROM_CHARS = 4 << 10
+# long and every `_CHECK_EVERY` calls. Shorter arguments grow the memory by ~11 MiB at most (a
+# schema's compiled form, the worst per character outside batches, is ~0.7 KB per character),
+# and what they leave behind between checks is bounded by the caches. (At 4 Ki characters the
+# check made a 5 KB call 13-22 % slower.)
+_CHECK_FROM_CHARS = 16 << 10
 _CHECK_EVERY = 64
 # Room before a call: a call that may need more than the 32 MiB an instance can start it with
 # gets a fresh instance first when the current one lacks the room. What a call may need: per

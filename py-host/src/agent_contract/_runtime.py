@@ -159,9 +159,10 @@ def compiled() -> tuple[wasmtime.Engine, wc.Component]:
 
 
 # Wasm memory never shrinks. After a call an instance over this stops being the thread's
-# instance (the next call gets a fresh one), so calls start in an instance of at most this much
-# and a call within the default limits (which needs less than 32 MiB more) ends under
-# MEMORY_BOUND, the documented 64 MiB (docs/decisions.md, "Hostile input: Python host").
+# instance (the next call gets a fresh one), so calls start in an instance of at most this much,
+# and a call within the default limits on an input of at most 1 MB (which needs less than
+# 32 MiB more, or gets the room first: `make_room`) ends under MEMORY_BOUND, the documented
+# 64 MiB (docs/decisions.md, "The memory bound").
 RENEW_AFTER_BYTES = 32 << 20
 MEMORY_BOUND = 64 << 20
 # The size check costs a crossing (10-15 us), so it runs after calls whose arguments are this

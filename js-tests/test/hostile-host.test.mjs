@@ -183,7 +183,12 @@ test('a batch gets room for its reply first: 65,535 failed items in an instance 
     const api = require(${JSON.stringify(new URL('../../pkg/index.cjs', import.meta.url).pathname)});
     const MiB = 1024 * 1024, reports = [];
     const tool = api.defineTool({ name: 't', description: 'd', permission: 'read', inputSchema: { type: 'object' } });
-    const raise = () => api.parseAgentAction({ type: 'message', content: 'x'.repeat(17 * MiB) }, { maxStringBytes: 64 * MiB, maxBytes: 64 * MiB });
+    const raised = { maxStringBytes: 64 * MiB, maxBytes: 64 * MiB };
+    // A fresh instance (a call that leaves any instance over 32 MiB), then one at ~26 MiB.
+    const raise = () => {
+      api.parseAgentAction({ type: 'message', content: 'x'.repeat(40 * MiB) }, raised);
+      api.parseAgentAction({ type: 'message', content: 'x'.repeat(17 * MiB) }, raised);
+    };
     const calls = [
       () => api.parseAgentActionsJsonl('\\n'.repeat(65535)),
       () => api.parseAgentActions(new Array(65535).fill({})),

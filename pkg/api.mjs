@@ -701,6 +701,14 @@ export function createApi(load, renew) {
       return core[name];
     },
   });
+  // A fresh instance for the calls to come, when the entry point can make one (Node).
+  const replace = () => {
+    const fresh = renew && renew();
+    if (fresh) {
+      core = seeded(fresh);
+      renewals++;
+    }
+  };
   // After every call: the memory check of the instance it ran in (`owner`; renewed past
   // RENEW_AFTER_BYTES when it is the current one); the reply as it came (a text, or a verdict
   // reply: a number, a marked node).
@@ -709,22 +717,13 @@ export function createApi(load, renew) {
     lastCallBytes = bytes;
     if (bytes > peakBytes) peakBytes = bytes;
     if (bytes > probePeak) probePeak = bytes;
-    const fresh = renew && owner === core && bytes > RENEW_AFTER_BYTES && renew();
-    if (fresh) {
-      core = seeded(fresh);
-      renewals++;
-    }
+    if (owner === core && bytes > RENEW_AFTER_BYTES) replace();
     return reply;
   };
   const checked = (reply) => checkedIn(core, reply);
   // Before a batch of `items`: room for its reply (the instance renewed when it lacks it).
   const roomFor = (items) => {
-    if (!renew || items === 0) return;
-    const fresh = core.memoryBytes() + items * BATCH_ITEM_BYTES > MEMORY_BOUND && renew();
-    if (fresh) {
-      core = seeded(fresh);
-      renewals++;
-    }
+    if (renew && items > 0 && core.memoryBytes() + items * BATCH_ITEM_BYTES > MEMORY_BOUND) replace();
   };
   // Every text reply goes through here: the memory check, then the reply decoded.
   const done = (text) => decode(checked(text));

@@ -2,7 +2,8 @@
 // (--trace-memory prints every call after which the instance's memory reached a new high)
 // Prints progress, then the summary (inputs, escapes, calls over 1 s on inputs <= 1 MB, memory,
 // per function the typical and the slowest time per MB) and the first escapes found. Fails on an
-// escape, a call over 1 s on at most 1 MB, or an instance over 64 MiB after a call at the default limits.
+// escape, a call over 1 s on at most 1 MB, or an instance past the memory bound after a call at the default
+// limits (64 MiB on at most 1 MB, plus 48 MiB per MB past the first).
 import { run, summary } from './fuzz.mjs';
 
 const arg = (name, fallback) => {

@@ -168,3 +168,18 @@ test('a JSON-RPC batch past maxBatchLength is one -32600, at once and within the
   assert.deepEqual(frames.map((f) => f.code), Array(8).fill('RPC_MESSAGE_TOO_LARGE'));
   decoder.free();
 });
+
+test('past 1 MB at the default limits, memory grows at most 48 MiB per MB past the first', () => {
+  // docs/decisions.md, "The memory bound": the core holds a value as a tree, so past 1 MB the
+  // bound grows with the input. The heaviest per MB known in Node: a JSON-RPC message (default
+  // maxBytes 16 MiB) of 8 MB of zeros, ~15 MiB per MB past the first (173 MiB).
+  const zeros = '[' + Array(65536).fill('0').join(',') + ']';
+  const text = `{"jsonrpc":"2.0","id":1,"method":"m","params":{"v":[${Array(62).fill(zeros).join(',')}]}}`;
+  const MB = 2 ** 20;
+  const result = api.classifyJsonRpcJson(text);
+  assert.equal(result.kind, 'request');
+  const { lastCallBytes } = memoryReport();
+  const bound = MEMORY_BOUND + (text.length - MB) * 48;
+  assert.ok(lastCallBytes > MEMORY_BOUND, `${lastCallBytes} bytes: the case no longer shows the growth`);
+  assert.ok(lastCallBytes <= bound, `the call left its instance at ${lastCallBytes} bytes, over ${bound}`);
+});

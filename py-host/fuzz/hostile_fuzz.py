@@ -429,8 +429,8 @@ PROGRAM_DATA: dict[str, tuple[int, ...]] = {
 }
 
 
-def _size(*values: Any) -> int:
-    """The input's size: host text for values (a value the budget stops is over 1 MB), length
+def _size(*values: Any, budget: int = 4 * MB, large: int = 8 * MB) -> int:
+    """The input's size: host text for values (a value over `budget` counts `large`), length
     for text."""
     total = 0
     for v in values:
@@ -443,9 +443,28 @@ def _size(*values: Any) -> int:
             except ValueError:
                 pass
         else:
-            text = write(v, MAX_DEPTH_CEILING, 4 * MB)
-            total += (8 * MB) if text == LARGE else len(text)
+            text = write(v, MAX_DEPTH_CEILING, budget)
+            total += large if text == LARGE else len(text)
     return total
+
+
+# Past 1 MB the bound grows with the input (docs/decisions.md, "The memory bound"): 48 MiB per
+# MB past the first.
+MEMORY_PER_MB_PAST_THE_FIRST = 48
+
+
+def _memory_bound(size: int) -> int:
+    return _runtime.MEMORY_BOUND + max(0, size - MB) * MEMORY_PER_MB_PAST_THE_FIRST
+
+
+def _within_bound(memory: int, size: int, parts: tuple[Any, ...]) -> bool:
+    """Whether `memory` is within the bound for the call's arguments. `_size` counts a value
+    over 4 MB as 8 MB (fast, rough): an instance past the bound of 4 MB is measured again with
+    the values written up to the size that would allow it (a lower bound when cut there)."""
+    if memory <= _memory_bound(min(size, 4 * MB)):
+        return True
+    allowed = MB + -(-(memory - _runtime.MEMORY_BOUND) // MEMORY_PER_MB_PAST_THE_FIRST)
+    return memory <= _memory_bound(_size(*parts, budget=allowed, large=allowed + 1))
 
 
 def _assembler_session(g: Gen) -> Any:
@@ -846,6 +865,7 @@ def run(
     slow: list[str] = []
     over_bound: list[str] = []
     max_memory = max_memory_at_defaults = max_memory_at_defaults_large = 0
+    max_per_mb_past_first: tuple[float, str, int, int] = (0.0, "", 0, 0)
     ac.parse_json("1")  # compile and start the instance outside any timing
     started = time.perf_counter()
     done = 0
@@ -892,14 +912,19 @@ def run(
             except Exception:  # noqa: BLE001 - an instance left by a trap (counted as an escape)
                 pass
         max_memory = max(max_memory, memory)
-        # The bound (docs/decisions.md, "The memory bound"): at the default limits, an input of
-        # at most 1 MB; a larger one is recorded, not bounded (the core's memory is linear in it).
-        if defaults and size <= MB:
-            max_memory_at_defaults = max(max_memory_at_defaults, memory)
-            if memory > _runtime.MEMORY_BOUND:
+        # The bound (docs/decisions.md, "The memory bound"): at the default limits, 64 MiB for an
+        # input of at most 1 MB, plus 48 MiB per MB past the first for a larger one.
+        if defaults:
+            if memory > _runtime.MEMORY_BOUND and not _within_bound(memory, size, parts):
                 over_bound.append(f"{name} left {memory / MB:.0f} MB on {size} B [{','.join(g.tags)}] seed={seed} input={done - 1}")
-        elif defaults:
-            max_memory_at_defaults_large = max(max_memory_at_defaults_large, memory)
+            if size <= MB:
+                max_memory_at_defaults = max(max_memory_at_defaults, memory)
+            else:
+                max_memory_at_defaults_large = max(max_memory_at_defaults_large, memory)
+                if memory > _runtime.MEMORY_BOUND:
+                    per_mb = (memory - _runtime.MEMORY_BOUND) / (size - MB)
+                    if per_mb > max_per_mb_past_first[0]:
+                        max_per_mb_past_first = (per_mb, name, size, memory)
         if not quiet and done % 50_000 == 0:
             print(f"  seed {seed}: {done} inputs, {len(escapes)} escapes, {len(slow)} slow", file=sys.stderr, flush=True)
     return {
@@ -910,6 +935,7 @@ def run(
         "max_wasm_memory": max_memory,
         "max_wasm_memory_at_defaults": max_memory_at_defaults,
         "max_wasm_memory_at_defaults_over_1mb": max_memory_at_defaults_large,
+        "max_per_mb_past_first": max_per_mb_past_first,
         "over_bound": over_bound,
         "max_rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
         "stats": {n: {"calls": s["calls"], "per_mb": s["per_mb"], "slowest": s["slowest"]} for n, s in stats.items()},
@@ -923,6 +949,7 @@ def _run_one(args: tuple[int, int]) -> dict[str, Any]:
 def merge(results: list[dict[str, Any]]) -> dict[str, Any]:
     out: dict[str, Any] = {"inputs": 0, "escapes": [], "slow": [], "over_bound": [], "max_wasm_memory": 0,
                            "max_wasm_memory_at_defaults": 0, "max_wasm_memory_at_defaults_over_1mb": 0, "max_rss_mb": 0.0,
+                           "max_per_mb_past_first": (0.0, "", 0, 0),
                            "stats": {}}
     for r in results:
         out["inputs"] += r["inputs"]
@@ -933,6 +960,7 @@ def merge(results: list[dict[str, Any]]) -> dict[str, Any]:
         for key in ("max_wasm_memory_at_defaults", "max_wasm_memory_at_defaults_over_1mb"):
             out[key] = max(out[key], r[key])
         out["max_rss_mb"] = max(out["max_rss_mb"], r["max_rss_mb"])
+        out["max_per_mb_past_first"] = max(out["max_per_mb_past_first"], tuple(r["max_per_mb_past_first"]))
         for name, s in r["stats"].items():
             m = out["stats"].setdefault(name, {"calls": 0, "per_mb": [], "slowest": (0.0, 0)})
             m["calls"] += s["calls"]
@@ -946,8 +974,10 @@ def report(result: dict[str, Any], seconds: float) -> str:
         f"inputs: {result['inputs']} in {seconds:.0f} s",
         f"escapes: {len(result['escapes'])}",
         f"calls over {SLOW:.0f} s on inputs <= 1 MB: {len(result['slow'])}",
-        f"calls at the default limits on <= 1 MB leaving their instance over {_runtime.MEMORY_BOUND // MB} MB: "
-        f"{len(result['over_bound'])}",
+        f"calls at the default limits leaving their instance past the bound ({_runtime.MEMORY_BOUND // MB} MB on <= 1 MB, "
+        f"plus {MEMORY_PER_MB_PAST_THE_FIRST} MB per MB past the first): {len(result['over_bound'])}",
+        "most memory per MB past the first at the default limits: {:.1f} MB ({} on {} B: {:.0f} MB)".format(
+            result["max_per_mb_past_first"][0], *result["max_per_mb_past_first"][1:3], result["max_per_mb_past_first"][3] / MB),
         f"max wasm memory after a call: {result['max_wasm_memory'] / MB:.1f} MB "
         f"(at the default limits: {result['max_wasm_memory_at_defaults'] / MB:.1f} MB on <= 1 MB, "
         f"{result['max_wasm_memory_at_defaults_over_1mb'] / MB:.1f} MB on more); "

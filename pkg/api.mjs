@@ -432,11 +432,13 @@ function linkBatchReply(c) {
   return c;
 }
 
-// Frames come as objects and rows: a row is three items, k, offset and text, for the frame whose
-// other members are those of the reply's k-th object and whose line is the previous frame's plus
-// one (wire::FrameWriter; a megabyte of blank lines is a million frames that differ only
-// there). The shared members are copied, so no two frames share an object, as if each had been
-// parsed.
+// Frames come as objects, rows and runs (wire::FrameWriter). A row is three items, k, offset
+// and text, for the frame whose other members are those of the reply's k-th object and whose
+// line is the previous frame's plus one; a run, [k, offset, text, count, stride], is `count`
+// such rows with one text, `stride` bytes apart (a megabyte of blank lines is a million frames
+// that differ only in line and offset: one run). The shared members are copied, so no two
+// frames share an object, as if each had been parsed; a run's message is parsed once and
+// copied.
 function expandRows(items) {
   const frames = [];
   const objects = [];
@@ -444,22 +446,38 @@ function expandRows(items) {
   let line = 0;
   for (let i = 0; i < items.length; i++) {
     const item = items[i];
-    if (typeof item === 'object') {
+    const run = Array.isArray(item);
+    if (!run && typeof item === 'object') {
       objects.push(item);
       frames.push(item);
       line = item.line;
       continue;
     }
-    const from = objects[item];
-    let copy = copiers.get(item);
-    if (copy === undefined) copiers.set(item, (copy = copier(from)));
-    // The copy keeps the members' order (text, line, offset first, as parsed).
-    const frame = copy(from);
-    frame.text = items[i + 2];
-    frame.line = ++line;
-    frame.offset = items[i + 1];
-    frames.push(frame);
-    i += 2;
+    const k = run ? item[0] : item;
+    const from = objects[k];
+    let copy = copiers.get(k);
+    if (copy === undefined) copiers.set(k, (copy = copier(from)));
+    if (!run) {
+      // The copy keeps the members' order (text, line, offset first, as parsed).
+      const frame = copy(from);
+      frame.text = items[i + 2];
+      frame.line = ++line;
+      frame.offset = items[i + 1];
+      frames.push(frame);
+      i += 2;
+      continue;
+    }
+    const [, offset, text, count, stride] = item;
+    const message = from.message === true ? JSON.parse(text) : undefined;
+    const copyMessage = message !== null && typeof message === 'object' ? copier(message) : undefined;
+    for (let j = 0; j < count; j++) {
+      const frame = copy(from);
+      frame.text = text;
+      frame.line = ++line;
+      frame.offset = offset + j * stride;
+      if (copyMessage !== undefined) frame.message = copyMessage(message);
+      frames.push(frame);
+    }
   }
   return frames;
 }
@@ -478,6 +496,7 @@ function copier(value) {
       return out;
     };
   }
+  if (sameKeys(value, PROBLEM_FRAME)) return copyProblemFrame;
   // Spreading defines members (an own `__proto__` included); assigning one would set the prototype.
   const inner = Object.keys(value).filter((key) => isContainer(value[key])).map((key) => [key, copier(value[key])]);
   return (v) => {
@@ -489,6 +508,20 @@ function copier(value) {
     }
     return out;
   };
+}
+
+// The members of a frame of a line that is not a message, with no reply (a blank line, or a
+// parse error ignored): a million of them is a megabyte of blank lines. Built as a literal,
+// such a frame is one allocation of a known shape, half the time of a spread and its garbage
+// (any other frame, or a shape the core changed, is copied by the general copier).
+const PROBLEM_FRAME = ['text', 'line', 'offset', 'kind', 'reply', 'ignored', 'code', 'path', 'reason'];
+const copyProblemFrame = (v) => ({
+  text: v.text, line: v.line, offset: v.offset, kind: v.kind, reply: v.reply, ignored: v.ignored,
+  code: v.code, path: v.path, reason: v.reason,
+});
+function sameKeys(value, keys) {
+  const own = Object.keys(value);
+  return own.length === keys.length && own.every((key, i) => key === keys[i] && (value[key] === null || typeof value[key] !== 'object'));
 }
 
 // A long chunk crosses in slices: each crossing's reply holds the frames of its lines (a

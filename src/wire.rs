@@ -257,16 +257,18 @@ impl BatchWriter {
 }
 
 /// An NDJSON decoder's frames as a binding's reply, `{"ok":true,"value":[...]}`. The list holds
-/// frame objects and rows: a row is three items, `k, offset, text`, for the frame whose members
-/// after `text`, `line` and `offset` are those of the reply's k-th object (0-based, objects only
-/// counted); its `line` is the previous frame's plus one (every line is a frame, so a reply's
-/// frames have consecutive numbers, and its first item is an object). Rows are written for a
-/// short line met before (the decoder gives it as a repeat, `rpc::ndjson::Line`) and for a
-/// frame whose members are the previous object's (lines that differ only in what the host
-/// reads from `text`, such as `[0]`, `[1]`, ...). A megabyte of blank lines is a million
-/// frames: ~170 MB as objects, ~14 MB as rows of a flat list, which the host expands (copying
-/// the shared members, so no two frames share an object). A message is `true`
-/// (`Frame::rest_value`).
+/// frame objects, rows and runs. A row is three items, `k, offset, text`, for the frame whose
+/// members after `text`, `line` and `offset` are those of the reply's k-th object (0-based,
+/// objects only counted); its `line` is the previous frame's plus one (every line is a frame,
+/// so a reply's frames have consecutive numbers, and its first item is an object). A run is
+/// one item, `[k, offset, text, count, stride]`: `count` rows of object k with the same text,
+/// the first at `offset`, each next one `stride` bytes further. Rows are written for a short
+/// line met before (the decoder gives it as a repeat, `rpc::ndjson::Line`) and for a frame
+/// whose members are the previous object's (lines that differ only in what the host reads
+/// from `text`, such as `[0]`, `[1]`, ...); rows of one line repeated are a run. A megabyte of
+/// blank lines is a million frames: ~170 MB as objects, ~14 MB as rows, a few bytes as a run,
+/// which the host expands (copying the shared members, so no two frames share an object). A
+/// message is `true` (`Frame::rest_value`).
 pub struct FrameWriter {
     batch: BatchWriter,
     objects: usize,
@@ -275,6 +277,16 @@ pub struct FrameWriter {
     /// The last object's shared members (classification, ignored, has a message): a frame equal
     /// to them is a row, found without writing anything.
     last: Option<(crate::rpc::Classification, bool, bool)>,
+    /// Rows not written yet, while they continue one run.
+    run: Option<Run>,
+}
+
+struct Run {
+    k: usize,
+    offset: usize,
+    text: String,
+    count: usize,
+    stride: usize,
 }
 
 impl Default for FrameWriter {
@@ -285,24 +297,23 @@ impl Default for FrameWriter {
 
 impl FrameWriter {
     pub fn new() -> Self {
-        FrameWriter { batch: BatchWriter::new(), objects: 0, object_of: Vec::new(), last: None }
+        FrameWriter { batch: BatchWriter::new(), objects: 0, object_of: Vec::new(), last: None, run: None }
     }
 
     pub fn line(&mut self, line: crate::rpc::ndjson::Line) {
         use crate::rpc::ndjson::{repeat_members, Line};
-        self.batch.next();
         let like_last = |frame: &crate::rpc::Frame, last: &Option<(crate::rpc::Classification, bool, bool)>| matches!(last, Some((c, i, m)) if *i == frame.ignored && *m == frame.message.is_some() && *c == frame.classification);
         let (shape, k) = match line {
-            Line::Repeat { shape, of, text, offset, line } => match self.object_of.get(shape as usize) {
-                Some(&k) if k != usize::MAX => return self.row(k, offset, &text),
+            Line::Repeat { shape, of, offset, line } => match self.object_of.get(shape as usize) {
+                Some(&k) if k != usize::MAX => return self.row(k, offset, &of.text),
                 _ if like_last(&of, &self.last) => {
-                    self.row(self.objects - 1, offset, &text);
+                    self.row(self.objects - 1, offset, &of.text);
                     (Some(shape), self.objects - 1)
                 }
                 _ => {
                     let shared = (of.classification.clone(), of.ignored, of.message.is_some());
                     let members = repeat_members(&of, true);
-                    (Some(shape), self.object(&text, line, offset, members, shared))
+                    (Some(shape), self.object(&of.text, line, offset, members, shared))
                 }
             },
             Line::Frame(mut frame, shape) => {
@@ -334,6 +345,8 @@ impl FrameWriter {
         members: Value,
         shared: (crate::rpc::Classification, bool, bool),
     ) -> usize {
+        self.flush_run();
+        self.batch.next();
         let out = &mut self.batch.out;
         out.push_str("{\"text\":");
         crate::value::write_string(out, text);
@@ -351,13 +364,42 @@ impl FrameWriter {
         self.objects - 1
     }
 
+    /// A row: it continues the current run (same object, same text, the run's stride), or
+    /// ends it and starts one.
     fn row(&mut self, k: usize, offset: usize, text: &str) {
-        let out = &mut self.batch.out;
-        let _ = write!(out, "{k},{offset},");
-        crate::value::write_string(out, text);
+        if let Some(run) = &mut self.run {
+            if run.k == k && run.text == text {
+                if run.count == 1 && offset > run.offset {
+                    run.stride = offset - run.offset;
+                    run.count = 2;
+                    return;
+                }
+                if offset == run.offset + run.count * run.stride {
+                    run.count += 1;
+                    return;
+                }
+            }
+        }
+        self.flush_run();
+        self.run = Some(Run { k, offset, text: text.to_owned(), count: 1, stride: 0 });
     }
 
-    pub fn finish(self, result: Result<(), ContractError>) -> String {
+    fn flush_run(&mut self) {
+        let Some(run) = self.run.take() else { return };
+        self.batch.next();
+        let out = &mut self.batch.out;
+        if run.count == 1 {
+            let _ = write!(out, "{},{},", run.k, run.offset);
+            crate::value::write_string(out, &run.text);
+        } else {
+            let _ = write!(out, "[{},{},", run.k, run.offset);
+            crate::value::write_string(out, &run.text);
+            let _ = write!(out, ",{},{}]", run.count, run.stride);
+        }
+    }
+
+    pub fn finish(mut self, result: Result<(), ContractError>) -> String {
+        self.flush_run();
         self.batch.finish(result)
     }
 }
@@ -377,7 +419,14 @@ mod tests {
     #[test]
     fn repeats_and_frames_like_the_previous_object_are_rows() {
         let blank = r#"{"text":"","line":1,"offset":0,"kind":"parse_error","reply":null,"ignored":true,"code":"RPC_BLANK_LINE","path":"","reason":"a blank line is not a message"}"#;
-        assert_eq!(reply("\n\r\n\n"), format!(r#"{{"ok":true,"value":[{blank},0,1,"",0,3,""]}}"#));
+        assert_eq!(reply("\n\r\n"), format!(r#"{{"ok":true,"value":[{blank},0,1,""]}}"#));
+        // Rows of one line repeated at one stride are a run, `[k, offset, text, count, stride]`;
+        // a CRLF line is one byte longer, so the line after it is off the stride and starts a run.
+        assert_eq!(reply("\n\n\n\n\r\n\n"), format!(r#"{{"ok":true,"value":[{blank},[0,1,"",4,1],0,6,""]}}"#));
+        assert_eq!(
+            reply("\n\n\n\r\n\r\n\r\n"),
+            format!(r#"{{"ok":true,"value":[{blank},[0,1,"",3,1],[0,5,"",2,2]]}}"#)
+        );
         // `[1]` and `[2]` differ only in the message the host reads from the text; `x` does not.
         let out = reply("[1]\nx\n[2]\n[1]\n");
         let value = out.strip_prefix(r#"{"ok":true,"value":["#).unwrap();

@@ -3,7 +3,8 @@
 //! whole, in two pieces and byte by byte: the frames must not depend on the chunking, the
 //! decoder never holds more than `maxLineBytes`, every frame's message goes through a session
 //! both ways without panicking, and the bindings' reply (repeats and frames like the previous
-//! object written as rows, `wire::FrameWriter`) expands to the frames, as the hosts expand it.
+//! object written as rows and runs, `wire::FrameWriter`) expands to the frames, as the hosts
+//! expand it.
 #![no_main]
 
 use agent_contract::rpc::options::{OnMalformed, Profile, RpcOptions};
@@ -27,10 +28,25 @@ fn decode_with(mut d: Decoder, options: RpcOptions, pieces: &[&[u8]]) -> Vec<Fra
     frames
 }
 
-/// The reply's list with its rows expanded, as pkg/api.mjs and the Python host do: a row is
-/// `k, offset, text`, the k-th object's other members, the previous frame's line plus one.
+/// The reply's list with its rows and runs expanded, as pkg/api.mjs and the Python host do: a
+/// row is `k, offset, text`, the k-th object's other members, the previous frame's line plus
+/// one; a run, `[k, offset, text, count, stride]`, is `count` rows `stride` bytes apart.
 fn expand(items: &[Value]) -> Vec<Value> {
     let (mut objects, mut out, mut line, mut i) = (Vec::new(), Vec::new(), 0.0, 0);
+    let row = |from: &[(String, Value)], text: &Value, offset: f64, line: &mut f64, out: &mut Vec<Value>| {
+        *line += 1.0;
+        let mut frame = vec![
+            ("text".to_owned(), text.clone()),
+            ("line".to_owned(), Value::Number(Number::from_f64(*line))),
+            ("offset".to_owned(), Value::Number(Number::from_f64(offset))),
+        ];
+        frame.extend(from[3..].iter().cloned());
+        out.push(Value::Object(frame));
+    };
+    let number = |v: &Value| match v {
+        Value::Number(n) => n.value,
+        other => panic!("a row's offset, count and stride are numbers, not {other:?}"),
+    };
     while i < items.len() {
         match &items[i] {
             Value::Object(members) => {
@@ -43,18 +59,21 @@ fn expand(items: &[Value]) -> Vec<Value> {
                 i += 1;
             }
             Value::Number(k) => {
-                let from = objects[k.value as usize];
-                let mut frame = vec![
-                    ("text".to_owned(), items[i + 2].clone()),
-                    ("line".to_owned(), Value::Number(Number::from_f64(line + 1.0))),
-                    ("offset".to_owned(), items[i + 1].clone()),
-                ];
-                frame.extend(from[3..].iter().cloned());
-                line += 1.0;
-                out.push(Value::Object(frame));
+                row(objects[k.value as usize], &items[i + 2], number(&items[i + 1]), &mut line, &mut out);
                 i += 3;
             }
-            other => panic!("a reply item is an object or a row, not {other:?}"),
+            Value::Array(run) => {
+                let [k, offset, text, count, stride] = run.as_slice() else {
+                    panic!("a run is five items, not {run:?}")
+                };
+                let (offset, count, stride) = (number(offset), number(count), number(stride));
+                assert!(count >= 2.0 && stride >= 1.0, "a run of {count} rows {stride} bytes apart");
+                for j in 0..count as usize {
+                    row(objects[number(k) as usize], text, offset + j as f64 * stride, &mut line, &mut out);
+                }
+                i += 1;
+            }
+            other => panic!("a reply item is an object, a row or a run, not {other:?}"),
         }
     }
     out

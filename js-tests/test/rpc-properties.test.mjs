@@ -101,7 +101,7 @@ test('random strings, lone surrogates included: no throw, one frame per line', (
   );
 });
 
-// A repeated short line, and a line whose members are the previous frame's, cross as a row
+// A repeated short line, and a line whose members are the previous frame's, cross as a row or a run
 // (wire::FrameWriter) that this side expands: each frame must be what a decoder that met the
 // line alone gives, moved to its place, and share no object with another frame.
 test('frames written as rows are each line read alone', () => {

@@ -80,7 +80,7 @@ repeated_st = st.one_of(
 @settings(max_examples=150, **SETTINGS)
 @given(st.lists(st.tuples(repeated_st, st.booleans()), max_size=24), st.booleans(), max_st)
 def test_frames_written_as_rows_are_each_line_read_alone(lines: list[tuple[str, bool]], reply: bool, max_line_bytes: int) -> None:
-    # A repeated short line, and a line whose members are the previous frame's, cross as a row
+    # A repeated short line, and a line whose members are the previous frame's, cross as a row or a run
     # (wire::FrameWriter) that this side expands: each frame must be what a decoder that met the
     # line alone gives, moved to its place, and share no container with another frame.
     options = {"maxLineBytes": max_line_bytes, "onMalformed": "reply" if reply else "ignore"}

@@ -107,21 +107,16 @@ pub enum Line {
     /// The frame, and its shape's number when its line is remembered (later lines with the same
     /// bytes are repeats of that number).
     Frame(Frame, Option<u32>),
-    Repeat {
-        shape: u32,
-        of: Rc<Frame>,
-        text: String,
-        line: usize,
-        offset: usize,
-    },
+    /// A repeat's text is its shape's (`of.text`): the same bytes, read the same way.
+    Repeat { shape: u32, of: Rc<Frame>, line: usize, offset: usize },
 }
 
 impl Line {
     pub fn into_frame(self) -> Frame {
         match self {
             Line::Frame(frame, _) => frame,
-            Line::Repeat { of, text, line, offset, .. } => Frame {
-                text,
+            Line::Repeat { of, line, offset, .. } => Frame {
+                text: of.text.clone(),
                 line,
                 offset,
                 classification: of.classification.clone(),
@@ -305,15 +300,17 @@ impl Decoder {
             let frame = Frame { text: String::new(), line: line_no, offset, classification, ignored, message: None };
             return Line::Frame(frame, None);
         }
-        let bytes = std::mem::take(&mut self.line);
-        let text = String::from_utf8_lossy(&bytes).into_owned();
-        let remembered = self.lazy && bytes.len() <= SHORT_LINE;
+        let remembered = self.lazy && self.line.len() <= SHORT_LINE;
         if remembered {
-            if let Some(&shape) = self.shape_of.get(&bytes) {
+            // A repeat allocates nothing: the line's buffer is kept for the next line.
+            if let Some(&shape) = self.shape_of.get(self.line.as_slice()) {
+                self.line.clear();
                 let of = Rc::clone(&self.shapes[shape as usize]);
-                return Line::Repeat { shape, of, text, line: line_no, offset };
+                return Line::Repeat { shape, of, line: line_no, offset };
             }
         }
+        let bytes = std::mem::take(&mut self.line);
+        let text = String::from_utf8_lossy(&bytes).into_owned();
         let frame = self.classify_line(&bytes, text, line_no, offset);
         let weight = shape_bytes(&frame);
         if !remembered || self.shapes_bytes + weight > SHAPES_BYTES {

@@ -205,15 +205,17 @@ def _link_batch_reply(c: Any) -> Any:
 
 
 def _frames(items: list[Any]) -> list[Any]:
-    """The frames of a decoder's reply. They come as dicts and rows: a row is three items, k,
-    offset and text, for the frame whose other members are those of the reply's k-th dict and
-    whose line is the previous frame's plus one (the core's `wire::FrameWriter`; a megabyte of
-    blank lines is a million frames that differ only there). Shared members that are containers
-    are copied, so no two frames share one, as if each had been parsed. A frame's message comes
-    as True: the core accepted the line's text as exactly one I-JSON value, so json.loads of
-    that text is the value it would have written (see `parse_json`); a batch's reply comes as
-    True (`_link_batch_reply`). What a row needs is decided once per dict it names, not per row:
-    a megabyte of blank lines is one loop over a million rows and nothing else."""
+    """The frames of a decoder's reply. They come as dicts, rows and runs (the core's
+    `wire::FrameWriter`). A row is three items, k, offset and text, for the frame whose other
+    members are those of the reply's k-th dict and whose line is the previous frame's plus one;
+    a run, `[k, offset, text, count, stride]`, is `count` such rows with one text, `stride`
+    bytes apart (a megabyte of blank lines is a million frames that differ only in line and
+    offset: one run). Shared members that are containers are copied, so no two frames share
+    one, as if each had been parsed. A frame's message comes as True: the core accepted the
+    line's text as exactly one I-JSON value, so json.loads of that text is the value it would
+    have written (see `parse_json`; a run's is parsed once and copied); a batch's reply comes
+    as True (`_link_batch_reply`). What a row needs is decided once per dict it names, not per
+    row: a megabyte of blank lines is one loop over a million frames and nothing else."""
     frames: list[Any] = []
     append = frames.append
     objects: list[dict[str, Any]] = []
@@ -226,18 +228,37 @@ def _frames(items: list[Any]) -> list[Any]:
     i, n = 0, len(items)
     while i < n:
         item = items[i]
-        if type(item) is dict:
+        t = type(item)
+        if t is dict:
             objects.append(item)
             append(item)
             line = item["line"]
             i += 1
             continue
-        known = named.get(item)
+        k = item[0] if t is list else item
+        known = named.get(k)
         if known is None:
-            base = objects[item]
+            base = objects[k]
             batch = base.get("reply") is True and base.get("kind") == "batch"
-            known = named[item] = (base, _copier(base), base.get("message") is True, batch)
+            known = named[k] = (base, _copier(base), base.get("message") is True, batch)
         base, copy, parse, batch = known
+        if t is list:
+            _, offset, text, count, stride = item
+            message = loads(text) if parse else None
+            copy_message = _copier(message) if parse else None
+            for offset in range(offset, offset + count * stride, stride):
+                frame = copy(base)
+                line += 1
+                frame["text"] = text
+                frame["line"] = line
+                frame["offset"] = offset
+                if copy_message is not None:
+                    frame["message"] = copy_message(message)
+                if batch:  # `_link_batch_reply`
+                    frame["reply"] = [element["reply"] for element in frame["items"] if element["reply"] is not None]
+                append(frame)
+            i += 1
+            continue
         # The copy keeps the members' order (text, line, offset first, as parsed).
         frame = copy(base)
         line += 1
@@ -286,6 +307,9 @@ def _copier(value: Any) -> Callable[[Any], Any]:
     copies = [_copier(v) if type(v) is dict or type(v) is list else None for v in value]
     if not any(copies):
         return list.copy
+    if len(copies) == 1:  # a batch of one element: a megabyte of `[1]` lines is 262,144 of them
+        (copy_first,) = copies
+        return lambda v: [copy_first(v[0])]
     return lambda v: [x if copy is None else copy(x) for x, copy in zip(v, copies)]
 
 

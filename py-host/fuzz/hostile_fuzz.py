@@ -922,9 +922,11 @@ def run(
             else:
                 max_memory_at_defaults_large = max(max_memory_at_defaults_large, memory)
                 if memory > _runtime.MEMORY_BOUND:
-                    per_mb = (memory - _runtime.MEMORY_BOUND) / (size - MB)
+                    # Per MB of what was written: `size` counts a value over 4 MB as 8 MB.
+                    written = size if size <= 4 * MB else _size(*parts, budget=64 * MB, large=64 * MB)
+                    per_mb = (memory - _runtime.MEMORY_BOUND) / max(written - MB, 1)
                     if per_mb > max_per_mb_past_first[0]:
-                        max_per_mb_past_first = (per_mb, name, size, memory)
+                        max_per_mb_past_first = (per_mb, name, written, memory)
         if not quiet and done % 50_000 == 0:
             print(f"  seed {seed}: {done} inputs, {len(escapes)} escapes, {len(slow)} slow", file=sys.stderr, flush=True)
     return {

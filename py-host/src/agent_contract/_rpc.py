@@ -224,6 +224,7 @@ def _frames(items: list[Any]) -> list[Any]:
     # finished after the loop: a row copies its dict as the core wrote it.
     named: dict[int, tuple[dict[str, Any], Callable[[Any], Any], bool, bool]] = {}
     loads = json.loads
+    messages: dict[str, list[Any]] = {}  # a row's text: [its message parsed, its copier once needed]
     line = 0
     i, n = 0, len(items)
     while i < n:
@@ -266,7 +267,17 @@ def _frames(items: list[Any]) -> list[Any]:
         frame["line"] = line
         frame["offset"] = items[i + 1]
         if parse:
-            frame["message"] = loads(text)
+            # A text met before in this reply (lines of a few kinds in turn) is copied from the
+            # first one's message, which nobody else holds until this function returns.
+            known_message = messages.get(text)
+            if known_message is None:
+                frame["message"] = message = loads(text)
+                messages[text] = [message, None]
+            else:
+                message, copy_message = known_message
+                if copy_message is None:
+                    copy_message = known_message[1] = _copier(message)
+                frame["message"] = copy_message(message)
         if batch:
             _link_batch_reply(frame)
         append(frame)

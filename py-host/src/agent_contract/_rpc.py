@@ -224,7 +224,9 @@ def _frames(items: list[Any]) -> list[Any]:
     # finished after the loop: a row copies its dict as the core wrote it.
     named: dict[int, tuple[dict[str, Any], Callable[[Any], Any], bool, bool]] = {}
     loads = json.loads
-    messages: dict[str, list[Any]] = {}  # a row's text: [its message parsed, its copier once needed]
+    last_text: Optional[str] = None  # the text of the previous row parsed, its message, a copier
+    last_message: Any = None
+    last_copy: Optional[Callable[[Any], Any]] = None
     line = 0
     i, n = 0, len(items)
     while i < n:
@@ -267,17 +269,16 @@ def _frames(items: list[Any]) -> list[Any]:
         frame["line"] = line
         frame["offset"] = items[i + 1]
         if parse:
-            # A text met before in this reply (lines of a few kinds in turn) is copied from the
-            # first one's message, which nobody else holds until this function returns.
-            known_message = messages.get(text)
-            if known_message is None:
-                frame["message"] = message = loads(text)
-                messages[text] = [message, None]
+            # The text of the previous row parsed (lines of a few kinds in turn) is copied from
+            # that row's message, which nobody else holds until this function returns; a new
+            # text costs one comparison.
+            if text == last_text:
+                if last_copy is None:
+                    last_copy = _copier(last_message)
+                frame["message"] = last_copy(last_message)
             else:
-                message, copy_message = known_message
-                if copy_message is None:
-                    copy_message = known_message[1] = _copier(message)
-                frame["message"] = copy_message(message)
+                frame["message"] = last_message = loads(text)
+                last_text, last_copy = text, None
         if batch:
             _link_batch_reply(frame)
         append(frame)

@@ -248,15 +248,16 @@ def _frames(items: list[Any]) -> list[Any]:
         if t is list:
             _, offset, text, count, stride = item
             message = loads(text) if parse else None
-            copy_message = _copier(message) if parse else None
+            # A message is an object or an array (a scalar line has none); a leaf is not copied.
+            copy_message = _copier(message) if type(message) is dict or type(message) is list else None
             for offset in range(offset, offset + count * stride, stride):
                 frame = copy(base)
                 line += 1
                 frame["text"] = text
                 frame["line"] = line
                 frame["offset"] = offset
-                if copy_message is not None:
-                    frame["message"] = copy_message(message)
+                if parse:
+                    frame["message"] = message if copy_message is None else copy_message(message)
                 if batch:  # `_link_batch_reply`
                     frame["reply"] = [element["reply"] for element in frame["items"] if element["reply"] is not None]
                 append(frame)
@@ -272,7 +273,7 @@ def _frames(items: list[Any]) -> list[Any]:
             # The text of the previous row parsed (lines of a few kinds in turn) is copied from
             # that row's message, which nobody else holds until this function returns; a new
             # text costs one comparison.
-            if text == last_text:
+            if text == last_text and (type(last_message) is dict or type(last_message) is list):
                 if last_copy is None:
                     last_copy = _copier(last_message)
                 frame["message"] = last_copy(last_message)

@@ -200,8 +200,13 @@ def _link_batch_reply(c: Any) -> Any:
     """A batch's reply comes as True: it is the list of its items' replies that are not None, in
     order, and holds those same objects (the core's `wire::batch_reply_linked`)."""
     if c.get("reply") is True and c.get("kind") == "batch":
-        c["reply"] = [item["reply"] for item in c["items"] if item["reply"] is not None]
+        _link_items_replies(c)
     return c
+
+
+def _link_items_replies(batch: Any) -> None:
+    """`_link_batch_reply` for a frame known to be a batch answered (a row of its dict)."""
+    batch["reply"] = [item["reply"] for item in batch["items"] if item["reply"] is not None]
 
 
 def _frames(items: list[Any]) -> list[Any]:
@@ -258,8 +263,8 @@ def _frames(items: list[Any]) -> list[Any]:
                 frame["offset"] = offset
                 if parse:
                     frame["message"] = message if copy_message is None else copy_message(message)
-                if batch:  # `_link_batch_reply`
-                    frame["reply"] = [element["reply"] for element in frame["items"] if element["reply"] is not None]
+                if batch:
+                    _link_items_replies(frame)
                 append(frame)
             i += 1
             continue
@@ -281,7 +286,7 @@ def _frames(items: list[Any]) -> list[Any]:
                 frame["message"] = last_message = loads(text)
                 last_text, last_copy = text, None
         if batch:
-            _link_batch_reply(frame)
+            _link_items_replies(frame)
         append(frame)
         i += 3
     for frame in objects:

@@ -141,9 +141,9 @@ def test_batches_at_the_default_limits_stay_under_the_memory_bound() -> None:
         result = bounded(call)
         assert len(result) == 65535
     # A megabyte of blank lines is a million NDJSON frames: it crosses in slices, and a line
-    # repeated is one run of the reply (wire::FrameWriter). Not timed: 0.37-0.43 s on this stop's
-    # machine (docs/fuzzing.md, the flood table), most of it making a million dicts (2.3 s as objects, 0.75 s as rows), which a
-    # shared CI machine several times slower takes past 1 s.
+    # repeated is one run of the reply (wire::FrameWriter). Not timed: 0.37-0.43 s on the
+    # machine of docs/fuzzing.md's flood table, most of it making a million dicts (2.3 s as
+    # objects, 0.75 s as rows), which a shared CI machine several times slower takes past 1 s.
     with ac.create_ndjson_decoder() as decoder:
         frames = bounded(decoder.push, "\n" * (1 << 20))
     assert len(frames) == 1 << 20

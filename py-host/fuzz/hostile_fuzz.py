@@ -57,6 +57,9 @@ from hostile_values import (
 MB = 1 << 20
 SLOW = 1.0  # seconds: a call over this on an input of at most 1 MB is flagged
 PER_MB_FROM = 64 << 10  # time per MB is measured on inputs at least this large
+# A call on a value `_size` counts as 8 MB (over 4 MB) that takes longer than this is timed per
+# MB of what was written (`_written_size`): the value may be far larger than 8 MB.
+REMEASURE_AFTER = 0.4
 
 
 def raising_iterator(items: list[Any]) -> Iterator[Any]:
@@ -451,6 +454,14 @@ def _size(*values: Any, budget: int = 4 * MB, large: int = 8 * MB) -> int:
 # Past 1 MB the bound grows with the input (docs/decisions.md, "The memory bound"): 48 MiB per
 # MB past the first.
 MEMORY_PER_MB_PAST_THE_FIRST = 48
+
+
+def _written_size(parts: tuple[Any, ...]) -> int:
+    """The size of `parts` as the host writes them, up to the ceiling of its budget: for a value
+    `_size` counts as 8 MB. The writer stops past 513 Mi characters or 32 Mi values (at least
+    64 MiB of text), so a value cut there counts 64 MiB: a lower bound, and a time per MB from
+    it an upper bound."""
+    return _size(*parts, budget=MAX_BYTES_CEILING, large=MAX_BYTES_CEILING)
 
 
 def _memory_bound(size: int) -> int:
@@ -897,10 +908,11 @@ def run(
         done += 1
         s = stats[name]
         s["calls"] += 1
+        timed_size = _written_size(parts) if size > 4 * MB and elapsed > REMEASURE_AFTER else size
         if elapsed > s["slowest"][0]:
-            s["slowest"] = (elapsed, size)
-        if size >= PER_MB_FROM:
-            s["per_mb"].append(elapsed / (size / MB))
+            s["slowest"] = (elapsed, timed_size)
+        if timed_size >= PER_MB_FROM:
+            s["per_mb"].append(elapsed / (timed_size / MB))
         if elapsed > SLOW and size <= MB:
             slow.append(f"{name} {elapsed:.2f} s on {size} B [{','.join(g.tags)}] seed={seed} input={done - 1}")
         # The memory the call left in the instance it ran in (read even when the runtime has
@@ -923,7 +935,7 @@ def run(
                 max_memory_at_defaults_large = max(max_memory_at_defaults_large, memory)
                 if memory > _runtime.MEMORY_BOUND:
                     # Per MB of what was written: `size` counts a value over 4 MB as 8 MB.
-                    written = size if size <= 4 * MB else _size(*parts, budget=64 * MB, large=64 * MB)
+                    written = size if size <= 4 * MB else _written_size(parts)
                     per_mb = (memory - _runtime.MEMORY_BOUND) / max(written - MB, 1)
                     if per_mb > max_per_mb_past_first[0]:
                         max_per_mb_past_first = (per_mb, name, written, memory)

@@ -35,7 +35,8 @@ function hostValue(spec) {
 /** Builds the JS argument: a fresh copy of `json` with host values placed at their pointers.
  *  Returns the value and the prototype pollution to apply around the call. */
 function build(json, host) {
-  let root = json === undefined ? undefined : JSON.parse(JSON.stringify(json));
+  // structuredClone keeps -0, which a JSON round trip drops.
+  let root = json === undefined ? undefined : structuredClone(json);
   const inherited = [];
   for (const [pointer, spec] of Object.entries(host || {})) {
     const segments = pointer.split('/').slice(1).map(unescapePointer);
@@ -98,6 +99,8 @@ function textArgument(c) {
 }
 
 export function deepEqual(a, b) {
+  // Numbers by Object.is: -0 is not 0 (and NaN is NaN).
+  if (typeof a === 'number' && typeof b === 'number') return Object.is(a, b);
   if (a === b) return true;
   if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) {
     return Number.isNaN(a) && Number.isNaN(b);

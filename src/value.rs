@@ -69,6 +69,20 @@ impl Value {
         }
     }
 
+    /// Equal and written as the same text. `==` compares numbers by value, so `0` and `-0`,
+    /// `1`, `1.0` and `1e0`, or two integers past 2^53 that round to one double are equal
+    /// values that write different text (and that Python reads back as different values).
+    pub fn identical(&self, other: &Value) -> bool {
+        match (self, other) {
+            (Value::Number(a), Value::Number(b)) => a.text == b.text && a.value.to_bits() == b.value.to_bits(),
+            (Value::Array(a), Value::Array(b)) => a.len() == b.len() && a.iter().zip(b).all(|(x, y)| x.identical(y)),
+            (Value::Object(a), Value::Object(b)) => {
+                a.len() == b.len() && a.iter().zip(b).all(|((k, x), (l, y))| k == l && x.identical(y))
+            }
+            _ => self == other,
+        }
+    }
+
     pub fn get(&self, key: &str) -> Option<&Value> {
         match self {
             Value::Object(entries) => entries.iter().find(|(k, _)| k == key).map(|(_, v)| v),

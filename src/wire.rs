@@ -275,7 +275,8 @@ pub struct FrameWriter {
     /// The object written for each shape in this reply (`usize::MAX`: none yet).
     object_of: Vec<usize>,
     /// The last object's shared members (classification, ignored, has a message): a frame equal
-    /// to them is a row, found without writing anything.
+    /// to them, ids written alike (`Classification::identical`), is a row, found without
+    /// writing anything.
     last: Option<(crate::rpc::Classification, bool, bool)>,
     /// Rows not written yet, while they continue one run.
     run: Option<Run>,
@@ -302,7 +303,7 @@ impl FrameWriter {
 
     pub fn line(&mut self, line: crate::rpc::ndjson::Line) {
         use crate::rpc::ndjson::{repeat_members, Line};
-        let like_last = |frame: &crate::rpc::Frame, last: &Option<(crate::rpc::Classification, bool, bool)>| matches!(last, Some((c, i, m)) if *i == frame.ignored && *m == frame.message.is_some() && *c == frame.classification);
+        let like_last = |frame: &crate::rpc::Frame, last: &Option<(crate::rpc::Classification, bool, bool)>| matches!(last, Some((c, i, m)) if *i == frame.ignored && *m == frame.message.is_some() && c.identical(&frame.classification));
         let (shape, k) = match line {
             Line::Repeat { shape, of, offset, line } => match self.object_of.get(shape as usize) {
                 Some(&k) if k != usize::MAX => return self.row(k, offset, &of.text),
@@ -434,6 +435,25 @@ mod tests {
         assert!(value.contains(r#"{"text":"x","line":2,"offset":4,"#), "{out}");
         assert!(value.contains(r#"{"text":"[2]","line":3,"offset":6,"#), "{out}");
         assert!(value.ends_with(r#"},0,10,"[1]"]}"#), "{out}");
+    }
+
+    #[test]
+    fn ids_equal_as_numbers_but_written_apart_are_objects_not_rows() {
+        // A row takes the previous object's id: `-0` would become `0`, `1.0` would become `1`,
+        // and Python would get the first of two integers that round to one double.
+        for (a, b) in [("0", "-0"), ("1", "1.0"), ("1", "1e0"), ("12345678901234567890", "12345678901234567891")] {
+            let request = |id: &str| format!(r#"{{"jsonrpc":"2.0","method":"a","id":{id}}}"#);
+            let out = reply(&format!("{}\n{}\n[{}]\n[{}]\n", request(a), request(b), request(a), request(b)));
+            assert_eq!(out.matches(r#"{"text":"#).count(), 4, "{out}");
+            assert!(
+                out.contains(&format!(r#""line":2,"offset":{},"kind":"request","id":{b},"#, request(a).len() + 1)),
+                "{out}"
+            );
+            assert!(out.contains(&format!(r#""items":[{{"kind":"request","id":{b},"#)), "{out}");
+        }
+        // Ids written alike still make rows.
+        let one = r#"{"jsonrpc":"2.0","method":"a","id":1.0}"#;
+        assert_eq!(reply(&format!("{one}\n{one} \n")).matches(r#"{"text":"#).count(), 1);
     }
 
     #[test]

@@ -101,3 +101,25 @@ fn an_entry_over_max_bytes_is_too_large_as_text_and_the_wrong_type_as_a_value() 
     let from_value = api::parse_session_entry(&&value, Some(&&options)).unwrap_err();
     assert_eq!((from_value.code.as_str(), from_value.path.as_str()), ("FIELD_TYPE", ""));
 }
+
+/// ndjson, crash-07c71be3: lines 8 and 10 are requests alike but for their ids, `0` and `-0`.
+/// The bindings' reply wrote line 10 as a row of line 8's object (`wire::FrameWriter` compared
+/// the classifications with `==`, which compares ids as numbers), so the hosts gave it id `0`.
+/// The same held for `1` and `1.0`, and for integers past 2^53 that round to one double:
+/// Python got the previous request's id. Rows now need ids written alike
+/// (`Classification::identical`); the fixture `ndjson/ids-written-as-sent` holds the rule.
+#[test]
+fn a_request_whose_id_differs_only_in_how_it_is_written_is_not_a_row() {
+    use agent_contract::rpc::options::OnMalformed;
+    use agent_contract::rpc::{Decoder, RpcOptions};
+    let input = include_bytes!("fuzz_inputs/ndjson-crash-07c71be3");
+    let (op, text) = (input[0], &input[1..]);
+    assert_eq!(op & 15, 8); // the target's options for this byte: the defaults but for null ids
+    let options = RpcOptions { on_malformed: OnMalformed::Ignore, allow_null_id: false, ..RpcOptions::default() };
+    let mut decoder = Decoder::new(options).lazy();
+    let mut writer = agent_contract::wire::FrameWriter::new();
+    decoder.push_lines(text, &mut |line| writer.line(line));
+    decoder.end_line().into_iter().for_each(|line| writer.line(line));
+    let reply = writer.finish(Ok(()));
+    assert!(reply.contains(r#""line":10,"offset":370,"kind":"request","id":-0,"#), "{reply}");
+}

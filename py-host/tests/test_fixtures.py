@@ -404,14 +404,16 @@ FROZEN: dict[type, type] = {ac.Tool: dict, _tools.CompiledRegistry: dict, _tools
 
 
 def same(a: Any, b: Any) -> bool:
-    """Deep equality: numbers by value (not bool), dicts regardless of key order, UNDEFINED
-    by identity."""
+    """Deep equality: numbers by value and type (`1` is not `1.0`; a bool is not a number),
+    dicts regardless of key order, UNDEFINED by identity."""
     if a is ac.UNDEFINED or b is ac.UNDEFINED:
         return a is b
     if isinstance(a, bool) or isinstance(b, bool):
         return type(a) is type(b) and a == b
     if isinstance(a, (int, float)) and isinstance(b, (int, float)):
-        return a == b or (isinstance(a, float) and isinstance(b, float) and math.isnan(a) and math.isnan(b))
+        if type(a) is not type(b):
+            return False
+        return a == b or (isinstance(a, float) and math.isnan(a) and math.isnan(b))
     if FROZEN.get(type(a), type(a)) is not FROZEN.get(type(b), type(b)):
         return False
     if isinstance(a, dict):

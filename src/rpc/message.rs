@@ -102,6 +102,21 @@ pub struct Classification {
 }
 
 impl Classification {
+    /// Equal and written as the same text (`Value::identical` for the ids, the elements' too):
+    /// `==` holds for ids `1` and `1.0`, which the frames must keep apart.
+    pub fn identical(&self, other: &Classification) -> bool {
+        // `==` first: it tells most classifications apart, and past it the shapes match.
+        self == other
+            && match (&self.id, &other.id) {
+                (Some(a), Some(b)) => a.identical(b),
+                _ => true,
+            }
+            && match (&self.items, &other.items) {
+                (Some(a), Some(b)) => a.iter().zip(b).all(|(x, y)| x.identical(y)),
+                _ => true,
+            }
+    }
+
     fn invalid(kind: Kind, id: Option<Value>, method: Option<String>, problem: Problem) -> Classification {
         let reply = match kind {
             Kind::InvalidResponse => None,

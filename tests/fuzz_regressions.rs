@@ -114,8 +114,14 @@ fn a_request_whose_id_differs_only_in_how_it_is_written_is_not_a_row() {
     use agent_contract::rpc::{Decoder, RpcOptions};
     let input = include_bytes!("fuzz_inputs/ndjson-crash-07c71be3");
     let (op, text) = (input[0], &input[1..]);
-    assert_eq!(op & 15, 8); // the target's options for this byte: the defaults but for null ids
-    let options = RpcOptions { on_malformed: OnMalformed::Ignore, allow_null_id: false, ..RpcOptions::default() };
+    // The target's options for this byte (`op & 15 == 8`).
+    assert_eq!(op & 15, 8);
+    let options = RpcOptions {
+        max_bytes: 16 << 20,
+        on_malformed: OnMalformed::Ignore,
+        allow_null_id: false,
+        ..RpcOptions::default()
+    };
     let mut decoder = Decoder::new(options).lazy();
     let mut writer = agent_contract::wire::FrameWriter::new();
     decoder.push_lines(text, &mut |line| writer.line(line));

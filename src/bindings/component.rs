@@ -589,6 +589,10 @@ impl Guest for Core {
         reply(Ok(api::protocol_schemas()))
     }
 
+    fn describe() -> String {
+        reply(Ok(api::describe::describe()))
+    }
+
     // Verdict replies (issue 12 §1), see `component/verdict.rs`.
     fn verdict_shapes() -> String {
         to_text(&api::verdict_shapes())

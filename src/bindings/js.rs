@@ -1240,3 +1240,9 @@ pub fn check_session_response(value: JsValue, options: JsValue) -> String {
 pub fn protocol_schemas() -> String {
     reply(Ok(api::protocol_schemas()))
 }
+
+/// The limits, the memory policy and the operation table, for the package's own use.
+#[wasm_bindgen]
+pub fn describe() -> String {
+    reply(Ok(api::describe::describe()))
+}

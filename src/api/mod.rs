@@ -1,7 +1,11 @@
-//! The operations every host exposes, in one place, as `host value in, result value out`.
+//! The operations every host exposes, as `host value in, result value out`, and the table that
+//! lists them (`table`) with what a host asks of the core (`describe`).
 //!
 //! Bindings call these and translate values and errors; they decide nothing. Options are read
 //! here too, so an invalid option is the same error everywhere.
+
+pub mod describe;
+pub mod table;
 
 use crate::error::{Code, ContractError, Layer, Result};
 use crate::input::options::{OptionSet, Options};

@@ -1,0 +1,162 @@
+//! `describe()`: what a host asks the core instead of holding its own copy: the version, the
+//! limits (defaults and ceilings), the memory policy a host applies to its instances, the
+//! projection kinds, and the operation table. A constant a host needs lives here once.
+
+use super::table::{Arg, Hosts, OptionKind, Reply, OBJECTS, OPERATIONS};
+use crate::input::limits as l;
+use crate::value::{Number, Value};
+
+/// How a host keeps a wasm instance's memory bounded. A wasm memory never shrinks, so a host
+/// replaces an instance that a call left over `renew_after_bytes` (every call then starts in
+/// an instance of at most that much), and before a call that may need more room than the
+/// instance has left under `bound`, it starts the call in a fresh instance. What a call may
+/// need: `need_per_char` bytes per character of its arguments (the core holds the value and the
+/// result it builds: 1 MB of numbers took +42 MiB), or for a batch `batch_item_bytes` per item
+/// (its reply is written item by item: 65,535 failed items took 40-43 MiB), at most
+/// `batch_items_max` items. docs/decisions.md, "The memory bound", has the measurements.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct MemoryPolicy {
+    pub renew_after_bytes: usize,
+    pub bound: usize,
+    pub need_per_char: usize,
+    pub batch_item_bytes: usize,
+    pub batch_items_max: usize,
+}
+
+pub const MEMORY: MemoryPolicy = MemoryPolicy {
+    renew_after_bytes: 32 << 20,
+    bound: 64 << 20,
+    need_per_char: 48,
+    batch_item_bytes: 768,
+    batch_items_max: 65_536,
+};
+
+/// The registry projections, in the order of the component's `project(kind)`.
+pub const PROJECTIONS: &[&str] = &["catalog", "openai", "openai-responses", "anthropic", "mcp", "gemini"];
+
+fn num(n: usize) -> Value {
+    Value::Number(Number::from_f64(n as f64))
+}
+
+fn text(s: &str) -> Value {
+    Value::String(s.to_owned())
+}
+
+fn object(members: Vec<(&str, Value)>) -> Value {
+    Value::Object(members.into_iter().map(|(k, v)| (k.to_owned(), v)).collect())
+}
+
+fn arg_name(arg: Arg) -> &'static str {
+    match arg {
+        Arg::Value => "value",
+        Arg::Text => "text",
+        Arg::Bytes => "bytes",
+        Arg::Tool => "tool",
+        Arg::Registry => "registry",
+        Arg::Name => "name",
+    }
+}
+
+fn options_name(kind: OptionKind) -> Value {
+    let name = match kind {
+        OptionKind::None => return Value::Null,
+        OptionKind::Rules => "rules",
+        OptionKind::Json => "json",
+        OptionKind::Decision => "decision",
+        OptionKind::Stream => "stream",
+        OptionKind::Session => "session",
+        OptionKind::RpcClassify => "rpc-classify",
+        OptionKind::RpcDecoder => "rpc-decoder",
+        OptionKind::RpcSession => "rpc-session",
+        OptionKind::Admission => "admission",
+    };
+    text(name)
+}
+
+fn reply_name(reply: Reply) -> Value {
+    match reply {
+        Reply::Value => text("value"),
+        Reply::Verdict => text("verdict"),
+        Reply::TextVerdict => text("text-verdict"),
+        Reply::Batch => text("batch"),
+        Reply::Report => text("report"),
+        Reply::Bool => text("bool"),
+        Reply::Object(name) => object(vec![("object", text(name))]),
+        Reply::Host(over) => object(vec![("host", Value::Array(over.iter().map(|s| text(s)).collect()))]),
+    }
+}
+
+/// The description every host reads once per instance.
+pub fn describe() -> Value {
+    let operations = OPERATIONS
+        .iter()
+        .filter(|o| cfg!(feature = "schema") || !o.schema)
+        .map(|o| {
+            object(vec![
+                ("name", text(o.name)),
+                ("python", Value::String(o.python_name())),
+                ("args", Value::Array(o.args.iter().map(|a| text(arg_name(*a))).collect())),
+                ("options", options_name(o.options)),
+                ("reply", reply_name(o.reply)),
+                ("safe", Value::Bool(o.safe)),
+                (
+                    "hosts",
+                    text(match o.hosts {
+                        Hosts::All => "all",
+                        Hosts::Js => "js",
+                        Hosts::Python => "python",
+                    }),
+                ),
+            ])
+        })
+        .collect();
+    let objects = OBJECTS
+        .iter()
+        .map(|o| {
+            object(vec![
+                ("name", text(o.name)),
+                ("methods", Value::Array(o.methods.iter().map(|m| text(m)).collect())),
+            ])
+        })
+        .collect();
+    object(vec![
+        ("version", text(env!("CARGO_PKG_VERSION"))),
+        ("schema", Value::Bool(cfg!(feature = "schema"))),
+        (
+            "limits",
+            object(vec![
+                ("maxBytes", num(l::DEFAULT_MAX_BYTES)),
+                ("maxDepth", num(l::DEFAULT_MAX_DEPTH)),
+                ("maxStringBytes", num(l::DEFAULT_MAX_STRING_BYTES)),
+                ("maxArrayLength", num(l::DEFAULT_MAX_ARRAY_LENGTH)),
+                ("maxObjectMembers", num(l::DEFAULT_MAX_OBJECT_MEMBERS)),
+                ("maxIssues", num(l::DEFAULT_MAX_ISSUES)),
+                ("maxCalls", num(l::DEFAULT_MAX_CALLS)),
+                ("maxArgumentsBytes", num(l::DEFAULT_MAX_ARGUMENTS_BYTES)),
+                ("maxResponseBytes", num(l::DEFAULT_MAX_RESPONSE_BYTES)),
+            ]),
+        ),
+        (
+            "ceilings",
+            object(vec![
+                ("maxBytes", num(l::MAX_BYTES_CEILING)),
+                ("maxDepth", num(l::MAX_DEPTH_CEILING)),
+                ("maxIssues", num(l::MAX_ISSUES_CEILING)),
+                ("maxCalls", num(l::MAX_CALLS_CEILING)),
+            ]),
+        ),
+        (
+            "memory",
+            object(vec![
+                ("renewAfterBytes", num(MEMORY.renew_after_bytes)),
+                ("bound", num(MEMORY.bound)),
+                ("needPerChar", num(MEMORY.need_per_char)),
+                ("batchItemBytes", num(MEMORY.batch_item_bytes)),
+                ("batchItemsMax", num(MEMORY.batch_items_max)),
+            ]),
+        ),
+        ("projections", Value::Array(PROJECTIONS.iter().map(|p| text(p)).collect())),
+        ("operations", Value::Array(operations)),
+        ("objects", Value::Array(objects)),
+    ])
+}

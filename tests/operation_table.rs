@@ -1,0 +1,214 @@
+//! The operation table is the one place an operation is listed by hand: every host's list of
+//! public names, and the component's world, must say the same, in both directions.
+
+use std::collections::BTreeSet;
+
+use agent_contract::api::table::{find, snake_case, Hosts, HOST_SUPPORT, OBJECTS, OPERATIONS};
+
+fn read(path: &str) -> String {
+    std::fs::read_to_string(format!("{}/{path}", env!("CARGO_MANIFEST_DIR"))).unwrap()
+}
+
+/// The public function names a host should have: each row for that host, and `safe<Name>`
+/// where the row has a safe form.
+fn expected(js: bool, protocol_only: bool) -> BTreeSet<String> {
+    let mut names = BTreeSet::new();
+    for op in OPERATIONS {
+        let here = match op.hosts {
+            Hosts::All => true,
+            Hosts::Js => js,
+            Hosts::Python => !js,
+        };
+        if !here || (protocol_only && op.schema) {
+            continue;
+        }
+        if js {
+            names.insert(op.name.to_owned());
+            if op.safe {
+                let mut chars = op.name.chars();
+                let first = chars.next().unwrap().to_ascii_uppercase();
+                names.insert(format!("safe{first}{}", chars.as_str()));
+            }
+        } else {
+            names.insert(op.python_name());
+            if op.safe {
+                names.insert(format!("safe_{}", op.python_name()));
+            }
+        }
+    }
+    names
+}
+
+/// The names of `export const { a, b, ... } = api;` in an entry's name list.
+fn destructured_names(text: &str) -> BTreeSet<String> {
+    let start = text.find("export const {").expect("an export list") + "export const {".len();
+    let end = start + text[start..].find("} = api").expect("its end");
+    text[start..end]
+        .lines()
+        .map(|line| line.split("//").next().unwrap().trim().trim_end_matches(',').trim())
+        .filter(|name| !name.is_empty())
+        .map(str::to_owned)
+        .collect()
+}
+
+/// A set's difference both ways, as a message that says what to fix where.
+fn compare(what: &str, found: &BTreeSet<String>, expected: &BTreeSet<String>) {
+    let extra: Vec<_> = found.difference(expected).collect();
+    let missing: Vec<_> = expected.difference(found).collect();
+    assert!(
+        extra.is_empty() && missing.is_empty(),
+        "{what} disagrees with src/api/table.rs: not in the table {extra:?}; in the table but missing here {missing:?}"
+    );
+}
+
+/// Names that start with a capital are classes and types, not operations.
+fn functions(names: BTreeSet<String>) -> BTreeSet<String> {
+    names.into_iter().filter(|n| n.starts_with(|c: char| c.is_ascii_lowercase())).collect()
+}
+
+#[test]
+fn the_node_entry_lists_the_table() {
+    compare("pkg/shared.mjs", &functions(destructured_names(&read("pkg/shared.mjs"))), &expected(true, false));
+}
+
+#[test]
+fn the_protocol_entry_lists_the_rows_without_the_schema_engine() {
+    compare(
+        "pkg/protocol/shared.mjs",
+        &functions(destructured_names(&read("pkg/protocol/shared.mjs"))),
+        &expected(true, true),
+    );
+}
+
+#[test]
+fn the_typescript_declarations_list_the_table() {
+    let text = read("pkg/index.d.ts");
+    let declared: BTreeSet<String> = text
+        .lines()
+        .filter_map(|line| line.strip_prefix("export function ").or_else(|| line.strip_prefix("export declare function ")))
+        .map(|rest| rest.split(|c: char| c == '(' || c == '<').next().unwrap().trim().to_owned())
+        .collect();
+    compare("pkg/index.d.ts", &declared, &expected(true, false));
+}
+
+#[test]
+fn python_all_lists_the_table() {
+    let text = read("py-host/src/agent_contract/__init__.py");
+    let start = text.find("__all__ = [").expect("__all__") + "__all__ = [".len();
+    let end = start + text[start..].find(']').unwrap();
+    let names: BTreeSet<String> = text[start..end]
+        .lines()
+        .map(|line| line.split('#').next().unwrap())
+        .flat_map(|line| line.split(','))
+        .map(|item| item.trim().trim_matches('"').to_owned())
+        .filter(|n| !n.is_empty())
+        .collect();
+    compare("agent_contract.__all__", &functions(names), &expected(false, false));
+}
+
+/// The component's exports: functions of the world and of its interfaces, and resources. Every
+/// one is a row, an object a row makes, an object a host holds for a row's work, or host
+/// support; and every row for all hosts is there.
+#[test]
+fn the_component_world_lists_the_table() {
+    let text = read("wit/agent-contract.wit");
+    let mut functions = BTreeSet::new();
+    let mut resources = BTreeSet::new();
+    let mut depth = 0usize;
+    for line in text.lines() {
+        let line = line.split("//").next().unwrap().trim();
+        // Functions of the world and of interfaces, not methods of resources.
+        let in_resource = depth >= 2;
+        if let Some(rest) = line.strip_prefix("resource ") {
+            resources.insert(rest.split([' ', '{']).next().unwrap().to_owned());
+        } else if !in_resource {
+            let rest = line.strip_prefix("export ").unwrap_or(line);
+            if let Some((name, _)) = rest.split_once(": func") {
+                functions.insert(name.trim().to_owned());
+            }
+        }
+        depth += line.matches('{').count();
+        depth -= line.matches('}').count();
+    }
+    // Variants of one operation: a twin without options, a text given as carried bytes, a
+    // verdict-only reply.
+    let base = |name: &str| {
+        let mut name = name.to_owned();
+        for suffix in ["-with-options", "-bytes", "-verdict", "-text"] {
+            if let Some(stripped) = name.strip_suffix(suffix) {
+                name = stripped.to_owned();
+            }
+        }
+        name
+    };
+    let rows: BTreeSet<String> =
+        OPERATIONS.iter().filter(|o| o.hosts == Hosts::All).map(|o| o.wit_name()).collect();
+    let support: BTreeSet<String> = HOST_SUPPORT.iter().map(|n| snake_case(n).replace('_', "-")).collect();
+    let unknown: Vec<_> = functions
+        .iter()
+        .filter(|f| !rows.contains(&base(f)) && !support.contains(*f) && !support.contains(&base(f)))
+        .collect();
+    assert!(unknown.is_empty(), "wit/agent-contract.wit exports functions that are not rows of src/api/table.rs: {unknown:?}");
+    let objects: BTreeSet<String> = OBJECTS
+        .iter()
+        .map(|o| o.name)
+        .chain(agent_contract::api::table::HOST_OBJECTS.iter().copied())
+        .map(|n| snake_case(n).replace('_', "-"))
+        .collect();
+    let unknown: Vec<_> = resources.iter().filter(|r| !objects.contains(*r)).collect();
+    assert!(unknown.is_empty(), "wit/agent-contract.wit has resources that are not objects of src/api/table.rs: {unknown:?}");
+    // Every row for all hosts is reachable: as a function, or through the object it makes.
+    let reachable: BTreeSet<String> = functions.iter().map(|f| base(f)).collect();
+    let missing: Vec<_> = OPERATIONS
+        .iter()
+        .filter(|o| o.hosts == Hosts::All)
+        .filter(|o| !reachable.contains(&o.wit_name()))
+        .filter(|o| match o.reply {
+            agent_contract::api::table::Reply::Object(name) => !resources.contains(&snake_case(name).replace('_', "-")),
+            agent_contract::api::table::Reply::Host(_) => false,
+            _ => true,
+        })
+        .map(|o| o.name)
+        .collect();
+    assert!(missing.is_empty(), "rows of src/api/table.rs the component does not export: {missing:?}");
+}
+
+#[test]
+fn safe_names_find_their_rows() {
+    assert_eq!(find("safeParseAgentAction").map(|o| o.name), Some("parseAgentAction"));
+    assert!(find("safeParseAgentActions").is_none(), "a batch has no safe form");
+    assert!(find("parseAgentActionsJsonl").is_some());
+    assert_eq!(snake_case("toOpenAIResponsesTools"), "to_openai_responses_tools");
+}
+
+#[test]
+fn names_are_unique() {
+    let mut seen = BTreeSet::new();
+    for op in OPERATIONS {
+        assert!(seen.insert(op.name), "{} is listed twice", op.name);
+    }
+}
+
+/// Each object's methods in the TypeScript declarations are the table's, plus `free()` where
+/// the object holds core memory.
+#[test]
+fn the_typescript_objects_have_the_table_methods() {
+    let text = read("pkg/index.d.ts");
+    for object in OBJECTS {
+        let start = text
+            .find(&format!("export interface {} ", object.name))
+            .or_else(|| text.find(&format!("export interface {}<", object.name)))
+            .unwrap_or_else(|| panic!("pkg/index.d.ts declares no interface {}", object.name));
+        let body = &text[start..start + text[start..].find("\n}").unwrap()];
+        let methods: BTreeSet<String> = body
+            .lines()
+            .skip(1)
+            .map(|line| line.trim().trim_start_matches("readonly "))
+            .filter_map(|line| line.split_once('(').map(|(name, _)| name.trim_end_matches('?').to_owned()))
+            .filter(|name| name.chars().all(|c| c.is_ascii_alphanumeric()) && !name.is_empty())
+            .filter(|name| name != "free")
+            .collect();
+        let expected: BTreeSet<String> = object.methods.iter().map(|m| m.to_string()).collect();
+        compare(&format!("interface {} in pkg/index.d.ts", object.name), &methods, &expected);
+    }
+}

@@ -15,7 +15,7 @@ pip=(.venv/bin/python -m pip install -q --disable-pip-version-check)
 "${pip[@]}" -e py-host
 
 log="$(mktemp)"
-trap 'rm -f "$log"' EXIT
+trap 'rm -f "$log" "$log.component"' EXIT
 set +e
 .venv/bin/python -m pytest py-host -p no:cacheprovider "$@" | tee "$log"
 status=${PIPESTATUS[0]}
@@ -25,4 +25,19 @@ set -e
 if [ $# -eq 0 ] && ! grep -Eq '^fixtures \(python\): [1-9][0-9]* passed, 0 failed$' "$log"; then
   echo "error: the fixture runner ran no case" >&2
   exit 1
+fi
+
+# The component itself, through a second component host (wasmtime-py's component runtime,
+# py-host/tests/component_host.py): the same fixture cases, the same count, 0 failed.
+if [ $# -eq 0 ]; then
+  set +e
+  AGENT_CONTRACT_HOST=component .venv/bin/python -m pytest py-host/tests/test_fixtures.py -q -p no:cacheprovider | tee "$log.component"
+  status=${PIPESTATUS[0]}
+  set -e
+  [ "$status" -eq 0 ] || exit "$status"
+  python_count=$(grep -Eo '^fixtures \(python\): [0-9]+ passed' "$log" | grep -Eo '[0-9]+')
+  if ! grep -Eq "^fixtures \(python component\): ${python_count} passed, 0 failed$" "$log.component"; then
+    echo "error: the component host did not pass the ${python_count} fixture cases" >&2
+    exit 1
+  fi
 fi

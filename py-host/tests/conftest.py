@@ -9,6 +9,16 @@ import pytest
 
 FIXTURES = Path(os.environ.get("AGENT_CONTRACT_FIXTURES") or Path(__file__).resolve().parents[2] / "fixtures")
 
+# `AGENT_CONTRACT_HOST=component`: the calls go through wasmtime-py's component runtime
+# (tests/component_host.py), a second component host for the same fixtures.
+HOST = os.environ.get("AGENT_CONTRACT_HOST", "")
+if HOST == "component":
+    from agent_contract import _runtime
+
+    from component_host import ComponentInstance
+
+    _runtime._Instance = ComponentInstance  # type: ignore[misc]
+
 _fixture_counts = {"passed": 0, "failed": 0}
 GENERATED = {"values": 0}  # property tests count the values they feed in
 SUMMARY: list[str] = []  # lines a test wants in the closing summary (e.g. JSONTestSuite counts)
@@ -28,4 +38,5 @@ def pytest_terminal_summary(terminalreporter) -> None:  # type: ignore[no-untype
         terminalreporter.write_line(f"property tests (python): {GENERATED['values']} generated values")
     if sum(_fixture_counts.values()):
         passed, failed = _fixture_counts["passed"], _fixture_counts["failed"]
-        terminalreporter.write_line(f"fixtures (python): {passed} passed, {failed} failed")
+        host = "python component" if HOST == "component" else "python"
+        terminalreporter.write_line(f"fixtures ({host}): {passed} passed, {failed} failed")

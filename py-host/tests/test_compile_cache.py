@@ -39,10 +39,10 @@ def _artifacts(cache: Path) -> list[Path]:
 
 def _artifact_name() -> str:
     """The file name the package uses for the core it ships (its key)."""
-    from agent_contract import _compile_cache
+    from agent_contract import _compile_cache, _core
 
     wasm = resources.files("agent_contract").joinpath("core.wasm").read_bytes()
-    return f"core-{_compile_cache._key(wasm)}.cwasm"
+    return f"core-{_compile_cache._key(_core.core_module(wasm))}.cwasm"
 
 
 @pytest.fixture(scope="module")

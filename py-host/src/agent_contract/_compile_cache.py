@@ -1,6 +1,6 @@
 """The compiled core, cached on disk so a new process does not compile it again.
 
-Compiling the component takes seconds; loading a compiled artifact takes milliseconds. The
+Compiling the core takes seconds; loading a compiled artifact takes milliseconds. The
 artifact is kept in the user's cache directory under a key made of the wasm's hash, the
 wasmtime version and the machine, so a rebuilt core or a wasmtime upgrade compiles afresh.
 Everything here may fail (no cache directory, a read-only one, a corrupt or truncated file,
@@ -24,7 +24,6 @@ import tempfile
 from pathlib import Path
 
 import wasmtime
-from wasmtime import component as wc
 
 _MAGIC = b"agent-contract compiled core\n"
 
@@ -53,7 +52,7 @@ def _key(wasm: bytes) -> str:
     return h.hexdigest()[:40]
 
 
-def _load(engine: wasmtime.Engine, path: Path) -> wc.Component | None:
+def _load(engine: wasmtime.Engine, path: Path) -> wasmtime.Module | None:
     try:
         data = path.read_bytes()
     except OSError:
@@ -65,14 +64,14 @@ def _load(engine: wasmtime.Engine, path: Path) -> wc.Component | None:
     if hashlib.sha256(payload).digest() != data[len(_MAGIC) : head]:
         return None
     try:
-        return wc.Component.deserialize(engine, payload)
+        return wasmtime.Module.deserialize(engine, payload)
     except Exception:  # noqa: BLE001 - an artifact from another engine build or CPU: compile
         return None
 
 
-def _store(component: wc.Component, directory: Path, path: Path) -> None:
+def _store(module: wasmtime.Module, directory: Path, path: Path) -> None:
     try:
-        payload = component.serialize()
+        payload = module.serialize()
         directory.mkdir(mode=0o700, parents=True, exist_ok=True)
         fd, temporary = tempfile.mkstemp(dir=directory, prefix=".core-", suffix=".tmp")
         try:
@@ -86,15 +85,15 @@ def _store(component: wc.Component, directory: Path, path: Path) -> None:
         pass
 
 
-def load_component(engine: wasmtime.Engine, wasm: bytes) -> wc.Component:
-    """The compiled component: from the cache when a valid artifact is there, else compiled
+def load_module(engine: wasmtime.Engine, wasm: bytes) -> wasmtime.Module:
+    """The compiled core module: from the cache when a valid artifact is there, else compiled
     (and stored for the next process)."""
     directory = cache_dir()
     if directory is None:
-        return wc.Component(engine, wasm)
+        return wasmtime.Module(engine, wasm)
     path = directory / f"core-{_key(wasm)}.cwasm"
-    component = _load(engine, path)
-    if component is None:
-        component = wc.Component(engine, wasm)
-        _store(component, directory, path)
-    return component
+    module = _load(engine, path)
+    if module is None:
+        module = wasmtime.Module(engine, wasm)
+        _store(module, directory, path)
+    return module

@@ -23,62 +23,9 @@ from typing import Any, Optional
 from . import _host_text
 
 
-def _caller(instance: Any, method: str, kind: str = "compiled-tool") -> Any:
-    """A caller of the `compiled-tool` method `method` in `instance`, its parameter and result
-    types read once. wasmtime-py's `Func.__call__` reads the function's type from the store on
-    every call (~40% of a small validation's crossing, measured); this is the same lowering,
-    call and lifting with the types kept. Falls back to the plain call when the binding's
-    internals are not the ones expected (wasmtime-py is pinned to 50.x)."""
-    callers = instance.__dict__.setdefault("tool_callers", {})
-    caller = callers.get((kind, method))
-    if caller is not None:
-        return caller
-    func = instance.resource_funcs[kind][method]
-    store = instance.store
-    try:
-        from ctypes import byref, pointer
-
-        from wasmtime import _ffi as ffi
-        from wasmtime.component._enter import enter_wasm
-
-        fty = func.type(store)
-        params = [ty for _name, ty in fty.params]
-        result = fty.result
-        raw = func._func
-        val_t, call_c, delete = ffi.wasmtime_component_val_t, ffi.wasmtime_component_func_call, ffi.wasmtime_component_val_delete
-
-        def caller(*args: Any) -> Any:
-            param_capi = (val_t * len(args))()
-            n = 0
-            try:
-                for ty, val in zip(params, args):
-                    ty.convert_to_c(store, val, pointer(param_capi[n]))
-                    n += 1
-                space = val_t() if result is not None else None
-
-                def run() -> Any:
-                    return call_c(byref(raw), store._context(), param_capi, n, byref(space) if space is not None else None, 1 if space is not None else 0)
-
-                enter_wasm(run)
-                return None if space is None else result.convert_from_c(space)
-            finally:
-                for i in range(n):
-                    delete(byref(param_capi[i]))
-
-    except Exception:  # pragma: no cover - another wasmtime-py
-        def caller(*args: Any) -> Any:
-            return func(store, *args)
-
-    callers[(kind, method)] = caller
-    return caller
-
-
 def call(instance: Any, method: str, *args: Any, kind: str = "compiled-tool") -> Any:
-    """`instance.resource_call(kind, method, ...)` through the cached caller."""
-    instance.drain()
-    reply = _caller(instance, method, kind)(*args)
-    instance.checked(sum(len(a) for a in args if type(a) is str))
-    return reply
+    """`instance.resource_call(kind, method, ...)`."""
+    return instance.resource_call(kind, method, *args)
 
 
 def _refuse(self: Any, *args: Any, **kwargs: Any) -> Any:

@@ -56,7 +56,7 @@ _WITH_OPTIONS = (
     "query-session",
     "query-session-bytes",
     "from-seed-tool",
-    # Agent events and the session response (issue 9 §3)
+    # Agent events and the session response
     "parse-agent-event",
     "check-event-sequence",
     "check-session-response",
@@ -78,19 +78,19 @@ EXPORTS = _WITH_OPTIONS + tuple(name + "-with-options" for name in _WITH_OPTIONS
     "diff-catalogs",
     "memory-bytes",
     "to-seed-tool",
-    # ACP prompt admission and lifecycle (issue 10 §3-§4):
+    # ACP prompt admission and lifecycle:
     "admit-prompt",
     "is-canonical-base64",
     "is-canonical-base64-text",
     "sniff-media-type",
     "not-bytes",
     "advertise-prompt-capabilities",
-    # Gemini projection (issue 11 §2):
+    # Gemini projection:
     "to-gemini-tools",
     "gemini-schema-issues",
-    # The protocol as JSON Schema (issue 9 §4)
+    # The protocol as JSON Schema
     "protocol-schemas",
-    # Verdict replies (issue 12 §1)
+    # Verdict replies
     "verdict-shapes",
 ) + tuple(
     name + suffix
@@ -110,11 +110,11 @@ RESOURCES = {
     # Messages and sessions (seed 004)
     "session-checker": ("push", "push-bytes", "preview", "finish"),
 }
-# ACP prompt admission and lifecycle (issue 10 §4): the interface `acp` and its resource.
+# ACP prompt admission and lifecycle: the interface `acp` and its resource.
 ACP = "agent-contract:core/acp@0.1.0"
 ACP_RESOURCES = {"prompt-lifecycle": ("call",)}
 
-# JSON-RPC over NDJSON (issue 10 §1-§2): interface `rpc`, its functions and resources.
+# JSON-RPC over NDJSON: interface `rpc`, its functions and resources.
 RPC = "agent-contract:core/rpc@0.1.0"
 RPC_FUNCS = (
     "classify-json-rpc",
@@ -130,7 +130,7 @@ RPC_RESOURCES = {
     "rpc-session": ("check", "incoming", "outgoing"),
 }
 
-# Compiled tools (issue 12 §2): interface `tools`, its function and the `compiled-tool` resource.
+# Compiled tools: interface `tools`, its function and the `compiled-tool` resource.
 TOOLS = "agent-contract:core/tools@0.1.0"
 TOOLS_FUNCS = ("validate-tool-inputs",)
 TOOLS_RESOURCES = {

@@ -190,7 +190,7 @@ const SAFE_TWIN = {
   parseAgentMessageJson: 'safeParseAgentMessageJson',
   parseToolResult: 'safeParseToolResult',
   parseSessionEntry: 'safeParseSessionEntry',
-  // Agent events and the session response (issue 9 §3)
+  // Agent events and the session response
   parseAgentEvent: 'safeParseAgentEvent',
   checkEventSequence: 'safeCheckEventSequence',
   checkSessionResponse: 'safeCheckSessionResponse',
@@ -292,7 +292,7 @@ function chunksOf(c) {
   return [textArgument(c)];
 }
 
-/** The JSON-RPC operations (issue 10 §1-§2); false for the others. */
+/** The JSON-RPC operations; false for the others. */
 function runRpc(api, c, reference) {
   const options = c.options === undefined ? undefined : JSON.parse(JSON.stringify(c.options));
   let got;
@@ -334,7 +334,7 @@ function runRpc(api, c, reference) {
   return true;
 }
 
-// ACP prompt admission and lifecycle (issue 10 §3-§4):
+// ACP prompt admission and lifecycle:
 
 /** An admission plan as the fixtures write it: each payload's `bytes` (a Uint8Array) as `bytesHex`. */
 function plansAsHex(outcome) {
@@ -393,7 +393,7 @@ function runAcpCase(api, c) {
 
 const ACP_OPS = new Set(['isCanonicalBase64', 'sniffMediaType', 'promptLifecycle', 'admitPrompt', 'advertisePromptCapabilities']);
 
-// Compiled tools (issue 12 §2): the tool defined, then each step on the very object returned.
+// Compiled tools: the tool defined, then each step on the very object returned.
 function compiledTool(api, c) {
   const plain = (v) => (v === undefined ? undefined : JSON.parse(JSON.stringify(v)));
   const got = capture(() => {

@@ -1,4 +1,4 @@
-// The fixtures through 'agent-contract/protocol' (issue 12 §4): every case whose function the
+// The fixtures through 'agent-contract/protocol': every case whose function the
 // protocol entry has runs through it too, with the same expectations as through the full entry,
 // so the same function gives the same verdict from either core. The cases of the functions it
 // leaves out are counted by function and each function must be listed in LEFT_OUT with the

@@ -248,7 +248,7 @@ function sessionChecker(inner, reply, unwrap) {
   return checker;
 }
 
-// ACP prompt admission (issue 10 §3): the plan's entries with a `sha256` (images, audio, blob
+// ACP prompt admission: the plan's entries with a `sha256` (images, audio, blob
 // resources, in that order) get their decoded payload as `bytes`, a Uint8Array the core hands
 // out once. The core's admission object is freed before this returns.
 function admissionOutcome(admission, done) {
@@ -266,7 +266,7 @@ function admissionOutcome(admission, done) {
   }
 }
 
-// One session's prompt lifecycle (issue 10 §4) over the core's state machine: each method is
+// One session's prompt lifecycle over the core's state machine: each method is
 // one call into the core, which decides whether the order is right.
 function wrapLifecycle(inner, reply, unwrap) {
   let freed = false;
@@ -336,10 +336,10 @@ function pointerPath(pointer) {
   return pointer === '' ? [] : pointer.split('/').slice(1).map(unescapePointer);
 }
 
-// Standard Schema v1 with the Standard JSON Schema extension over one tool's input (issue 11
-// §3): validation is validateToolInput, the JSON Schema the one the projections give clients,
-// for a target draft only when the core says it means the same there (jsonSchemaForTarget).
-// Nothing here decides a verdict.
+// Standard Schema v1 with the Standard JSON Schema extension over one tool's input, so that
+// libraries that accept a Standard Schema take a tool as it is: validation is validateToolInput,
+// the JSON Schema the one the projections give clients, for a target draft only when the core says
+// it means the same there (jsonSchemaForTarget). Nothing here decides a verdict.
 function standardSchema(api, tool) {
   const definition = api.defineTool(tool);
   const schemas = {
@@ -368,7 +368,7 @@ function standardSchema(api, tool) {
   });
 }
 
-// JSON-RPC over NDJSON (issue 10 §1-§2). The decoder and the session keep their state in the
+// JSON-RPC over NDJSON. The decoder and the session keep their state in the
 // wasm instance like the assemblers (freed by free(), `using` or garbage collection); invalid
 // options are thrown at creation. Strings and Uint8Arrays are pushed as they come: the binding
 // joins a surrogate pair or a UTF-8 character cut between chunks.
@@ -672,7 +672,7 @@ function itemCount(list) {
   }
 }
 
-// Verdict replies (issue 12 §1). parseAgentAction(s)(Json|Jsonl) and parseDecision(Json) get,
+// Verdict replies. parseAgentAction(s)(Json|Jsonl) and parseDecision(Json) get,
 // on success, only the core's verdict: an index into the shapes table the core writes (read once,
 // `verdictShapes`), naming the members of the result in order. The result is built here from
 // values this side already holds: for a text, JSON.parse of the text the core accepted (as
@@ -827,7 +827,7 @@ export function createApi(load, renew) {
     text = textArgument(text);
     return withTextValue(done(core.parseJson(text, options)), text);
   };
-  // Compiled tools (issue 12 §2): defineTool's value is the frozen definition, plain data, and
+  // Compiled tools: defineTool's value is the frozen definition, plain data, and
   // beside it (this WeakMap, keyed by that very object) the core's ToolHandle holding its
   // compiled schema in the instance that made it. validateToolInput* given that object validate
   // through the handle: nothing of the definition crosses or is read again. Any other value (a
@@ -934,7 +934,7 @@ export function createApi(load, renew) {
     safeValidateToolInput: (tool, input, options) => safe(validateOutcome(tool, input, options)),
     validateToolInputJson: (tool, text, options) => unwrap(validateToolInputJsonOutcome(tool, text, options)),
     safeValidateToolInputJson: (tool, text, options) => safe(validateToolInputJsonOutcome(tool, text, options)),
-    // Registry and pipeline (issue 3 §2): a registry is the plain, deep-frozen value
+    // Registry and pipeline: a registry is the plain, deep-frozen value
     // createRegistry returns; the operations given that very value use its compiled form
     // (registryOf), any other value is read again in the core.
     createRegistry: (tools, options) => unwrap(registryOutcome(tools, options)),
@@ -954,7 +954,7 @@ export function createApi(load, renew) {
     strictSchemaIssues: (schema) => unwrap(done(core.strictSchemaIssues(schema))),
     jsonSchemaForTarget: (schema, target) => unwrap(done(core.jsonSchemaForTarget(schema, target))),
     createAssembler: (options) => wrapAssembler(new core.StreamAssembler(options), replyOn(core), unwrap, false),
-    // Provider streams (issue 4 §4, §6): a provider's raw SSE or events to the normalized response.
+    // Provider streams: a provider's raw SSE or events to the normalized response.
     createProviderAssembler,
     assembleProviderStream: (provider, input, options) =>
       unwrap(done(core.assembleProviderStream(provider, input, options))),
@@ -962,7 +962,7 @@ export function createApi(load, renew) {
       safe(done(core.assembleProviderStream(provider, input, options))),
     providerResponseStream: (provider, options) => providerTransform(createProviderAssembler, provider, options),
     toStandardSchema: (tool) => standardSchema(api, tool),
-    // ACP prompt admission and lifecycle (issue 10 §3-§4):
+    // ACP prompt admission and lifecycle:
     admitPrompt: (request, capabilities, options) =>
       unwrap(admissionOutcome(core.admitPrompt(request, capabilities, options), done)),
     safeAdmitPrompt: (request, capabilities, options) =>
@@ -971,7 +971,7 @@ export function createApi(load, renew) {
     sniffMediaType: (bytes) => unwrap(done(core.sniffMediaType(bytes))),
     advertisePromptCapabilities: (facts) => unwrap(done(core.advertisePromptCapabilities(facts))),
     createPromptLifecycle: () => wrapLifecycle(new core.PromptLifecycle(), replyOn(core), unwrap),
-    // JSON-RPC over NDJSON (issue 10 §1-§2).
+    // JSON-RPC over NDJSON.
     classifyJsonRpc: (value, options) => linkBatchReply(unwrap(done(core.classifyJsonRpc(value, options)))),
     classifyJsonRpcJson: (text, options) => linkBatchReply(unwrap(done(core.classifyJsonRpcJson(text, options)))),
     methodNotFound: (request) => unwrap(done(core.methodNotFound(request))),
@@ -984,7 +984,7 @@ export function createApi(load, renew) {
     checkStdoutPurity: (input, options) => unwrap(done(core.checkStdoutPurity(input, options))),
     createRpcSession: (options) =>
       rpcSession(new core.RpcSession(options), replyOn(core), unwrap),
-    // Gemini projection (issue 11 §2)
+    // Gemini projection
     toGeminiTools: (registry) => unwrap(projected(registry, 5, core.toGeminiTools)),
     geminiSchemaIssues: (schema) => unwrap(done(core.geminiSchemaIssues(schema))),
     /** Bytes of the wasm instance's memory (for leak tests). */
@@ -1009,16 +1009,16 @@ export function createApi(load, renew) {
     fromSeedTool: (def, extra, options) => unwrap(done(core.fromSeedTool(def, extra, options)), deepFreeze),
     toSeedTool: (tool) => unwrap(done(core.toSeedTool(tool))),
     createSessionChecker: (options) => sessionChecker(new core.SessionChecker(options), replyOn(core), unwrap),
-    // Agent events and the session response (issue 9 §3): every verdict is the core's.
+    // Agent events and the session response: every verdict is the core's.
     parseAgentEvent: (value, options) => unwrap(done(core.parseAgentEvent(value, options))),
     safeParseAgentEvent: (value, options) => safe(done(core.parseAgentEvent(value, options))),
     checkEventSequence: (events, options) => unwrap(done(core.checkEventSequence(events, options))),
     safeCheckEventSequence: (events, options) => safe(done(core.checkEventSequence(events, options))),
     checkSessionResponse: (value, options) => unwrap(done(core.checkSessionResponse(value, options))),
     safeCheckSessionResponse: (value, options) => safe(done(core.checkSessionResponse(value, options))),
-    // The protocol as JSON Schema (issue 9 §4): a fresh copy on every call.
+    // The protocol as JSON Schema: a fresh copy on every call.
     protocolSchemas: () => unwrap(done(core.protocolSchemas())),
-    // Compiled tools (issue 12 §2): many inputs for one tool in one crossing, one outcome each.
+    // Compiled tools: many inputs for one tool in one crossing, one outcome each.
     validateToolInputs: (tool, inputs, options) => each(validateInputsOutcome(tool, inputs, options)),
   };
   // A session holds its text (a string, or its own copy of the bytes) and the core's reading

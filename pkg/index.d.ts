@@ -57,7 +57,7 @@ export interface ToolDefinitionInput {
   resources?: { [uri: string]: { [key: string]: JsonValue } | boolean };
 }
 
-// Typed tool inputs (issue 11 §3): the TypeScript type of the values a literal JSON Schema
+// Typed tool inputs: the TypeScript type of the values a literal JSON Schema
 // accepts, for `defineTool` with a literal `inputSchema` (`as const`, or written inline). Read:
 // `type`/type lists, `properties` with `required`, `enum`, `const`, `items` (one schema),
 // `anyOf`, boolean schemas. Not inferred (the type is wider than the schema, never narrower):
@@ -183,7 +183,7 @@ export type Layer =
   | 'stream'
   | 'schema'
   | 'domain'
-  // ACP prompt admission and lifecycle (issue 10 §3-§4):
+  // ACP prompt admission and lifecycle:
   | 'admission';
 export type ErrorCode =
   | 'JSON_INVALID'
@@ -260,7 +260,7 @@ export type ErrorCode =
   | 'TOOL_RESULT_DUPLICATE'
   | 'TOOL_RESULT_NAME_MISMATCH'
   | 'SESSION_ENTRY_UNKNOWN'
-  // ACP prompt admission and lifecycle (issue 10 §3-§4):
+  // ACP prompt admission and lifecycle:
   | 'CAPABILITY_NOT_ADVERTISED'
   | 'MEDIA_TYPE_NOT_ALLOWED'
   | 'BASE64_NOT_CANONICAL'
@@ -281,14 +281,14 @@ export type ErrorCode =
   | 'RPC_ALREADY_ANSWERED'
   | 'RPC_REPLY_TO_NOTIFICATION'
   | 'RPC_TOO_MANY_IN_FLIGHT'
-  // Shared schema documents (issue 11 §6)
+  // Shared schema documents
   | 'TOOL_RESOURCE_INVALID'
   | 'TOOL_RESOURCE_UNBUNDLABLE'
-  // Agent events and the session response (issue 9 §3):
+  // Agent events and the session response:
   | 'EVENT_TYPE_UNKNOWN'
   | 'EVENT_SEQUENCE_INVALID'
   | 'EVENT_MESSAGE_UNKNOWN'
-  // Compiled tools (issue 12 §2)
+  // Compiled tools
   | 'TOOL_HANDLE_FREED';
 
 export interface Position {
@@ -355,7 +355,7 @@ export function parseAgentActions(list: unknown, options?: Options): SafeResult<
 export function parseAgentActionsJsonl(text: JsonText, options?: Options): SafeResult<AgentAction>[];
 /** Never throws for bad input: returns `{ok: false, code, path}`. */
 export function previewAction(value: unknown, options?: Options): ActionPreview;
-/** What `defineTool` / `defineToolJson` return (issue 12 §2): the deep-frozen definition, plain
+/** What `defineTool` / `defineToolJson` return: the deep-frozen definition, plain
  *  data (its own enumerable keys are the definition's fields), whose compiled input schema lives
  *  in the wasm instance. `validateToolInput*` given this very object validate without sending the
  *  definition again. `free()` (also `[Symbol.dispose]`, for `using`) releases the compiled schema
@@ -426,7 +426,7 @@ export interface OpenAIResponsesTool {
   parameters: ObjectSchema;
   strict: boolean;
 }
-/** Gemini `FunctionDeclaration` (issue 11 §2): the input schema as `parametersJsonSchema`. */
+/** Gemini `FunctionDeclaration`: the input schema as `parametersJsonSchema`. */
 export interface GeminiFunctionDeclaration {
   name: string;
   description: string;
@@ -574,7 +574,7 @@ export interface Assembler {
 
 export function createAssembler(options?: AssemblerOptions): Assembler;
 
-/** The providers whose raw streams the core reads (issue 4 §4; rules in docs/semantics.md). */
+/** The providers whose raw streams the core reads (rules in docs/semantics.md). */
 export type Provider = 'openai-chat' | 'openai-responses' | 'anthropic' | 'gemini';
 
 /** The normalized response of a provider stream, with the provider's response id. */
@@ -738,7 +738,7 @@ export interface SessionChecker {
 /** Throws OPTION_INVALID at once. */
 export function createSessionChecker(options?: SessionOptions): SessionChecker;
 
-// Agent events and the session response (issue 9 §3, seed 004 §AgentEvent): a union on `type`.
+// Agent events and the session response (seed 004 §AgentEvent): a union on `type`.
 export interface AgentStartEvent { type: 'agent_start' }
 export interface AgentEndEvent { type: 'agent_end'; messages: AgentMessage[] }
 export interface TurnStartEvent { type: 'turn_start'; turn: number }
@@ -778,7 +778,7 @@ export function safeCheckEventSequence(events: unknown, options?: SessionOptions
 export function checkSessionResponse(value: unknown, options?: SessionOptions): SessionResponse;
 export function safeCheckSessionResponse(value: unknown, options?: SessionOptions): SafeResult<SessionResponse>;
 
-// The protocol as JSON Schema (issue 9 §4).
+// The protocol as JSON Schema.
 /** JSON Schema (draft 2020-12) of the protocol as the parsers read it by default; `strict`: the
  *  action and the decision in the form OpenAI structured outputs accept (every field required,
  *  the unused ones null). What a schema cannot say is listed in docs/semantics.md. */
@@ -792,13 +792,13 @@ export interface ProtocolSchemas {
 }
 export function protocolSchemas(): ProtocolSchemas;
 
-// Compiled tools (issue 12 §2)
+// Compiled tools
 /** Many inputs for one tool in one call: one outcome per input, in order (as `parseAgentActions`).
  *  Throws only for the tool, the options, or a list that is not a list of at most `maxArrayLength`. */
 export function validateToolInputs<I>(tool: TypedToolDefinition<string, I>, inputs: readonly unknown[], options?: Options): SafeResult<I>[];
 export function validateToolInputs(tool: ToolDefinition | ToolDefinitionInput, inputs: readonly unknown[], options?: Options): SafeResult<ToolInput>[];
 
-// ACP prompt admission and lifecycle (issue 10 §3-§4):
+// ACP prompt admission and lifecycle:
 /** The `promptCapabilities` an agent advertised at `initialize` (absent or null: false). */
 export interface PromptCapabilities {
   image?: boolean | null;
@@ -880,7 +880,7 @@ export interface PromptLifecycle {
 }
 export function createPromptLifecycle(): PromptLifecycle;
 
-// JSON-RPC 2.0 over NDJSON (issue 10 §1-§2; docs/semantics.md "JSON-RPC over NDJSON").
+// JSON-RPC 2.0 over NDJSON (docs/semantics.md "JSON-RPC over NDJSON").
 
 export type JsonRpcId = string | number | null;
 export type JsonRpcKind =
@@ -1050,7 +1050,7 @@ declare const api: {
   safeAssembleProviderStream: typeof safeAssembleProviderStream;
   providerResponseStream: typeof providerResponseStream;
   memoryBytes: typeof memoryBytes;
-  // ACP prompt admission and lifecycle (issue 10 §3-§4):
+  // ACP prompt admission and lifecycle:
   admitPrompt: typeof admitPrompt;
   safeAdmitPrompt: typeof safeAdmitPrompt;
   isCanonicalBase64: typeof isCanonicalBase64;
@@ -1089,19 +1089,19 @@ declare const api: {
   ndjsonFramesAsync: typeof ndjsonFramesAsync;
   checkStdoutPurity: typeof checkStdoutPurity;
   createRpcSession: typeof createRpcSession;
-  // Gemini projection (issue 11 §2)
+  // Gemini projection
   toGeminiTools: typeof toGeminiTools;
   geminiSchemaIssues: typeof geminiSchemaIssues;
-  // Agent events and the session response (issue 9 §3)
+  // Agent events and the session response
   parseAgentEvent: typeof parseAgentEvent;
   safeParseAgentEvent: typeof safeParseAgentEvent;
   checkEventSequence: typeof checkEventSequence;
   safeCheckEventSequence: typeof safeCheckEventSequence;
   checkSessionResponse: typeof checkSessionResponse;
   safeCheckSessionResponse: typeof safeCheckSessionResponse;
-  // The protocol as JSON Schema (issue 9 §4)
+  // The protocol as JSON Schema
   protocolSchemas: typeof protocolSchemas;
-  // Compiled tools (issue 12 §2)
+  // Compiled tools
   validateToolInputs: typeof validateToolInputs;
 };
 export default api;

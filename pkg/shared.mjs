@@ -70,14 +70,14 @@ export const {
   fromSeedTool,
   toSeedTool,
   createSessionChecker,
-  // ACP prompt admission and lifecycle (issue 10 §3-§4)
+  // ACP prompt admission and lifecycle
   admitPrompt,
   safeAdmitPrompt,
   isCanonicalBase64,
   sniffMediaType,
   advertisePromptCapabilities,
   createPromptLifecycle,
-  // JSON-RPC 2.0 over NDJSON (issue 10 §1-§2)
+  // JSON-RPC 2.0 over NDJSON
   classifyJsonRpc,
   classifyJsonRpcJson,
   methodNotFound,
@@ -88,19 +88,19 @@ export const {
   ndjsonFramesAsync,
   checkStdoutPurity,
   createRpcSession,
-  // Gemini projection (issue 11 §2)
+  // Gemini projection
   toGeminiTools,
   geminiSchemaIssues,
-  // Agent events and the session response (issue 9 §3)
+  // Agent events and the session response
   parseAgentEvent,
   safeParseAgentEvent,
   checkEventSequence,
   safeCheckEventSequence,
   checkSessionResponse,
   safeCheckSessionResponse,
-  // The protocol as JSON Schema (issue 9 §4)
+  // The protocol as JSON Schema
   protocolSchemas,
-  // Compiled tools (issue 12 §2)
+  // Compiled tools
   validateToolInputs,
 } = api;
 export default api;

@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
-# Runs every benchmark of issues 2 and 3 in one go and prints the results side by side:
+# Runs every benchmark in one go and prints the results side by side, each against the peer a
+# user would otherwise pick, measured in the same run so the machine's load cancels out:
 # (a) JS object input, (b) JS text input, (c) Python through the component, (d) wasm sizes;
-# issue 3: tool input validation vs Ajv (Node) and jsonschema / fastjsonschema (Python), schema
-# compile time, the 500-tool registry; issue 4: strict JSON parse of 1 MB vs JSON.parse / json.loads
-# and stream assembly vs the AI SDK's parsePartialJson per delta (Node) / partial-json-parser
-# (Python); then a summary against each issue's targets. Numbers are
-# medians of many interleaved batches (see bench/harness.mjs, bench/bench_python.py).
+# tool input validation vs Ajv (Node) and jsonschema / fastjsonschema (Python), schema compile
+# time, the 500-tool registry; strict JSON parse of 1 MB vs JSON.parse / json.loads and stream
+# assembly vs the AI SDK's parsePartialJson per delta (Node) / partial-json-parser (Python); then
+# a summary against the targets (bench/summary.mjs). Numbers are medians of many interleaved
+# batches (see bench/harness.mjs, bench/bench_python.py).
 # Installs what is missing (scripts/setup.sh) and builds both wasm artifacts first (incremental,
 # so cheap when src/ is unchanged); BENCH_NO_BUILD=1 benches the artifacts as they are.
 set -euo pipefail
@@ -35,20 +36,21 @@ PYTHONPATH="$root/py-host/src${PYTHONPATH:+:$PYTHONPATH}" .venv/bin/python bench
 (cd bench && node bench_streams.mjs --json out/streams_js.json)
 PYTHONPATH="$root/py-host/src${PYTHONPATH:+:$PYTHONPATH}" .venv/bin/python bench/bench_streams.py --json "$out/streams_py.json"
 PYTHONPATH="$root/py-host/src${PYTHONPATH:+:$PYTHONPATH}" .venv/bin/python bench/first_call.py --json "$out/first_call.json"
-# Issue 10 §3: ACP admission of a 5 MiB image vs decode + hash.
+# ACP admission of a 5 MiB image vs what a host would do by hand: decode + hash.
 (cd bench && node bench_acp.mjs --json out/acp_js.json)
 PYTHONPATH="$root/py-host/src${PYTHONPATH:+:$PYTHONPATH}" .venv/bin/python bench/bench_acp.py --json "$out/acp_py.json"
-# Issue 12 §2: compiled tools (the handle path vs the plain path, the peers in the same run,
+# Compiled tools (the handle path vs the plain path, the peers in the same run,
 # memory over 10^6 calls and 100,000 tools).
 (cd bench && node --expose-gc bench_tool_handles.mjs --json out/tool_handles_js.json)
 PYTHONPATH="$root/py-host/src${PYTHONPATH:+:$PYTHONPATH}" .venv/bin/python bench/bench_tool_handles.py --json "$out/tool_handles_py.json"
-# Issue 12 §1: verdict replies, old beside new in process CPU time, and memory over 10^6 calls.
+# Verdict replies, old beside new in process CPU time, and memory over 10^6 calls.
 (cd bench && node verdict_ab.mjs)
 PYTHONPATH="$root/py-host/src${PYTHONPATH:+:$PYTHONPATH}" .venv/bin/python bench/verdict_ab.py
 (cd bench && node --expose-gc bench_verdict_memory.mjs --json out/verdict_memory_js.json)
 PYTHONPATH="$root/py-host/src${PYTHONPATH:+:$PYTHONPATH}" .venv/bin/python bench/bench_verdict_memory.py
 (cd bench && node sizes.mjs --json out/sizes.json)
-# Issue 12 §4: the hot paths through the full and the protocol entry (~30 s).
+# The hot paths through the full and the protocol entry (~30 s): the smaller core must not be
+# the slower one.
 (cd bench && node bench_entries.mjs --json out/entries.json)
 (cd bench && node summary.mjs out/js.json out/python.json out/sizes.json out/tools_js.json out/tools_py.json out/registry.json \
   out/streams_js.json out/streams_py.json out/entries.json)

@@ -2,18 +2,18 @@
 # Builds the npm package's generated part (pkg/dist/): the core compiled for wasm32 with the JS
 # binding, then wasm-bindgen's `--target web` output once, for every entry (Node, browsers,
 # bundlers): one agent_contract_bg.wasm. The same crate without its `schema` feature (no tool
-# contracts, no schema engine: issue 12 §4) gives the protocol core,
-# agent_contract_protocol_bg.wasm, which 'agent-contract/protocol' loads. scripts/package-js.mjs
-# turns each glue into a factory (a second instance for Node's renewal), writes the CommonJS
-# and protocol declarations and copies the license texts into pkg/. Then the command line for
-# WASI (`npx agent-contract`).
+# contracts, no schema engine, so an application that only checks protocol values does not ship the
+# engine) gives the protocol core, agent_contract_protocol_bg.wasm, which 'agent-contract/protocol'
+# loads. scripts/package-js.mjs turns each glue into a factory (a second instance for Node's
+# renewal), writes the CommonJS and protocol declarations and copies the license texts into pkg/.
+# Then the command line for WASI (`npx agent-contract`).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 # Each build has its own target directory, so switching between them recompiles nothing.
 cargo build --quiet --target wasm32-unknown-unknown --features js --release --target-dir target/js
 # The protocol core keeps the release profile (opt-level 3): built for size ("s": -16% gzip, "z":
 # -24%) its strict parse measured 1.1-1.5x slower than the full core's, and past 2x JSON.parse
-# (bench/bench_entries.mjs; bench/RESULTS.md "Issue 12 §4").
+# (bench/bench_entries.mjs; bench/RESULTS.md).
 cargo build --quiet --target wasm32-unknown-unknown --no-default-features --features js --release \
   --target-dir target/js-protocol
 rm -rf pkg/dist

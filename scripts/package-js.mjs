@@ -59,7 +59,7 @@ return { ${names.map(([name, local]) => (name === local ? name : `${name}: ${loc
   writeFileSync(gluePath, factory);
 }
 
-// The full core and the protocol core (built without the schema engine, issue 12 §4).
+// The full core and the protocol core (built without the schema engine).
 makeFactory(`${pkg}dist/agent_contract.js`);
 makeFactory(`${pkg}dist/agent_contract_protocol.js`);
 

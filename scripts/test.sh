@@ -44,7 +44,7 @@ if [ "$hosts" -ne 4 ] || [ "$distinct" -ne 1 ] || echo "$counts" | grep -qv ' 0 
   failed+=(parity)
 fi
 
-# The cases of protocol functions through 'agent-contract/protocol' (issue 12 §4): Node and the
+# The cases of protocol functions through 'agent-contract/protocol': Node and the
 # browser, the same count, 0 failed.
 echo "=== parity of the protocol entry"
 pcounts=$(cat "$logs"/*.log | grep -oE 'fixtures \((node|browser), protocol entry\): [0-9]+ passed, [0-9]+ failed' | sort -u)

@@ -26,7 +26,7 @@ pub enum Layer {
     Schema,
     /// A well-formed tool call the application refuses (unknown tool, policy: `checkToolCall`).
     Domain,
-    // ACP prompt admission and lifecycle (issue 10 §3-§4):
+    // ACP prompt admission and lifecycle:
     /// A client's ACP `session/prompt` request the agent refuses at its boundary, or a prompt
     /// lifecycle call out of order (`acp`). Never retryable: the client or the host program
     /// must change what it sends.
@@ -151,7 +151,7 @@ codes! {
     ToolResultDuplicate => "TOOL_RESULT_DUPLICATE", Protocol, false;
     ToolResultNameMismatch => "TOOL_RESULT_NAME_MISMATCH", Protocol, false;
     SessionEntryUnknown => "SESSION_ENTRY_UNKNOWN", Protocol, false;
-    // ACP prompt admission and lifecycle (issue 10 §3-§4):
+    // ACP prompt admission and lifecycle:
     // CONTENT_TYPE_UNKNOWN (above, with messages) is also admission's: its default layer is
     // protocol, admission sets its own.
     CapabilityNotAdvertised => "CAPABILITY_NOT_ADVERTISED", Admission, false;
@@ -163,7 +163,7 @@ codes! {
     PromptCancelled => "PROMPT_CANCELLED", Admission, false;
     PromptStateInvalid => "PROMPT_STATE_INVALID", Admission, false;
     PromptNotQuiescent => "PROMPT_NOT_QUIESCENT", Admission, false;
-    // JSON-RPC over NDJSON (issue 10 §1-§2, `rpc`): the codes of invalid messages, frames and
+    // JSON-RPC over NDJSON (`rpc`): the codes of invalid messages, frames and
     // conversation problems (docs/errors.md gives the JSON-RPC code each maps to).
     RpcParseError => "RPC_PARSE_ERROR", Protocol, false;
     RpcInvalidRequest => "RPC_INVALID_REQUEST", Protocol, false;
@@ -175,14 +175,14 @@ codes! {
     RpcAlreadyAnswered => "RPC_ALREADY_ANSWERED", Protocol, false;
     RpcReplyToNotification => "RPC_REPLY_TO_NOTIFICATION", Protocol, false;
     RpcTooManyInFlight => "RPC_TOO_MANY_IN_FLIGHT", Protocol, false;
-    // Shared schema documents (issue 11 §6)
+    // Shared schema documents
     ToolResourceInvalid => "TOOL_RESOURCE_INVALID", Contract, false;
     ToolResourceUnbundlable => "TOOL_RESOURCE_UNBUNDLABLE", Contract, false;
-    // Agent events and the session response (issue 9 §3)
+    // Agent events and the session response
     EventTypeUnknown => "EVENT_TYPE_UNKNOWN", Protocol, true;
     EventSequenceInvalid => "EVENT_SEQUENCE_INVALID", Protocol, false;
     EventMessageUnknown => "EVENT_MESSAGE_UNKNOWN", Protocol, false;
-    // Compiled tools (issue 12 §2)
+    // Compiled tools
     ToolHandleFreed => "TOOL_HANDLE_FREED", Contract, false;
 }
 

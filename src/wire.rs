@@ -158,7 +158,7 @@ fn collect_undefined(value: &Value, path: &mut String, out: &mut Vec<String>) {
     }
 }
 
-// --- Verdict replies (issue 12 §1) -------------------------------------------------------------
+// --- Verdict replies ---------------------------------------------------------------------------
 // A host that holds the values a result is made of (the text the core accepted, the JS values
 // the reader captured) gets, on success, only the verdict: an index into the shapes table
 // (`protocol::verdict`). Errors keep their whole shape.

@@ -1,4 +1,4 @@
-//! ACP admission and lifecycle properties (issue 10 §3-§4): canonical base64 against a
+//! ACP admission and lifecycle properties: canonical base64 against a
 //! re-encoding oracle written here (not the crate), the signature table against the reference
 //! data, the fixtures against the reference data (every vector, row and documentation example),
 //! every combination of capability facts, every interleaving of lifecycle calls against the

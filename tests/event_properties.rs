@@ -1,4 +1,4 @@
-//! Property tests of agent events (issue 9 §3): random valid runs (turns, streamed assistant
+//! Property tests of agent events: random valid runs (turns, streamed assistant
 //! messages, parallel tool executions, tool results, compactions between turns) pass
 //! `checkEventSequence`, and the response holding them passes `checkSessionResponse`; one
 //! random mutation gives its code at its path; random values give a verdict, never a panic.

@@ -198,11 +198,11 @@ fn run(case: &Json) -> Value {
             let query = to_value(&case["query"]);
             outcome(api::query_session(&session_text(case), &&query, opts.as_ref()))
         }
-        // Agent events and the session response (issue 9 §3)
+        // Agent events and the session response
         "parseAgentEvent" => outcome(api::parse_agent_event(&input.unwrap(), opts.as_ref())),
         "checkEventSequence" => outcome(api::check_event_sequence(&input.unwrap(), opts.as_ref())),
         "checkSessionResponse" => outcome(api::check_session_response(&input.unwrap(), opts.as_ref())),
-        // ACP prompt admission and lifecycle (issue 10 §3-§4):
+        // ACP prompt admission and lifecycle:
         "isCanonicalBase64" => {
             let arg = match case.get("text") {
                 Some(t) => Value::String(t.as_str().unwrap().to_owned()),
@@ -359,7 +359,7 @@ fn chunks(case: &Json) -> Vec<Vec<u8>> {
     vec![text_arg(case)]
 }
 
-/// The JSON-RPC operations (issue 10 §1-§2); `None` for the others.
+/// The JSON-RPC operations; `None` for the others.
 fn run_rpc(op: &str, case: &Json, options: Option<&Value>) -> Option<Value> {
     let opts = options.as_ref();
     Some(match op {
@@ -438,7 +438,7 @@ fn run_args(op: &str, args: Value, options: Option<Value>) -> Value {
         "toSeedTool" => outcome(api::to_seed_tool(&a(0))),
         "admitPrompt" => outcome(api::admit_prompt(&a(0), &a(1), opts.as_ref()).map(plan_value)),
         "advertisePromptCapabilities" => outcome(api::advertise_prompt_capabilities(&a(0))),
-        // The protocol as JSON Schema (issue 9 §4)
+        // The protocol as JSON Schema
         "protocolSchemas" => outcome(Ok(api::protocol_schemas())),
         other => panic!("unknown op {other}"),
     }
@@ -612,7 +612,7 @@ fn fixtures() {
     assert_eq!(failed, 0, "{failed} fixture cases failed");
 }
 
-/// Compiled tools (issue 12 §2): the tool defined as a handle, then each step in order.
+/// Compiled tools: the tool defined as a handle, then each step in order.
 fn compiled_tool(case: &Json, options: Option<&Value>) -> Value {
     let tool = to_value(&case["tool"]);
     outcome(api::compile_tool(&&tool, options.as_ref()).and_then(|handle| {

@@ -174,7 +174,7 @@ fn public_verdict(tool: &Value, data: &Value) -> Result<bool, String> {
     }
 }
 
-/// `refRemote` through the public API (issue 11 §6): each schema becomes a tool whose
+/// `refRemote` through the public API: each schema becomes a tool whose
 /// `resources` hold the remotes, and each instance is checked with `validateToolInput`. Then
 /// the Anthropic projection of that tool (documents bundled into the schema) is defined again
 /// without resources and must give the same verdicts (for objects: the projection's root is an

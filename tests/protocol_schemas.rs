@@ -1,4 +1,4 @@
-//! The protocol schemas (`protocolSchemas()`, issue 9 §4) against the parsers: every fixture
+//! The protocol schemas (`protocolSchemas()`) against the parsers: every fixture
 //! input of `parseAgentAction(Json)`, `parseDecision(Json)`, `parseAgentMessage(Json)`,
 //! `parseSessionEntry` and `parseAgentEvent` that a schema can judge (no host values, no
 //! options, text that is JSON) is validated with the schema by the project's own engine, and

@@ -1,4 +1,4 @@
-//! Issue 8 §3-4: every public function grows linearly with its input, and stays far below the
+//! Every public function grows linearly with its input, and stays far below the
 //! 64 MB memory bound at the default limits. The cases are in `scaling_cases` (also run by
 //! `examples/scaling.rs`, whose table is in docs/fuzzing.md).
 
@@ -14,11 +14,11 @@ static ALLOC: Counting = Counting;
 /// One measurement at a time: the allocator's peak is global.
 static SERIAL: Mutex<()> = Mutex::new(());
 
-/// Ratios of times flake on a machine shared with other builds (measured: × 8 input gave
-/// × 35-65 for linear cases while a fuzzer ran), so the assertion is the issue's own promise:
-/// the largest input each case takes within the default limits answers in under 1 s (a
-/// quadratic path, like P3's 1.3 s at 32,768 members, fails it). Debug builds (~20x slower) run n = 2,048.
-/// The ratio table itself is `examples/scaling.rs`, recorded in docs/fuzzing.md.
+/// Ratios of times flake on a machine shared with other builds (measured: × 8 input gave × 35-65
+/// for linear cases while a fuzzer ran), so the assertion is the package's own promise: the largest
+/// input each case takes within the default limits answers in under 1 s (a quadratic path, like the
+/// object member walk that once took 1.3 s at 32,768 members, fails it). Debug builds (~20x slower)
+/// run n = 2,048. The ratio table itself is `examples/scaling.rs`, recorded in docs/fuzzing.md.
 #[test]
 fn the_largest_inputs_at_default_limits_answer_in_under_a_second() {
     let _serial = SERIAL.lock().unwrap_or_else(|e| e.into_inner());

@@ -1,4 +1,4 @@
-//! Property tests of session files (issue 9 §2): random valid sessions (random trees, tool
+//! Property tests of session files: random valid sessions (random trees, tool
 //! calls and their results, compactions) pass with the roots and leaves of their tree; one
 //! random mutation (drop a line, duplicate an id, re-parent to a later entry, change a
 //! toolCallId, drop the header) gives its code at its line as the first problem; random bytes

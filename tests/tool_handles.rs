@@ -1,4 +1,4 @@
-//! Compiled tools and registries (issue 12 §2): the handle paths give the plain paths' outcomes
+//! Compiled tools and registries: the handle paths give the plain paths' outcomes
 //! (proptest), and a released tool is TOOL_HANDLE_FREED.
 
 use agent_contract::value::{Number, Value};

@@ -1,4 +1,4 @@
-//! Verdict replies (issue 12 §1): a host that holds the accepted value builds the result with the
+//! Verdict replies: a host that holds the accepted value builds the result with the
 //! verdict's shape (`protocol::verdict::build`); that must be exactly the result the core writes
 //! (`into_value`), for host values and for strict JSON text, on random action- and
 //! decision-like inputs. The hosts' own builders are compared with the full replies by

@@ -1,4 +1,4 @@
-//! Messages, session files, events and ACP prompts (seed 004, issue 10 §3-§4). The first byte
+//! Messages, session files, events and ACP prompts (seed 004). The first byte
 //! picks the operation (low 3 bits) and the options (bit 3: `dialect: "pi"`, bit 4: `strict`,
 //! bit 5: small `maxIssues` and line limits); the rest is the text. Besides "no panic":
 //! - a session text read in two chunks cut anywhere (and byte by byte when short) gives

@@ -1,4 +1,4 @@
-// A fuzzer for the package's public functions with hostile JS values and texts (issue 8).
+// A fuzzer for the package's public functions with hostile JS values and texts.
 // Every input is built by a seeded generator, so a failure is reproduced by its seed and index.
 // The promise checked: every call returns or throws a ContractError (a safe* function never
 // throws), within 1 s for an input of at most 1 MB, and a call with the default limits on an
@@ -198,7 +198,7 @@ function makers(r, floodBytes = 1e6) {
     return k === 1 ? { tools } : r.chance(0.5) ? safe.value : hostile({ tools });
   };
   const policy = () => (r.chance(0.5) ? { rules: [{ effect: r.pick(['allow', 'ask', 'deny', field([])]), tool: field([]) }] } : value(0, []));
-  // ACP prompt admission (issue 10 §3): params with blocks of every type, fields hostile at times.
+  // ACP prompt admission: params with blocks of every type, fields hostile at times.
   const prompt = () => {
     const pool = [];
     const b64 = () => r.pick(['iVBORw0KGgo=', 'AQ==', 'AB==', '', '/9j/', 'R0lGODlh', field(pool)]);
@@ -233,7 +233,7 @@ export function targets(m, r) {
     t('parseDecisionJson', () => [m.text()]), t('safeParseDecisionJson', () => [m.text()]),
     t('validateToolInput', () => [m.toolDef(), m.value()]), t('safeValidateToolInput', () => [m.toolDef(), m.value()]),
     t('validateToolInputJson', () => [m.toolDef(), m.text()]), t('safeValidateToolInputJson', () => [m.toolDef(), m.text()]),
-    // Compiled tools (issue 12 §2): the batch, the tool as plain data or as defined (the handle).
+    // Compiled tools: the batch, the tool as plain data or as defined (the handle).
     t('validateToolInputs', () => {
       const def = m.toolDef();
       let defined = { ok: false };
@@ -258,7 +258,7 @@ export function targets(m, r) {
     t('checkSession', () => [m.text()]), t('readSession', () => [m.text()]), t('safeReadSession', () => [m.text()]),
     t('querySession', () => [m.text(), m.value()]), t('fromSeedTool', () => [m.toolDef(), m.value()]), t('toSeedTool', () => [m.toolDef()]),
     t('createSessionChecker', () => []),
-    // ACP prompt admission and lifecycle (issue 10 §3-§4):
+    // ACP prompt admission and lifecycle:
     t('admitPrompt', () => [m.prompt(), m.capabilities()]), t('safeAdmitPrompt', () => [m.prompt(), m.capabilities()]),
     t('isCanonicalBase64', () => [m.text()]), t('sniffMediaType', () => [m.text()]),
     t('advertisePromptCapabilities', () => [m.value()]), t('createPromptLifecycle', () => []),
@@ -268,9 +268,9 @@ export function targets(m, r) {
     t('invalidParams', () => [m.value(), m.value()]), t('checkStdoutPurity', () => [r.chance(0.01) ? m.lineFlood() : r.chance(0.5) ? m.sse() : [m.sse(), m.text(), m.value()]]),
     t('ndjsonFrames', () => [r.chance(0.01) ? m.lineFlood() : r.chance(0.2) ? m.value() : [m.sse(), m.text(), m.sse()]]),
     t('createNdjsonDecoder', () => []), t('createRpcSession', () => []),
-    // Gemini projection (issue 11 §2)
+    // Gemini projection
     t('toGeminiTools', () => [m.registry()]), t('geminiSchemaIssues', () => [m.value()]),
-    // Agent events and the session response (issue 9 §3-§4)
+    // Agent events and the session response
     t('parseAgentEvent', () => [m.value()]), t('safeParseAgentEvent', () => [m.value()]),
     t('checkEventSequence', () => [[m.value(), m.value(), m.value()]]), t('safeCheckEventSequence', () => [m.value()]),
     t('checkSessionResponse', () => [m.value()]), t('safeCheckSessionResponse', () => [m.value()]),

@@ -1,6 +1,6 @@
 // The browser host: headless Chromium loads pkg/browser.mjs as a plain ES module (no bundler),
 // runs every fixture and posts the result back to this test's local server; then the same cases
-// of protocol functions through pkg/protocol/browser.mjs (issue 12 §4).
+// of protocol functions through pkg/protocol/browser.mjs.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer } from 'node:http';
@@ -75,7 +75,7 @@ test('every fixture case gives the expected outcome in headless Chromium', { tim
     console.log(`fixtures (browser): ${result.passed} passed, ${result.failed} failed`);
     assert.ok(result.passed > 0, 'no fixture ran');
     assert.equal(result.failed, 0);
-    // The same cases of protocol functions through 'agent-contract/protocol' (issue 12 §4).
+    // The same cases of protocol functions through 'agent-contract/protocol'.
     const { protocol } = result;
     for (const f of protocol.failures) console.log(`FAIL ${f.id} (${f.file}, protocol entry): ${f.message}`);
     const excluded = Object.values(protocol.leftOut).reduce((a, b) => a + b, 0);

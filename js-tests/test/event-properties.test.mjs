@@ -1,4 +1,4 @@
-// Property tests of agent events (issue 9 §3) in Node: random valid runs pass checkEventSequence
+// Property tests of agent events in Node: random valid runs pass checkEventSequence
 // and the response holding them checkSessionResponse; one random mutation gives its code and
 // path; random values give a verdict (a ContractError or a value), never another throw. The same
 // properties as tests/event_properties.rs and py-host/tests/test_event_properties.py.

@@ -27,7 +27,7 @@ test('every fixture case gives the expected outcome in Node', () => {
   assert.equal(result.failed, 0);
 });
 
-// Issue 12 §4: the same cases through 'agent-contract/protocol' (the core built without the
+// The same cases through 'agent-contract/protocol' (the core built without the
 // schema engine), except those of the functions it leaves out (js-tests/protocol-cases.mjs).
 test('every fixture case of a protocol function gives the same outcome through agent-contract/protocol', async () => {
   const protocol = await import('agent-contract/protocol');

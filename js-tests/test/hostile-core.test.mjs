@@ -1,6 +1,6 @@
-// Issue 8, the core's fixes seen from Node: each answers in under 1 s with the exact code and
-// path (P3 a 65,536-member object, N4 issues cut at maxIssues, N5 blank JSON Lines, uniqueItems
-// on 65,536 objects).
+// The core's answers to hostile input, seen from Node (the host must not undo them): each answers
+// in under 1 s with the exact code and path (P3 a 65,536-member object, N4 issues cut at maxIssues,
+// N5 blank JSON Lines, uniqueItems on 65,536 objects).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';

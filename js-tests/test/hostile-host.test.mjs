@@ -1,4 +1,4 @@
-// Issue 8, the Node host: hostile host values and texts (N1-N3, cycles, the wasm memory bound).
+// The Node host against hostile host values and texts (N1-N3, cycles, the wasm memory bound).
 // Each case asserts the exact code and path, and a time bound far above the measured time.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';

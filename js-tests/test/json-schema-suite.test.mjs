@@ -70,7 +70,7 @@ test('JSON Schema Test Suite draft2020-12 through the wasm build', (t) => {
   assert.equal(r.failed, 0);
 });
 
-// refRemote through the public API (issue 11 §6): each schema becomes a tool whose `resources`
+// refRemote through the public API: each schema becomes a tool whose `resources`
 // hold the remotes of its draft, each instance goes through validateToolInput; the Anthropic
 // projection (documents bundled) is defined again without resources and gives the same
 // verdicts for objects (its root is an object schema), or is refused with

@@ -21,7 +21,7 @@ test('the packed tarball installs and works from CJS and ESM', () => {
     for (const required of ['index.cjs', 'index.mjs', 'browser.mjs', 'init.mjs', 'shared.mjs', 'wasm.mjs', 'api.mjs',
       'index.d.ts', 'dist/index.d.cts', 'dist/agent_contract.js', 'dist/agent_contract_bg.wasm',
       'README.md', 'LICENSE-MIT', 'LICENSE-APACHE', 'package.json', 'bin/agent-contract.mjs', 'dist/cli/agent-contract.wasm',
-      // The protocol entry (issue 12 §4): its modules, declarations, glue and wasm.
+      // The protocol entry: its modules, declarations, glue and wasm.
       'loader.mjs', 'protocol/index.mjs', 'protocol/index.cjs', 'protocol/browser.mjs', 'protocol/init.mjs',
       'protocol/shared.mjs', 'protocol/wasm.mjs', 'dist/protocol/index.d.ts', 'dist/protocol/index.d.cts',
       'dist/agent_contract_protocol.js', 'dist/agent_contract_protocol_bg.wasm']) {
@@ -85,7 +85,7 @@ test('the packed tarball installs and works from CJS and ESM', () => {
         require('agent-contract/init') === require('agent-contract'), typeof NotInitializedError, wasm.endsWith('dist/agent_contract_bg.wasm')]));`);
     const init = execFileSync('node', ['init.mjs'], { cwd: project, encoding: 'utf8' }).trim();
     assert.equal(init, JSON.stringify(['message', true, true, 'function', true]));
-    // 'agent-contract/protocol' (issue 12 §4): its own core, the protocol functions only, the same
+    // 'agent-contract/protocol': its own core, the protocol functions only, the same
     // ContractError class as the full entry; ESM and CommonJS share one instance.
     writeFileSync(join(project, 'protocol.mjs'), `
       import * as protocol from 'agent-contract/protocol';

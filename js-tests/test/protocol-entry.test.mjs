@@ -1,4 +1,4 @@
-// 'agent-contract/protocol' (issue 12 §4): its entries give one API object with the same names,
+// 'agent-contract/protocol': its entries give one API object with the same names,
 // those names and the left-out ones (js-tests/protocol-cases.mjs, with the reason for each) are
 // exactly the full entry's, a left-out function is absent (not a stub), errors are the full
 // entry's ContractError class, and the two cores are separate instances.

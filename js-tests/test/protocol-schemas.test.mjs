@@ -1,4 +1,4 @@
-// The protocol schemas (protocolSchemas(), issue 9 §4) against the parsers in Node: every
+// The protocol schemas (protocolSchemas()) against the parsers in Node: every
 // fixture input of the parsers a schema can judge (no host values, no options, text that is
 // JSON) is validated with its schema by the wasm build's engine (schemaSuiteCheck), and the
 // verdict must be the fixture's, except for the exact list in

@@ -1,4 +1,4 @@
-// Provider streams from JS (issue 4 §6): the provider assembler's push / pushSse / preview /
+// Provider streams from JS: the provider assembler's push / pushSse / preview /
 // finish / free, the fetch-body TransformStream, the errors a host can cause, and memory: many
 // assemblers at once do not interfere, 100,000 created and dropped do not grow the wasm memory.
 import { test } from 'node:test';

@@ -1,4 +1,4 @@
-// Property tests of session files (issue 9 §2) in Node: random valid sessions (random trees,
+// Property tests of session files in Node: random valid sessions (random trees,
 // tool calls and results, compactions) pass; one random mutation gives its code at its line as
 // the first problem; random bytes give a report, never a throw. The same properties as
 // tests/session_properties.rs and py-host/tests/test_session_properties.py.

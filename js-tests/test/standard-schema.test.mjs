@@ -1,4 +1,4 @@
-// toStandardSchema (issue 11 §3): an agent-contract tool as a Standard Schema v1 with the
+// toStandardSchema: an agent-contract tool as a Standard Schema v1 with the
 // Standard JSON Schema extension, taken as it is by the Vercel AI SDK (`ai`, pinned in
 // package-lock.json) and run with its mock language model.
 import { test } from 'node:test';

@@ -1,4 +1,4 @@
-// Compiled tools (issue 12 §2): defineTool's value is frozen plain data whose compiled schema
+// Compiled tools: defineTool's value is frozen plain data whose compiled schema
 // lives in the wasm instance. Its lifetime (free, double free, use after free, `using`, garbage
 // collection), the batch form, bounded memory (100,000 tools created and dropped; many
 // validations), and a property: validating through the handle gives the outcome validating a

@@ -1,4 +1,4 @@
-// Verdict replies (issue 12 §1): the public functions build their result from the core's verdict
+// Verdict replies: the public functions build their result from the core's verdict
 // and the values this side holds (the reader's mirror, JSON.parse of the accepted text); the
 // full-reply path (the core writes the whole result) is kept behind FULL_REPLY. Both must give
 // the same outcome on any input, hostile ones included: getters that answer differently on each

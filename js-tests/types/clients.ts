@@ -17,7 +17,7 @@ export const responses: FunctionTool[] = toOpenAIResponsesTools(registry);
 export const anthropic: AnthropicTool[] = toAnthropicTools(registry);
 export const mcp: McpTool[] = toMcpTools(registry);
 export const mcpOne: McpTool = toMcpTools(registry)[0];
-// Gemini (issue 11 §2): the request's `tools` list, a `Tool`, and one `FunctionDeclaration`.
+// Gemini: the request's `tools` list, a `Tool`, and one `FunctionDeclaration`.
 export const gemini: ToolListUnion = toGeminiTools(registry);
 export const geminiTools: GeminiTool[] = toGeminiTools(registry);
 export const geminiDeclaration: FunctionDeclaration = toGeminiTools(registry)[0].functionDeclarations[0];

@@ -1,4 +1,4 @@
-// Typed tool inputs (issue 11 §3): defineTool with a literal inputSchema infers the input type;
+// Typed tool inputs: defineTool with a literal inputSchema infers the input type;
 // validateToolInput and checkToolCall return it. `Equal` fails the compile on any difference, and
 // each @ts-expect-error fails it when the misuse stops being an error.
 import { checkToolCall, createRegistry, defineTool, safeValidateToolInput, validateToolInput } from 'agent-contract';

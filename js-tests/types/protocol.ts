@@ -1,4 +1,4 @@
-// 'agent-contract/protocol' as an ES module caller types it (issue 12 §4): the protocol
+// 'agent-contract/protocol' as an ES module caller types it: the protocol
 // functions with the full entry's types, the same ContractError, every type name, and no tool
 // function (the protocol core has none).
 import { parseAgentAction, parseDecisionJson, classifyJsonRpc, init, initSync, ContractError } from 'agent-contract/protocol';

@@ -94,7 +94,7 @@ assembler.push({ type: 'finish', sequence: 5, reason: 'max_tokens' });
 // @ts-expect-error the assembler takes maxArgumentsBytes, not maxBytes
 createAssembler({ maxBytes: 10 });
 
-// Provider streams (issue 4 §6).
+// Provider streams.
 {
   const p = api.createProviderAssembler('anthropic', { maxArgumentsBytes: 1024 });
   p.push({ type: 'ping' });
@@ -159,7 +159,7 @@ function sessions(text: string) {
 }
 void sessions;
 
-// ACP prompt admission and lifecycle (issue 10 §3-§4).
+// ACP prompt admission and lifecycle.
 {
   const caps = api.advertisePromptCapabilities({ attachmentStore: true, providerResolved: true, modelResolved: true,
     inputModalities: ['text', 'image'], storeMimeTypes: ['image/png'] });
@@ -197,7 +197,7 @@ void sessions;
   void [image, canonical, sniffed, cancelAgent, stop];
 }
 
-// Agent events and the session response (issue 9 §3), the protocol schemas (§4).
+// Agent events and the session response, the protocol schemas.
 {
   const event = api.parseAgentEvent({ type: 'turn_start', turn: 1 });
   if (event.type === 'turn_end') {
@@ -222,7 +222,7 @@ void sessions;
   void [events, strictDecision];
 }
 
-// Compiled tools (issue 12 §2): the defined tool is its definition plus free(); the batch form.
+// Compiled tools: the defined tool is its definition plus free(); the batch form.
 import { validateToolInputs, type ToolDefinition, type CompiledTool } from 'agent-contract';
 const compiledTool = defineTool({ name: 'get_weather', description: 'Weather.', inputSchema: {}, permissions: ['read'] });
 const asData: ToolDefinition = compiledTool;

@@ -1,4 +1,4 @@
-// The protocol core (issue 12 §4): the API object and the wasm instance of
+// The protocol core: the API object and the wasm instance of
 // 'agent-contract/protocol' and 'agent-contract/protocol/init', loaded from
 // dist/agent_contract_protocol_bg.wasm, the core built without the schema engine (Cargo feature
 // `schema` off). It has every function that needs no tool contract: actions, decisions, JSON

@@ -1,10 +1,10 @@
 """A fuzzer of hostile Python values and texts over every public function of agent_contract.
 
-The promise it checks (issue 8): every public function, on any input, returns its result or
-raises ContractError (the `safe_*` functions and `preview_action` never raise), in under a second
-on inputs up to 1 MB, and a call with the default limits on an input of at most 1 MB leaves the
-instance it ran in under the memory bound (64 MiB). Anything else that escapes is counted, with
-the generator that made the input, and printed.
+The promise it checks, the one the package makes to a caller whose input is hostile: every public
+function, on any input, returns its result or raises ContractError (the `safe_*` functions and
+`preview_action` never raise), in under a second on inputs up to 1 MB, and a call with the default
+limits on an input of at most 1 MB leaves the instance it ran in under the memory bound (64 MiB).
+Anything else that escapes is counted, with the generator that made the input, and printed.
 
 Documented programmer errors are not escapes: using a closed assembler, or one from another
 thread (RuntimeError), and `Boom` raised by our own hostile objects *outside* the package.
@@ -511,7 +511,7 @@ def _session_checker(g: Gen) -> Any:
     return tuple(chunks), session
 
 
-# ACP prompt admission and lifecycle (issue 10 §3-§4):
+# ACP prompt admission and lifecycle:
 
 _LIFECYCLE_CALLS = ["admitted", "written", "enqueue", "cancel", "agent_idle", "output_delivered", "settle", "abandon"]
 
@@ -704,7 +704,7 @@ def _targets() -> dict[str, Callable[[Gen], tuple[tuple[Any, ...], Callable[...,
     for name in ["validate_tool_input_json", "safe_validate_tool_input_json"]:
         t[name] = tool_op(getattr(ac, name), True)
 
-    # Compiled tools (issue 12 §2): the batch, with a tool as plain data or as defined (the handle).
+    # Compiled tools: the batch, with a tool as plain data or as defined (the handle).
     def tool_inputs(g: Gen) -> Any:
         tool = g.tool()
         if g.chance(0.5):
@@ -783,7 +783,7 @@ def _targets() -> dict[str, Callable[[Gen], tuple[tuple[Any, ...], Callable[...,
     for name in ["parse_agent_message", "safe_parse_agent_message", "parse_tool_result", "safe_parse_tool_result",
                  "parse_session_entry", "safe_parse_session_entry"]:
         t[name] = value_op(getattr(ac, name), "value")
-    # Agent events and the session response (issue 9 §3-§4)
+    # Agent events and the session response
     for name in ["parse_agent_event", "safe_parse_agent_event", "check_event_sequence", "safe_check_event_sequence",
                  "check_session_response", "safe_check_session_response"]:
         t[name] = value_op(getattr(ac, name), "value")
@@ -804,7 +804,7 @@ def _targets() -> dict[str, Callable[[Gen], tuple[tuple[Any, ...], Callable[...,
     t["from_seed_tool"] = seed_tool
     t["to_seed_tool"] = config_op(ac.to_seed_tool, lambda g: g.tool())
     t["create_session_checker"] = _session_checker
-    # ACP prompt admission and lifecycle (issue 10 §3-§4):
+    # ACP prompt admission and lifecycle:
     for name in ["admit_prompt", "safe_admit_prompt"]:
         fn = getattr(ac, name)
         t[name] = (lambda fn: lambda g: (lambda p, c: ((p, c), lambda: fn(p, c)))(_prompt(g), _capabilities(g)))(fn)
@@ -840,7 +840,7 @@ def _targets() -> dict[str, Callable[[Gen], tuple[tuple[Any, ...], Callable[...,
     t["ndjson_frames_async"] = frames_async
     t["create_ndjson_decoder"] = _decoder_session
     t["create_rpc_session"] = _rpc_session
-    # Gemini projection (issue 11 §2)
+    # Gemini projection
     t["to_gemini_tools"] = config_op(ac.to_gemini_tools, registry)
     t["gemini_schema_issues"] = config_op(ac.gemini_schema_issues, lambda g: g.schema())
     return t

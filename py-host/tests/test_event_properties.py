@@ -1,4 +1,4 @@
-"""Property tests of agent events (issue 9 §3) in Python: random valid runs pass
+"""Property tests of agent events in Python: random valid runs pass
 check_event_sequence and the response holding them check_session_response; one random mutation
 gives its code and path; random values give a verdict, never another exception. The same
 properties as tests/event_properties.rs and js-tests/test/event-properties.test.mjs."""

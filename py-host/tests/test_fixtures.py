@@ -98,7 +98,7 @@ def outcome(call: Any) -> dict[str, Any]:
         return {"ok": False, "error": error}
 
 
-# ACP prompt admission and lifecycle (issue 10 §3-§4):
+# ACP prompt admission and lifecycle:
 
 
 def plan_as_hex(plan: Any) -> Any:
@@ -123,7 +123,7 @@ def safe_admit_prompt_hex(*args: Any) -> Any:
 
 
 def compiled_tool(case: dict[str, Any]) -> list[dict[str, Any]]:
-    """Compiled tools (issue 12 §2): the tool defined, then each step on the very object."""
+    """Compiled tools: the tool defined, then each step on the very object."""
     tool = ac.define_tool(case["tool"], case.get("options"))
     copy = json.loads(json.dumps(tool))
     out: list[dict[str, Any]] = []
@@ -233,7 +233,7 @@ def rpc_session(steps: list[dict[str, Any]], options: Any) -> list[Any]:
 
 
 def run_rpc(case: dict[str, Any]) -> dict[str, Any] | None:
-    """The JSON-RPC operations (issue 10 sections 1-2); None for the others."""
+    """The JSON-RPC operations; None for the others."""
     op, options = case["op"], case.get("options")
     if op in ("classifyJsonRpc", "classifyJsonRpcJson"):
         if "reference" in case:
@@ -295,7 +295,7 @@ def run(case: dict[str, Any]) -> dict[str, Any]:
         return outcome(lambda: ac.parse_tool_result(value, options))
     if op == "parseSessionEntry":
         return outcome(lambda: ac.parse_session_entry(value, options))
-    # Agent events and the session response (issue 9 §3)
+    # Agent events and the session response
     if op == "parseAgentEvent":
         return outcome(lambda: ac.parse_agent_event(value, options))
     if op == "checkEventSequence":
@@ -399,7 +399,7 @@ def assemble_stream(events: list[Any], options: Any) -> dict[str, Any]:
         return {**first, "at": len(events)}
 
 
-# A defined tool (issue 12 §2) is frozen data: compared as the dict and lists it is equal to.
+# A defined tool is frozen data: compared as the dict and lists it is equal to.
 FROZEN: dict[type, type] = {ac.Tool: dict, _tools.CompiledRegistry: dict, _tools.FrozenDict: dict, _tools.FrozenList: list}
 
 

@@ -1,6 +1,6 @@
-"""Issue 8, the core's fixes seen from Python: each answers in under 1 s with the exact code
-and path (P3 a 65,536-member dict, N4 issues cut at max_issues, N5 blank JSON Lines,
-uniqueItems on 65,536 objects)."""
+"""The core's answers to hostile input, seen from Python (the host must not undo them): each
+answers in under 1 s with the exact code and path (P3 a 65,536-member dict, N4 issues cut at
+max_issues, N5 blank JSON Lines, uniqueItems on 65,536 objects)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Hostile host values and texts (issue 8, P1-P4): whatever the caller's value does, every public
+"""Hostile host values and texts (P1-P4 below): whatever the caller's value does, every public
 function returns its result or raises ContractError, in time bounded by the limits, and the
 instance stays small. Each test asserts the exact code and path and a time bound."""
 
@@ -20,7 +20,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "fuzz"))
 
 from hostile_values import Boom, ClaimsStr, ClaimsBytes, HostileStr, HostileBytes, Nameless, released  # noqa: E402
 
-# Every case here is small or stopped by a budget; one second is the issue's bound.
+# Every case here is small or stopped by a budget; one second is the bound the
+# package promises for any input at the default limits.
 SECOND = 1.0
 
 

@@ -63,7 +63,7 @@ def test_json_schema_test_suite_draft2020_12(capsys: pytest.CaptureFixture[str])
 
 
 def test_ref_remote_through_the_public_api(capsys: pytest.CaptureFixture[str]) -> None:
-    """refRemote through define_tool(resources) and validate_tool_input (issue 11 §6); the
+    """refRemote through define_tool(resources) and validate_tool_input; the
     Anthropic projection (documents bundled) gives the same verdicts for objects when defined
     again without resources, or is refused with TOOL_RESOURCE_UNBUNDLABLE."""
     if not ROOT.is_dir():

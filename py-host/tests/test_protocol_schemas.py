@@ -1,4 +1,4 @@
-"""The protocol schemas (`protocol_schemas()`, issue 9 §4) against the parsers in Python: every
+"""The protocol schemas (`protocol_schemas()`) against the parsers in Python: every
 fixture input of the parsers a schema can judge (no host values, no options, text that is JSON)
 is validated with its schema by the component's engine (the `schema-suite-check` export), and
 the verdict must be the fixture's, except for the exact list in

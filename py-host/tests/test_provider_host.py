@@ -1,4 +1,4 @@
-"""Provider streams from Python (issue 4 §6): ProviderAssembler's push / push_sse / preview /
+"""Provider streams from Python: ProviderAssembler's push / push_sse / preview /
 finish / close, assemble_sse_lines, the errors a host can cause, and memory: many assemblers at
 once do not interfere, 100,000 created and dropped do not grow the wasm memory."""
 

@@ -1,4 +1,4 @@
-"""Property tests of session files (issue 9 §2) in Python: random valid sessions pass; one
+"""Property tests of session files in Python: random valid sessions pass; one
 random mutation gives its code at its line as the first problem; random bytes give a report,
 never anything but a report. The same properties as tests/session_properties.rs."""
 

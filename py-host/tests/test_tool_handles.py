@@ -1,4 +1,4 @@
-"""Compiled tools (issue 12 §2): define_tool returns a frozen dict holding the core's
+"""Compiled tools: define_tool returns a frozen dict holding the core's
 compiled-tool resource. Lifetime (close, double close, use after close, `with`, garbage
 collection, another thread), the batch form, bounded memory (100,000 tools created and dropped;
 many validations), and a property: validating through the handle gives the outcome validating

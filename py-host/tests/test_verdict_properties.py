@@ -1,4 +1,4 @@
-"""Verdict replies (issue 12 §1): the text functions build their result from the core's verdict
+"""Verdict replies: the text functions build their result from the core's verdict
 and `json.loads` of the text the core accepted; the full-reply exports (the core writes the whole
 result) are kept for this comparison. Both must give the same outcome, the same value or the same
 error (code, path, message, position), on any text: action- and decision-like JSON with numbers

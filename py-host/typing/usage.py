@@ -64,7 +64,7 @@ def messages(value: object, text: str) -> list[str]:
     return names
 
 
-# ACP prompt admission and lifecycle (issue 10 §3-§4).
+# ACP prompt admission and lifecycle.
 caps = ac.advertise_prompt_capabilities({"attachmentStore": True, "inputModalities": ["image"]})
 admitted = ac.safe_admit_prompt({"sessionId": "s", "prompt": []}, caps, {"maxImages": 4, "mimeTypes": ["image/png"]})
 if admitted["ok"] is False:
@@ -84,7 +84,7 @@ with ac.create_prompt_lifecycle() as lifecycle:
     stop: ac.StopReason = lifecycle.settle("end_turn")
 
 
-# Compiled tools (issue 12 §2): a Tool reads as a mapping, validates, closes.
+# Compiled tools: a Tool reads as a mapping, validates, closes.
 compiled: ac.Tool = ac.define_tool({"name": "get_weather", "description": "d", "inputSchema": {}, "permissions": ["read"]})
 tool_name: str = compiled["name"]
 batch = ac.validate_tool_inputs(compiled, [{"city": "Paris"}, {}])

@@ -1,4 +1,4 @@
-//! `admitPrompt`: the pure first pass of an ACP `session/prompt` (seed 003, issue 10 §3).
+//! `admitPrompt`: the pure first pass of an ACP `session/prompt` (seed 003).
 //!
 //! The request's params `{sessionId, prompt: ContentBlock[]}` are checked against ACP v1's
 //! closed `ContentBlock` union in stages, each stage over every block before the next one starts

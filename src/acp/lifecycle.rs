@@ -1,4 +1,4 @@
-//! The prompt lifecycle of one ACP session (seed 003, cases two and three; issue 10 §4): a
+//! The prompt lifecycle of one ACP session (seed 003, cases two and three): a
 //! state machine the host drives and that refuses the wrong order.
 //!
 //! A prompt is in flight from `admitted()` (its pure admission passed) to `settle()` (its stop

@@ -1,4 +1,4 @@
-//! The Agent Client Protocol's edge that needs no I/O (issue 10 §3–§4, seed 003): the pure
+//! The Agent Client Protocol's edge that needs no I/O (seed 003): the pure
 //! first pass of `session/prompt` admission, canonical base64, media-type sniffing, the
 //! `promptCapabilities` an agent may advertise, and the prompt lifecycle (cancel fence and
 //! settlement). Nothing here reads a file, a clock or a socket: the host does the I/O the

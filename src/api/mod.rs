@@ -187,7 +187,7 @@ pub fn parse_decision_json<O: HostValue>(text: &[u8], options: Option<&O>) -> Re
     decision::parse_decision_json(text, &Options::read_for(options, OptionSet::Decision)?)
 }
 
-/// A stream assembler (issue 4 §3; see `stream::assembler`). Options: `maxArgumentsBytes`,
+/// A stream assembler (see `stream::assembler`). Options: `maxArgumentsBytes`,
 /// `maxResponseBytes` and the per-value limits.
 pub fn create_assembler<V: HostValue>(options: Option<&V>) -> Result<crate::stream::Assembler> {
     crate::stream::Assembler::from_options(options)
@@ -248,7 +248,7 @@ pub enum Provider {
     OpenAiResponses,
     Anthropic,
     Mcp,
-    /// `toGeminiTools` (issue 11 §2).
+    /// `toGeminiTools`.
     Gemini,
 }
 
@@ -292,7 +292,7 @@ fn schema_issues<V: HostValue>(schema: &V, judge: fn(&Value) -> Vec<crate::error
 }
 
 #[cfg(feature = "schema")]
-/// `compareContracts(old, new)`: how one tool's contract changed (issue 3 §3).
+/// `compareContracts(old, new)`: how one tool's contract changed.
 pub fn compare_contracts<V: HostValue>(old: &V, new: &V) -> Result<Value> {
     crate::tools::versions::compare_contracts(old, new)
 }
@@ -374,7 +374,7 @@ pub fn create_session_reader<V: HostValue>(options: Option<&V>) -> Result<crate:
     Ok(crate::session::check::SessionReader::new(&Options::read_for(options, OptionSet::Session)?))
 }
 
-// ACP prompt admission and lifecycle (issue 10 §3-§4):
+// ACP prompt admission and lifecycle:
 
 /// `admitPrompt(request, capabilities, options?)`: the admission plan (its value and the decoded
 /// payloads), or the first failure (`acp::admission`).
@@ -450,7 +450,7 @@ pub fn not_bytes<V: HostValue>(value: &V) -> ContractError {
     )
 }
 
-// JSON-RPC 2.0 over NDJSON (issue 10 §1-§2, `rpc`).
+// JSON-RPC 2.0 over NDJSON (`rpc`).
 
 use crate::rpc::options::{RpcOptionSet, RpcOptions};
 
@@ -539,7 +539,7 @@ pub fn rpc_session_observe<V: HostValue>(
     Ok(Value::Object(out))
 }
 
-// Agent events and the session response (issue 9 §3). Options: `strict` and the limits.
+// Agent events and the session response. Options: `strict` and the limits.
 
 /// `parseAgentEvent(value, options?)`: the event with its known fields.
 pub fn parse_agent_event<V: HostValue>(value: &V, options: Option<&V>) -> Result<Value> {
@@ -556,14 +556,14 @@ pub fn check_session_response<V: HostValue>(value: &V, options: Option<&V>) -> R
     crate::session::response::check_session_response(value, &Options::read_for(options, OptionSet::Session)?)
 }
 
-// The protocol as JSON Schema (issue 9 §4).
+// The protocol as JSON Schema.
 
 /// `protocolSchemas()`: `{action, decision, message, sessionEntry, event, strict: {action, decision}}`.
 pub fn protocol_schemas() -> Value {
     crate::protocol::schemas::protocol_schemas()
 }
 
-// Compiled tools (issue 12 §2): a tool defined once, its compiled schema held by a handle the
+// Compiled tools: a tool defined once, its compiled schema held by a handle the
 // host keeps (`tools::handle`). Options are read first, as everywhere.
 
 #[cfg(feature = "schema")]
@@ -681,7 +681,7 @@ pub fn registry_project(registry: &crate::tools::handle::RegistryHandle, provide
     }
 }
 
-// --- Verdict replies (issue 12 §1): the same operations, answering with the verdict number of
+// --- Verdict replies: the same operations, answering with the verdict number of
 // what they accepted (`protocol::verdict`) for hosts that build the result from values they hold.
 
 pub fn verdict_shapes() -> Value {

@@ -10,7 +10,7 @@ use crate::wire::{outcome_value, to_text, verdict_text};
 
 wit_bindgen::generate!({ world: "agent-contract", path: "wit" });
 
-mod verdict; // verdict replies (issue 12 §1)
+mod verdict; // verdict replies
 
 struct Core;
 
@@ -381,7 +381,7 @@ impl Guest for Core {
         text
     }
 
-    // ACP prompt admission and lifecycle (issue 10 §3-§4):
+    // ACP prompt admission and lifecycle:
     fn admit_prompt(request: String, capabilities: String, options: String) -> String {
         let result = (|| {
             let (r, c, o) = (host_value(&request)?, host_value(&capabilities)?, host_options(&options)?);
@@ -420,7 +420,7 @@ impl Guest for Core {
         reply(host_value(&facts).and_then(|f| api::advertise_prompt_capabilities(&&f)))
     }
 
-    // Gemini projection (issue 11 §2)
+    // Gemini projection
     fn to_gemini_tools(registry: String) -> String {
         reply(host_value(&registry).and_then(|r| api::project(&&r, api::Provider::Gemini)))
     }
@@ -549,7 +549,7 @@ impl Guest for Core {
         reply((|| api::to_seed_tool(&&host_value(&tool)?))())
     }
 
-    // Agent events and the session response (issue 9 §3)
+    // Agent events and the session response
 
     fn parse_agent_event(value: String) -> String {
         Self::parse_agent_event_with_options(value, String::new())
@@ -584,7 +584,7 @@ impl Guest for Core {
         })())
     }
 
-    // The protocol as JSON Schema (issue 9 §4)
+    // The protocol as JSON Schema
     fn protocol_schemas() -> String {
         reply(Ok(api::protocol_schemas()))
     }
@@ -593,7 +593,7 @@ impl Guest for Core {
         reply(Ok(api::describe::describe()))
     }
 
-    // Verdict replies (issue 12 §1), see `component/verdict.rs`.
+    // Verdict replies, see `component/verdict.rs`.
     fn verdict_shapes() -> String {
         to_text(&api::verdict_shapes())
     }
@@ -780,7 +780,7 @@ impl ComponentSessionChecker {
     }
 }
 
-/// One session's prompt lifecycle per resource (issue 10 §4).
+/// One session's prompt lifecycle per resource.
 struct ComponentPromptLifecycle {
     inner: std::cell::RefCell<crate::acp::lifecycle::PromptLifecycle>,
 }
@@ -802,7 +802,7 @@ impl exports::agent_contract::core::acp::GuestPromptLifecycle for ComponentPromp
     }
 }
 
-// JSON-RPC over NDJSON (issue 10 §1-§2): the `rpc` interface.
+// JSON-RPC over NDJSON: the `rpc` interface.
 
 use exports::agent_contract::core::rpc as wit_rpc;
 
@@ -982,7 +982,7 @@ impl wit_rpc::GuestRpcSession for ComponentRpcSession {
 
 export!(Core);
 
-// Compiled tools (issue 12 §2): the `tools` interface and its `compiled-tool` resource.
+// Compiled tools: the `tools` interface and its `compiled-tool` resource.
 
 use exports::agent_contract::core::tools as wit_tools;
 

@@ -15,12 +15,14 @@ use crate::input::{HostFault, HostResult, HostValue, KeysError, Kind, StringFiel
 use crate::value::Value;
 use crate::wire::{outcome_value, to_text, verdict_text};
 
-// Compiled tools and registries (issue 12 §2): the wasm-bindgen classes.
+// Compiled tools and registries: the wasm-bindgen classes.
 #[cfg(feature = "schema")]
 mod handles;
-// Strings into the core through one reused buffer (issue 12 §1).
+// Strings into the core through one reused buffer, cheaper per string than wasm-bindgen's
+// allocate / copy / write-back / free.
 mod scratch;
-// Verdict replies (issue 12 §1): the exports that answer with a verdict on success.
+// Verdict replies: the exports that answer with a verdict on success, since the host already
+// holds the accepted value and a copy of it back would only cost time.
 mod verdict;
 
 #[wasm_bindgen(module = "/src/bindings/js_host.js")]
@@ -865,7 +867,7 @@ impl SessionChecker {
     }
 }
 
-// ACP prompt admission and lifecycle (issue 10 §3-§4):
+// ACP prompt admission and lifecycle:
 
 /// An admission's reply and its decoded payloads (`admitPrompt` in the package): the reply is
 /// the usual JSON string; `payload(i)` hands the i-th payload (plan order: images, audio, blob
@@ -957,7 +959,7 @@ impl PromptLifecycle {
     }
 }
 
-// JSON-RPC 2.0 over NDJSON (issue 10 §1-§2): messages, reply builders, the NDJSON decoder,
+// JSON-RPC 2.0 over NDJSON: messages, reply builders, the NDJSON decoder,
 // stdout purity and sessions. Options are the core's (`rpc::options`); values cross with the
 // ceilings' string cap (a message's strings may fill the whole message).
 
@@ -1201,7 +1203,7 @@ impl NdjsonDecoder {
     }
 }
 
-// Gemini projection (issue 11 §2)
+// Gemini projection
 #[cfg(feature = "schema")]
 #[wasm_bindgen(js_name = toGeminiTools)]
 pub fn to_gemini_tools(registry: JsValue) -> String {
@@ -1214,7 +1216,7 @@ pub fn gemini_schema_issues(schema: JsValue) -> String {
     reply(api::gemini_schema_issues(&program_data(schema)))
 }
 
-// Agent events and the session response (issue 9 §3)
+// Agent events and the session response
 
 #[wasm_bindgen(js_name = parseAgentEvent)]
 pub fn parse_agent_event(value: JsValue, options: JsValue) -> String {
@@ -1234,7 +1236,7 @@ pub fn check_session_response(value: JsValue, options: JsValue) -> String {
     reply(api::check_session_response(&o.value(value), Some(&o.input)))
 }
 
-// The protocol as JSON Schema (issue 9 §4)
+// The protocol as JSON Schema
 
 #[wasm_bindgen(js_name = protocolSchemas)]
 pub fn protocol_schemas() -> String {

@@ -27,7 +27,7 @@ pub const DEFAULT_MAX_ISSUES: usize = 100;
 /// Each issue is a path, a keyword and a message (~100-300 bytes): 10,000 of them stay a few
 /// MB in every host's memory.
 pub const MAX_ISSUES_CEILING: usize = 10_000;
-/// `maxCalls` of a tool decision (issue 4 §2, the seed's `maxItems: 4`) and its ceiling.
+/// `maxCalls` of a tool decision (the seed's `maxItems: 4`) and its ceiling.
 pub const DEFAULT_MAX_CALLS: usize = 4;
 pub const MAX_CALLS_CEILING: usize = 256;
 /// Stream assembly: one call's arguments text, and everything one response buffers.

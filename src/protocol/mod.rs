@@ -5,5 +5,5 @@
 pub mod action;
 pub mod decision;
 pub mod preview;
-pub mod schemas; // protocolSchemas: the protocol as JSON Schema (issue 9 §4)
-pub mod verdict; // verdict replies: which shape a parse kept, for hosts that hold the values (issue 12 §1)
+pub mod schemas; // protocolSchemas: the protocol as JSON Schema
+pub mod verdict; // verdict replies: which shape a parse kept, for hosts that hold the values

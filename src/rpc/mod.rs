@@ -1,4 +1,4 @@
-//! JSON-RPC 2.0 over newline-delimited JSON (issue 10 §1–§2): the decisions of an agent's
+//! JSON-RPC 2.0 over newline-delimited JSON: the decisions of an agent's
 //! protocol edge that need no I/O.
 //!
 //! - `message`: what one message is (`classify`), and the reply the specification demands for a

@@ -1,98 +1,38 @@
-//! Session files: `checkSession` (every line, every problem, one report), `readSession` (the
-//! session, or the first problem as an error) and the tree queries.
+//! Session files: `checkSession` (every line, every problem, one report) and the line check
+//! that `readSession` (`tree`) and the incremental reader (`reader`) share.
 //!
 //! One pass over the lines, linear in the text: each line is parsed on its own (so `maxBytes`
 //! and the other limits bound one line), checked as an entry (`session::entry`), then placed in
-//! the tree. Each line gets at most one problem, the first of: blank line, strict JSON, header
-//! placement, the entry's own rules, a duplicate id, a parent that is not an earlier entry, a
-//! compaction target that is not an ancestor, a tool result that answers no call of its branch
-//! (or the wrong tool, or a call already answered on the branch). A line with a problem still
-//! joins the tree when its `id` (and `parentId`) can be read, so one bad line is one problem,
-//! not a cascade. Ancestry is answered with jump pointers (each node keeps its parent and one
-//! jump; an ancestor query is O(log depth)), so tool results and compactions stay cheap on long
-//! branches.
+//! the tree (`tree`). Each line gets at most one problem, the first of: blank line, strict JSON,
+//! header placement, the entry's own rules, a duplicate id, a parent that is not an earlier
+//! entry, a compaction target that is not an ancestor, a tool result that answers no call of its
+//! branch (or the wrong tool, or a call already answered on the branch). A line with a problem
+//! still joins the tree when its `id` (and `parentId`) can be read, so one bad line is one
+//! problem, not a cascade.
+
+mod reader;
+mod tree;
 
 use std::collections::BTreeMap;
 
 use crate::error::{Code, ContractError, Position, Result};
 use crate::input::fields::Source;
 use crate::input::options::Options;
-use crate::input::{HostValue, Kind};
 use crate::json::{self, Mode};
 use crate::session::entry::{lenient_link, read_entry, Entry, EntryKind, FirstKept};
 use crate::session::field::{number, object, string, Ctx, Dialect};
 use crate::session::message::{dialect, tool_calls};
 use crate::value::Value;
 
+pub use reader::SessionReader;
+use tree::Tree;
+pub use tree::{read_session, Session};
+
 /// One problem of a session text: the 1-based line and the error found there.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Problem {
     pub line: usize,
     pub error: ContractError,
-}
-
-/// The tree of entries read so far: nodes in file order.
-#[derive(Default)]
-struct Tree {
-    ids: Vec<String>,
-    parent: Vec<Option<u32>>,
-    depth: Vec<u32>,
-    jump: Vec<u32>,
-    has_child: Vec<bool>,
-    by_id: BTreeMap<String, u32>,
-    /// The checked entry of each node (`readSession` only; `Null` for lines with a problem).
-    values: Vec<Value>,
-    kinds: Vec<Option<EntryKind>>,
-}
-
-impl Tree {
-    fn push(&mut self, id: String, parent: Option<u32>) -> u32 {
-        let node = self.ids.len() as u32;
-        let (depth, jump) = match parent {
-            None => (0, node),
-            Some(p) => {
-                let pu = p as usize;
-                self.has_child[pu] = true;
-                let j = self.jump[pu] as usize;
-                let jj = self.jump[j] as usize;
-                let jump = if self.depth[pu] - self.depth[j] == self.depth[j] - self.depth[jj] { jj as u32 } else { p };
-                (self.depth[pu] + 1, jump)
-            }
-        };
-        self.by_id.insert(id.clone(), node);
-        self.ids.push(id);
-        self.parent.push(parent);
-        self.depth.push(depth);
-        self.jump.push(jump);
-        self.has_child.push(false);
-        node
-    }
-
-    /// Whether `a` is `x` or one of its ancestors.
-    fn is_ancestor(&self, a: u32, x: u32) -> bool {
-        let d = self.depth[a as usize];
-        let mut x = x;
-        if self.depth[x as usize] < d {
-            return false;
-        }
-        while self.depth[x as usize] > d {
-            let j = self.jump[x as usize];
-            x = if self.depth[j as usize] >= d { j } else { self.parent[x as usize].unwrap_or(x) };
-        }
-        x == a
-    }
-
-    /// Root to `node`, inclusive.
-    fn branch(&self, node: u32) -> Vec<u32> {
-        let mut out = vec![node];
-        let mut x = node;
-        while let Some(p) = self.parent[x as usize] {
-            out.push(p);
-            x = p;
-        }
-        out.reverse();
-        out
-    }
 }
 
 /// Reads a session text line by line. `checkSession` and `readSession` feed it one whole text;
@@ -439,16 +379,6 @@ impl Checker {
         }
     }
 
-    fn roots(&self) -> Value {
-        let t = &self.tree;
-        Value::Array((0..t.ids.len()).filter(|&i| t.parent[i].is_none()).map(|i| string(t.ids[i].clone())).collect())
-    }
-
-    fn leaves(&self) -> Value {
-        let t = &self.tree;
-        Value::Array((0..t.ids.len()).filter(|&i| !t.has_child[i]).map(|i| string(t.ids[i].clone())).collect())
-    }
-
     /// `{ok, entries, problems, roots, leaves}` (and `truncated: true` when problems were cut).
     pub fn report(&self) -> Value {
         let problems = self.problems.iter().map(problem_value).collect();
@@ -456,8 +386,8 @@ impl Checker {
             ("ok", Value::Bool(self.problems.is_empty())),
             ("entries", number(self.entries as f64)),
             ("problems", Value::Array(problems)),
-            ("roots", self.roots()),
-            ("leaves", self.leaves()),
+            ("roots", self.tree.roots()),
+            ("leaves", self.tree.leaves()),
         ];
         if self.truncated {
             out.push(("truncated", Value::Bool(true)));
@@ -475,107 +405,6 @@ impl Checker {
 fn line_too_large(offset: usize, line: usize, max: usize) -> ContractError {
     ContractError::new(Code::InputTooLarge, "", format!("the line is longer than the limit of {max} bytes (maxBytes)"))
         .at(Position { offset: offset + max, line, column: max + 1 })
-}
-
-/// The incremental reader: a session text in chunks of any size (cut anywhere, even inside a
-/// character), problems out as their lines complete, the report at the end. It holds at most
-/// one line (up to `maxBytes` + 1 bytes: a longer line is reported when it passes the limit and
-/// skipped to its end) plus what the rules between lines need, so a 100 MB file needs neither a
-/// 100 MB string in the host nor in the core. Its report equals `checkSession`'s on the whole.
-pub struct SessionReader {
-    checker: Checker,
-    /// The start of the current line (without its line end), and its offset in the text.
-    pending: Vec<u8>,
-    pending_offset: usize,
-    /// The current line passed `maxBytes`: its problem is recorded, its bytes are dropped.
-    skipping: bool,
-    /// Problems already returned by `push`.
-    returned: usize,
-    /// Bytes of the chunks before this one.
-    consumed: usize,
-    /// The first error is final (options); `finish` has run.
-    finished: bool,
-}
-
-impl SessionReader {
-    pub fn new(options: &Options) -> SessionReader {
-        SessionReader {
-            checker: Checker::new(options, false),
-            pending: Vec::new(),
-            pending_offset: 0,
-            skipping: false,
-            returned: 0,
-            consumed: 0,
-            finished: false,
-        }
-    }
-
-    /// Feeds a chunk; returns the problems of the lines it completed.
-    pub fn push(&mut self, chunk: &[u8]) -> Value {
-        if self.finished {
-            return Value::Array(Vec::new());
-        }
-        let max = self.checker.options.limits.max_bytes;
-        let mut start = 0;
-        while let Some(i) = memchr_lf(&chunk[start..]) {
-            let end = start + i;
-            if self.skipping {
-                self.skipping = false;
-            } else {
-                self.pending.extend_from_slice(&chunk[start..end]);
-                let mut line = std::mem::take(&mut self.pending);
-                if line.last() == Some(&b'\r') {
-                    line.pop();
-                }
-                self.checker.line(&line, self.pending_offset);
-                line.clear();
-                self.pending = line;
-            }
-            start = end + 1;
-            self.pending_offset = self.consumed + start;
-        }
-        if !self.skipping {
-            self.pending.extend_from_slice(&chunk[start..]);
-            // One byte more than the limit may be the CR of a CRLF line end still to come.
-            if self.pending.len() > max + 1 {
-                self.checker.lines += 1;
-                let n = self.checker.lines;
-                let e = line_too_large(self.pending_offset, n, max);
-                self.checker.problem(n, e);
-                self.pending = Vec::new();
-                self.skipping = true;
-            }
-        }
-        self.consumed += chunk.len();
-        self.new_problems()
-    }
-
-    /// Every problem found so far.
-    pub fn problems_so_far(&self) -> Value {
-        Value::Array(self.checker.problems.iter().map(problem_value).collect())
-    }
-
-    fn new_problems(&mut self) -> Value {
-        let fresh = self.checker.problems[self.returned..].iter().map(problem_value).collect();
-        self.returned = self.checker.problems.len();
-        Value::Array(fresh)
-    }
-
-    /// The end of the text: the last line (if it has no line end) and the report.
-    pub fn finish(&mut self) -> Value {
-        if !self.finished {
-            self.finished = true;
-            if !self.skipping && !self.pending.is_empty() {
-                let mut line = std::mem::take(&mut self.pending);
-                if line.last() == Some(&b'\r') {
-                    line.pop();
-                }
-                self.checker.line(&line, self.pending_offset);
-            }
-            self.checker.finish();
-        }
-        self.checker.report()
-    }
 }
 
 fn memchr_lf(bytes: &[u8]) -> Option<usize> {
@@ -598,120 +427,4 @@ pub fn check_session(text: &[u8], options: &Options) -> Value {
     checker.feed_text(text);
     checker.finish();
     checker.report()
-}
-
-/// A session read whole: the header, the entries in file order and the tree.
-pub struct Session {
-    tree: Tree,
-    header: Value,
-}
-
-/// `readSession(text, options?)`: the session, or its first problem as the error (with the
-/// line in `position`).
-pub fn read_session(text: &[u8], options: &Options) -> Result<Session> {
-    let mut checker = Checker::new(options, true);
-    checker.feed_text(text);
-    checker.finish();
-    if let Some(p) = checker.first_problem() {
-        let mut e = p.error.clone();
-        e.message = format!("line {}: {}", p.line, e.message);
-        return Err(e);
-    }
-    Ok(Session { header: checker.header.take().unwrap_or(Value::Null), tree: checker.tree })
-}
-
-impl Session {
-    /// `{header, entries, roots, leaves}`.
-    pub fn into_value(self) -> Value {
-        let roots = (0..self.tree.ids.len()).filter(|&i| self.tree.parent[i].is_none());
-        let roots = Value::Array(roots.map(|i| string(self.tree.ids[i].clone())).collect());
-        let leaves = (0..self.tree.ids.len()).filter(|&i| !self.tree.has_child[i]);
-        let leaves = Value::Array(leaves.map(|i| string(self.tree.ids[i].clone())).collect());
-        object(vec![
-            ("header", self.header),
-            ("entries", Value::Array(self.tree.values)),
-            ("roots", roots),
-            ("leaves", leaves),
-        ])
-    }
-
-    fn node(&self, id: &str, path: &str) -> Result<u32> {
-        self.tree.by_id.get(id).copied().ok_or_else(|| {
-            ContractError::new(Code::SessionEntryUnknown, path, format!("no entry of this session has id {id:?}"))
-        })
-    }
-
-    /// The entries from the root to `id`, inclusive.
-    pub fn branch(&self, id: &str) -> Result<Value> {
-        let node = self.node(id, "/branch")?;
-        Ok(Value::Array(self.tree.branch(node).into_iter().map(|n| self.tree.values[n as usize].clone()).collect()))
-    }
-
-    /// The ids of the entries whose parent is `id`, in file order.
-    pub fn children(&self, id: &str) -> Result<Value> {
-        let node = self.node(id, "/children")?;
-        let t = &self.tree;
-        Ok(Value::Array(
-            (0..t.ids.len()).filter(|&i| t.parent[i] == Some(node)).map(|i| string(t.ids[i].clone())).collect(),
-        ))
-    }
-
-    /// What the next model request sees on the branch ending at `leaf`: `{compaction, messages}`.
-    /// Without a compaction on the branch, `compaction` is `null` and `messages` every message
-    /// of the branch; otherwise `compaction` is the last compaction entry of the branch (its
-    /// `summary` stands for what it replaced) and `messages` those of the entries from its
-    /// first kept entry on (the compaction entries themselves excluded).
-    pub fn context(&self, leaf: &str) -> Result<Value> {
-        let node = self.node(leaf, "/context")?;
-        let branch = self.tree.branch(node);
-        let kinds = &self.tree.kinds;
-        let last = branch.iter().rposition(|&n| kinds[n as usize] == Some(EntryKind::Compaction));
-        let (compaction, from) = match last {
-            None => (Value::Null, 0),
-            Some(k) => {
-                let c = &self.tree.values[branch[k] as usize];
-                let target = match c.get("firstKeptEntryId") {
-                    Some(Value::String(s)) => s.as_str(),
-                    _ => "",
-                };
-                let from = branch.iter().position(|&n| self.tree.ids[n as usize] == target).unwrap_or(k);
-                (c.clone(), from)
-            }
-        };
-        let messages = branch[from..]
-            .iter()
-            .filter(|&&n| kinds[n as usize] == Some(EntryKind::Message))
-            .filter_map(|&n| self.tree.values[n as usize].get("message").cloned())
-            .collect();
-        Ok(object(vec![("compaction", compaction), ("messages", Value::Array(messages))]))
-    }
-
-    /// A query as a host value: `{branch: id}`, `{children: id}` or `{context: leafId}`.
-    pub fn query<V: HostValue>(&self, query: &V) -> Result<Value> {
-        let bad = || {
-            ContractError::new(
-                Code::FieldType,
-                "",
-                "a session query is one of {branch: id}, {children: id}, {context: leafId}",
-            )
-        };
-        if query.kind() != Kind::Object {
-            return Err(bad());
-        }
-        let keys = query.keys().map_err(|e| e.at(""))?;
-        if keys.len() != 1 {
-            return Err(bad());
-        }
-        let key = keys[0].as_str();
-        let id = match query.get(key).map_err(|f| f.at(""))? {
-            Some(v) if v.kind() == Kind::String => v.string(),
-            _ => return Err(bad()),
-        };
-        match key {
-            "branch" => self.branch(&id),
-            "children" => self.children(&id),
-            "context" => self.context(&id),
-            _ => Err(bad()),
-        }
-    }
 }

@@ -267,6 +267,13 @@ impl<'l> Ctx<'l> {
     }
 }
 
+/// A message's `timestamp`: Unix milliseconds, a finite number `>= 0`. Here rather than in
+/// `message` because the pi dialect's messages (`pi`) read it too, and `message` hands the pi
+/// dialect its fields: the dependency stays one-way, `message` -> `pi` -> `field`.
+pub fn timestamp<V: HostValue>(c: &mut Ctx<'_>, value: &V, path: &str) -> Result<Value> {
+    c.non_negative(value, path, "timestamp").map(number)
+}
+
 /// The number of a result: the exact value, written as JSON writes it.
 pub fn number(n: f64) -> Value {
     Value::Number(crate::value::Number::from_f64(n))

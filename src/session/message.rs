@@ -9,7 +9,7 @@ use crate::input::fields::Source;
 use crate::input::options::Options;
 use crate::input::{HostValue, Kind, Path};
 use crate::json::{self, Mode};
-use crate::session::field::{number, object, string, Ctx, Dialect};
+use crate::session::field::{number, object, string, timestamp, Ctx, Dialect};
 use crate::session::pi;
 use crate::value::{pointer_child, pointer_index, Value};
 
@@ -104,11 +104,6 @@ pub fn read_message<V: HostValue>(c: &mut Ctx<'_>, value: &V, path: &str, level:
         }
     }
     Ok(object(out))
-}
-
-/// A message's `timestamp`: Unix milliseconds, a finite number `>= 0`.
-pub fn timestamp<V: HostValue>(c: &mut Ctx<'_>, value: &V, path: &str) -> Result<Value> {
-    c.non_negative(value, path, "timestamp").map(number)
 }
 
 #[derive(Clone, Copy, PartialEq, Eq)]

@@ -15,7 +15,7 @@
 
 use crate::error::Result;
 use crate::input::{HostValue, Kind, Path};
-use crate::session::field::{number, object, string, Ctx};
+use crate::session::field::{number, object, string, timestamp, Ctx};
 use crate::value::{pointer_child, Value};
 
 pub const ASSISTANT_FIELDS: [&str; 9] =
@@ -77,7 +77,7 @@ pub fn bash_execution<V: HostValue>(
     if let Some(p) = c.optional_string(value, path, "fullOutputPath")? {
         out.push(("fullOutputPath", string(p)));
     }
-    out.push(("timestamp", crate::session::message::timestamp(c, value, path)?));
+    out.push(("timestamp", timestamp(c, value, path)?));
     Ok(object(out))
 }
 

@@ -1,5 +1,5 @@
 //! Adapter: Anthropic Messages streaming events -> normalized stream events -> the assembler's
-//! normalized response (issue 4 §4).
+//! normalized response.
 //!
 //! Rules (the payload's own `type` decides, so raw SSE and split payloads read the same):
 //! - `message_start`: `message.id` is the `responseId`; a second one is `STREAM_EVENT_INVALID`;

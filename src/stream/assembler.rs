@@ -1,6 +1,6 @@
 //! The incremental assembler: one normalized event at a time, one normalized response at the end.
 //!
-//! Rules (seed 002 §6, issue 4 §3):
+//! Rules (seed 002 §6):
 //! - `sequence` strictly increases over the whole response (`NON_MONOTONIC_SEQUENCE`);
 //! - `start` opens an item; a second `start` for the same `itemId` is `DUPLICATE_STREAM_ITEM`,
 //!   a `callId` used by another item `DUPLICATE_CALL_ID` (stream layer);

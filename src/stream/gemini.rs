@@ -1,5 +1,5 @@
 //! Adapter: Gemini `streamGenerateContent` (`alt=sse`) responses, Gemini API and Vertex AI ->
-//! normalized stream events -> the assembler's normalized response (issue 4 §4).
+//! normalized stream events -> the assembler's normalized response.
 //!
 //! Every payload is one `GenerateContentResponse`; there are no event types, so the rules read
 //! fields (raw SSE and split payloads read the same):

@@ -1,6 +1,6 @@
-//! Stream assembly (issue 4 §3): normalized provider events in, one normalized response out.
+//! Stream assembly: normalized provider events in, one normalized response out.
 //!
-//! The event model is provider-neutral; provider adapters (issue 4 §4: `openai_chat`,
+//! The event model is provider-neutral; provider adapters (`openai_chat`,
 //! `openai_responses`, `anthropic`, `gemini`, over the `sse` parser) turn raw provider streams
 //! into these events. Each event is a plain object:
 //!
@@ -33,7 +33,7 @@ use crate::value::pointer_child;
 
 pub use assembler::Assembler;
 
-/// The closed set of finish reasons (issue 4 §4). Only `stop` and `tool_calls` are normal ends.
+/// The closed set of finish reasons. Only `stop` and `tool_calls` are normal ends.
 pub const FINISH_REASONS: [&str; 7] =
     ["stop", "tool_calls", "length", "content_filter", "cancelled", "error", "unknown"];
 

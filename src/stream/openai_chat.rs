@@ -1,5 +1,5 @@
 //! Adapter: OpenAI Chat Completions streaming chunks -> normalized stream events -> the
-//! assembler's normalized response (issue 4 §4).
+//! assembler's normalized response.
 //!
 //! Rules:
 //! - input is raw SSE (`data:` payloads; `data: [DONE]` ends the stream, anything after it is

@@ -1,5 +1,5 @@
 //! Adapter: OpenAI Responses streaming events -> normalized stream events -> the assembler's
-//! normalized response (issue 4 §4).
+//! normalized response.
 //!
 //! Rules (the payload's own `type` decides, so raw SSE and split payloads read the same):
 //! - one stream is one response: `response.created` comes first (only an `error` event may come

@@ -1,4 +1,4 @@
-//! The tool-call shapes `checkToolCall` takes (issue 11 §2): an agent action, a decision or
+//! The tool-call shapes `checkToolCall` takes: an agent action, a decision or
 //! assembled stream call, and the call objects of the providers and MCP, each recognised by its
 //! own discriminating fields (never by guessing from the rest) and read into one request
 //! `{callId, name, input}` with the pointers of its name and input in the caller's object:

@@ -1,4 +1,4 @@
-//! The Gemini projection (issue 11 §2) and what Gemini's OpenAPI-subset `Schema` cannot take.
+//! The Gemini projection and what Gemini's OpenAPI-subset `Schema` cannot take.
 //!
 //! Gemini's `FunctionDeclaration` has `name`, `description` and either `parameters` (a `Schema`:
 //! "a select subset of an OpenAPI 3.0 schema object") or `parametersJsonSchema` (JSON Schema

@@ -1,4 +1,4 @@
-//! Compiled tools (issue 12 §2): a tool defined once, whose compiled input schema is held by a
+//! Compiled tools: a tool defined once, whose compiled input schema is held by a
 //! handle the host keeps, so validating an input neither sends nor reads the definition again.
 //!
 //! A handle is made only by `defineTool`'s rules (`ToolHandle::define`, `define_json`): what it
@@ -171,10 +171,10 @@ fn freed() -> ContractError {
     .in_layer(Layer::Contract)
 }
 
-/// A registry `createRegistry` made, held for a host beside the plain value it returned
-/// (issue 12 §2): its names, definitions and compiled input schemas, so `checkToolCall`, the
-/// projections and `catalog` given that very value read nothing of it again. The value is the
-/// registry's `{tools: [...]}` in the same order (sorted by name), so indices agree.
+/// A registry `createRegistry` made, held for a host beside the plain value it returned: its names,
+/// definitions and compiled input schemas, so `checkToolCall`, the projections and `catalog` given
+/// that very value read nothing of it again. The value is the registry's `{tools: [...]}` in the
+/// same order (sorted by name), so indices agree.
 pub struct RegistryHandle {
     names: Vec<(usize, String)>,
     tools: Vec<(Rc<ToolDefinition>, Rc<CompiledSchema>)>,

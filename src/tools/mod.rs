@@ -5,7 +5,7 @@
 pub mod call;
 pub mod contract;
 pub mod gemini;
-// Compiled tools (issue 12 §2)
+// Compiled tools
 pub mod handle;
 pub mod input;
 pub mod pipeline;

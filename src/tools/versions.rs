@@ -1,4 +1,4 @@
-//! Contract versions (issue 3 §3): `compareContracts(old, new)` classifies the change of one
+//! Contract versions: `compareContracts(old, new)` classifies the change of one
 //! tool, `diffCatalogs(old, new)` the change of a whole catalog.
 //!
 //! A change is `identical`, `compatible` (every call valid before stays valid: optional input

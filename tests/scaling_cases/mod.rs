@@ -1,5 +1,5 @@
-//! Growing inputs for every public function (issue 8 §4) and a counting allocator for the
-//! memory bound (§3). Shared by `tests/scaling.rs` (ratios asserted with wide margins) and
+//! Growing inputs for every public function and a counting allocator for the
+//! memory bound. Shared by `tests/scaling.rs` (ratios asserted with wide margins) and
 //! `examples/scaling.rs` (the table recorded in `docs/fuzzing.md`).
 //!
 //! A case builds its input for a size `n` (outside the timing) and returns the call. The input
@@ -581,7 +581,7 @@ pub fn cases() -> Vec<Case> {
                 provider("openai-chat", text)
             },
         },
-        // ACP prompt admission (issue 10 §3):
+        // ACP prompt admission:
         Case {
             name: "admitPrompt n text blocks",
             build: |n| {

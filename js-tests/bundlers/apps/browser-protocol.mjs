@@ -1,4 +1,4 @@
-// Issue 12 §4: an application that only checks what a model produced imports
+// An application that only checks what a model produced imports
 // 'agent-contract/protocol'; its bundle must carry the protocol core alone (no schema engine).
 import { parseAgentAction, parseDecisionJson, ContractError } from 'agent-contract/protocol';
 import { report } from './check.mjs';

@@ -41,7 +41,7 @@ test('@arethetypeswrong/cli reports no problem in any resolution mode', () => {
       bundler: '/node_modules/agent-contract/index.d.ts',
     }, entry);
   }
-  // The protocol entry (issue 12 §4): its generated declarations, CommonJS and ESM.
+  // The protocol entry: its generated declarations, CommonJS and ESM.
   for (const entry of ['./protocol', './protocol/init']) {
     const files = Object.fromEntries(Object.entries(entrypoints[entry].resolutions).map(([mode, r]) => [mode, r.resolution?.fileName]));
     assert.deepEqual(files, {

@@ -26,7 +26,7 @@ from ._host_text import (
     write,
 )
 from ._text import Snapshot, carried, max_text_bytes, snapshot, stand_in, wtf8
-from . import _tools  # Compiled tools (issue 12 §2)
+from . import _tools  # Compiled tools
 from ._tools import Tool
 from ._types import TOOL_HANDLE_FREED  # noqa: E402
 from ._types import (
@@ -63,7 +63,7 @@ from ._types import (
     ToolCallAction,
     ToolDecision,
     ToolDefinition,
-    # ACP prompt admission and lifecycle (issue 10 §3-§4):
+    # ACP prompt admission and lifecycle:
     AdmissibleImageType,
     AdmissionOptions,
     AdmissionPlan,
@@ -190,7 +190,7 @@ __all__ = [
     "SessionProblem",
     "SessionReport",
     "SessionContext",
-    # ACP prompt admission and lifecycle (issue 10 §3-§4):
+    # ACP prompt admission and lifecycle:
     "admit_prompt",
     "safe_admit_prompt",
     "is_canonical_base64",
@@ -227,12 +227,12 @@ __all__ = [
     "RpcObservation",
     "RpcSessionOptions",
     "StdoutPurity",
-    # Gemini projection (issue 11 §2):
+    # Gemini projection:
     "to_gemini_tools",
     "gemini_schema_issues",
     "GeminiFunctionDeclaration",
     "GeminiTool",
-    # Agent events and the session response (issue 9 §3):
+    # Agent events and the session response:
     "parse_agent_event",
     "safe_parse_agent_event",
     "check_event_sequence",
@@ -251,10 +251,10 @@ __all__ = [
     "ToolExecutionEndEvent",
     "CompactionEvent",
     "SessionResponse",
-    # The protocol as JSON Schema (issue 9 §4):
+    # The protocol as JSON Schema:
     "protocol_schemas",
     "ProtocolSchemas",
-    # Compiled tools (issue 12 §2):
+    # Compiled tools:
     "Tool",
     "validate_tool_inputs",
     "TOOL_HANDLE_FREED",
@@ -775,7 +775,7 @@ def safe_validate_tool_input_json(tool: Any, text: Text, options: Optional[Optio
         return {"ok": False, "error": error}
 
 
-# --- registry and pipeline (issue 3 section 2) ----------------------------------------------
+# --- registry and pipeline ------------------------------------------------------------------
 # A registry is the plain dict create_registry returns ({"tools": [...]}); every function reads
 # it again in the core. Configuration (registries, policies, tools) is written under the
 # ceilings: the limits in options are for the model's output.
@@ -913,7 +913,7 @@ def strict_schema_issues(schema: Any) -> list[SchemaIssue]:
     return result
 
 
-# --- contract versions (issue 3 section 3) ---------------------------------------------------
+# --- contract versions -----------------------------------------------------------------------
 
 
 def compare_contracts(old: Any, new: Any) -> dict[str, Any]:
@@ -929,7 +929,7 @@ def diff_catalogs(old: Any, new: Any) -> dict[str, Any]:
     return result
 
 
-# --- ACP prompt admission and lifecycle (issue 10 §3-§4) ------------------------------------
+# --- ACP prompt admission and lifecycle -----------------------------------------------------
 
 from ._acp import (  # noqa: E402  (needs the helpers above)
     PromptLifecycle,
@@ -942,7 +942,7 @@ from ._acp import (  # noqa: E402  (needs the helpers above)
 )
 
 
-# --- JSON-RPC over NDJSON (issue 10 sections 1-2) -------------------------------------------
+# --- JSON-RPC over NDJSON -------------------------------------------------------------------
 
 from ._rpc import (  # noqa: E402  (needs the helpers above)
     NdjsonDecoder,
@@ -970,7 +970,7 @@ from ._types import (  # noqa: E402
 )
 
 
-# --- Gemini projection (issue 11 §2) ------------------------------------------------------
+# --- Gemini projection --------------------------------------------------------------------
 
 from ._types import GeminiFunctionDeclaration, GeminiTool  # noqa: E402
 
@@ -987,7 +987,7 @@ def gemini_schema_issues(schema: Any) -> list[SchemaIssue]:
     return result
 
 
-# --- Agent events and the session response (issue 9 §3) -------------------------------------
+# --- Agent events and the session response --------------------------------------------------
 
 from ._events import (  # noqa: E402  (needs the helpers above)
     check_event_sequence,

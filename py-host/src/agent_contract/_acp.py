@@ -1,4 +1,4 @@
-"""ACP prompt admission and lifecycle (issue 10 §3-§4): translation only, every verdict is the
+"""ACP prompt admission and lifecycle: translation only, every verdict is the
 core's. `admit_prompt` sends the request as host text; on success the core's reply carries each
 payload's canonical base64 text (the core decoded and hashed it; crossing the bytes themselves
 as a `list<u8>` would cost wasmtime-py one conversion per byte), decoded here with the C

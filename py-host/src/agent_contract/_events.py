@@ -1,4 +1,4 @@
-"""Agent events and the session response (issue 9 §3, seed 004 §AgentEvent): thin calls into
+"""Agent events and the session response (seed 004 §AgentEvent): thin calls into
 the core, which reads every value and decides every verdict."""
 
 from __future__ import annotations

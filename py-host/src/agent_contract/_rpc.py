@@ -1,4 +1,4 @@
-"""JSON-RPC 2.0 over NDJSON (issue 10 sections 1-2): the core's `rpc` interface in Python.
+"""JSON-RPC 2.0 over NDJSON: the core's `rpc` interface in Python.
 
 Messages are written as host text (the core copies them under its own limits); texts and
 chunks cross as strings, or as carried bytes when they are not valid UTF-8. The decoder, the

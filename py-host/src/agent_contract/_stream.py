@@ -1,4 +1,4 @@
-"""Stream assembly (issue 4 §3, §4, §6): the core's `assembler` and `provider-assembler`
+"""Stream assembly: the core's `assembler` and `provider-assembler`
 resources (WIT resources of the component; wasmtime-py 50 supports component resources),
 wrapped in Python classes, plus the one-shot and SSE-lines helpers for provider streams.
 

@@ -1,4 +1,4 @@
-"""Compiled tools (issue 12 §2): what `define_tool` returns.
+"""Compiled tools: what `define_tool` returns.
 
 A `Tool` is the definition as plain, frozen data (a `dict` whose nested dicts and lists are
 frozen too: equal to, and written like, the plain dict; `json.dumps`, `dict(tool)`,

@@ -372,7 +372,7 @@ class SessionContext(TypedDict):
     messages: list[AgentMessage]
 
 
-# --- ACP prompt admission and lifecycle (issue 10 §3-§4) ------------------------------------
+# --- ACP prompt admission and lifecycle -----------------------------------------------------
 
 
 class PromptCapabilities(TypedDict, total=False):
@@ -441,7 +441,7 @@ class PromptCapabilityFacts(TypedDict, total=False):
 StopReason = Literal["end_turn", "max_tokens", "max_turn_requests", "refusal", "cancelled"]
 
 
-# --- JSON-RPC over NDJSON (issue 10 sections 1-2) ------------------------------------------
+# --- JSON-RPC over NDJSON ------------------------------------------------------------------
 
 JsonRpcId = Union[str, int, float, None]
 JsonRpcKind = Literal[
@@ -548,7 +548,7 @@ class RpcObservation(JsonRpcClassification):
     problems: list[RpcSessionProblem]
 
 
-# Gemini projection (issue 11 §2)
+# Gemini projection
 class GeminiFunctionDeclaration(TypedDict):
     """Gemini `FunctionDeclaration` with the input schema as `parametersJsonSchema`."""
 
@@ -563,7 +563,7 @@ class GeminiTool(TypedDict):
     functionDeclarations: list[GeminiFunctionDeclaration]
 
 
-# Agent events and the session response (issue 9 §3, seed 004 §AgentEvent): a union on "type".
+# Agent events and the session response (seed 004 §AgentEvent): a union on "type".
 
 
 class AgentStartEvent(TypedDict):
@@ -653,7 +653,7 @@ class ProtocolSchemaForms(TypedDict):
 
 
 class ProtocolSchemas(TypedDict):
-    """`protocol_schemas()` (issue 9 §4)."""
+    """`protocol_schemas()`."""
 
     action: dict[str, Any]
     decision: dict[str, Any]
@@ -663,5 +663,5 @@ class ProtocolSchemas(TypedDict):
     strict: ProtocolSchemaForms
 
 
-# Compiled tools (issue 12 §2): the code of a tool used after `close()` (docs/errors.md).
+# Compiled tools: the code of a tool used after `close()` (docs/errors.md).
 TOOL_HANDLE_FREED: Final = "TOOL_HANDLE_FREED"

@@ -1,4 +1,4 @@
-"""Verdict replies (issue 12 §1): for the text functions the core answers a success with its
+"""Verdict replies: for the text functions the core answers a success with its
 verdict alone, the index of a shape in its table (`verdict-shapes`, read once per process) that
 names the members of the result in order. The result is built here from `json.loads` of the text
 the core accepted (as `parse_json` does): exactly one I-JSON value, so `json.loads` gives the

@@ -1,4 +1,4 @@
-//! Verdict replies for the component (issue 12 §1): on success the verdict number alone
+//! Verdict replies for the component: on success the verdict number alone
 //! (`wire::verdict_reply`), the Python binding building the result from `json.loads` of the
 //! text it sent; errors whole. The full-reply exports stay: the property tests compare both.
 

@@ -1,4 +1,4 @@
-//! Compiled tools (issue 12 §2): what `defineTool` holds for the tool it returns. The compiled
+//! Compiled tools: what `defineTool` holds for the tool it returns. The compiled
 //! input schema stays in this instance; the package keeps the object beside the frozen
 //! definition (pkg/api.mjs) and frees it by `free()`, `using` or garbage collection.
 
@@ -98,7 +98,7 @@ pub fn validate_tool_inputs(tool: JsValue, inputs: JsValue, options: JsValue) ->
     batch.finish(result)
 }
 
-/// What `createRegistry` holds for the registry it returns (issue 12 §2): `checkToolCall`, the
+/// What `createRegistry` holds for the registry it returns: `checkToolCall`, the
 /// projections and `catalog` given that very value read nothing of it again.
 #[wasm_bindgen]
 pub struct RegistryHandle {

@@ -1,5 +1,5 @@
-//! Strings from JS into the core through one reused buffer in wasm memory (issue 12 §1), instead
-//! of wasm-bindgen's passing (an allocation in wasm from JS, a copy, the pointer and length
+//! Strings from JS into the core through one reused buffer in wasm memory, cheaper per short
+//! string than wasm-bindgen's passing (an allocation in wasm from JS, a copy, the pointer and length
 //! written back, the allocation freed by the core). js_host.js writes a short string straight
 //! into the buffer (ASCII unit by unit, other text by `TextEncoder.encodeInto`) and answers its
 //! UTF-8 length.

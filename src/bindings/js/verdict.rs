@@ -1,4 +1,4 @@
-//! Verdict replies for the JS host (issue 12 §1). On success these exports answer with the
+//! Verdict replies for the JS host. On success these exports answer with the
 //! verdict only (`protocol::verdict`): a number for a text (api.mjs builds the result from
 //! `JSON.parse` of the text it holds), the root node marked with the verdict for a JS value
 //! (api.mjs builds the result from the node's mirror, the values the reader gave the core; see

@@ -389,6 +389,9 @@ def _call_tool(export: str, tool: Any, argument: Any, options: Any) -> dict[str,
 
 
 def _reply(text: str) -> dict[str, Any]:
+    if text == '{"ok":true}':
+        # A verdict-only success (most replies of the text operations): nothing to decode.
+        return {"ok": True}
     reply: dict[str, Any] = json.loads(text)
     # JSON cannot hold undefined: the core lists where it was, as JSON Pointers into the reply.
     for pointer in reply.pop("undefined", ()):
@@ -705,41 +708,42 @@ def validate_tool_input(tool: Any, value: Any, options: Optional[Options] = None
 
 def validate_tool_input_json(tool: Any, text: Text, options: Optional[Options] = None) -> Any:
     """The same with the input as strict JSON text (str or bytes)."""
-    snap = snapshot(text, max_text_bytes(options))
     resource = _compiled(tool)
     if resource is not None:
-        return _text_value(_handle_text(tool, resource, text if snap is None else snap, options), snap)
+        snap, reply = _handle_text(tool, resource, text, options)
+        return _text_value(reply, snap)
+    snap = snapshot(text, max_text_bytes(options))
     max_depth, max_bytes = limits_of(options)
     tool_text = write(tool, max_depth, max_bytes)
     reply = _call_text("validate-tool-input-json", text if snap is None else snap, options, (tool_text,))
     return _text_value(reply, snap)
 
 
-def _handle_text(tool: Tool, resource: Any, text: Any, options: Any) -> dict[str, Any]:
+def _handle_text(tool: Tool, resource: Any, text: Any, options: Any) -> tuple[Any, dict[str, Any]]:
     """`_call_text` for a compiled tool's `validate-json` (its `-bytes` twin for text that is
-    not valid Unicode), with the same stand-in for text over `maxBytes`."""
+    not valid Unicode), with the same stand-in for text over `maxBytes`: the text as read (a
+    snapshot, or None when it is not text) and the reply."""
     opts = _options_text(options)
     max_bytes = max_text_bytes(options)
     snap = snapshot(text, max_bytes)
     if snap is None:
-        return _not_text(text)
+        return None, _not_text(text)
     cut = stand_in(snap, max_bytes)
-    if cut is not None:
-        snap = cut
+    sent = snap if cut is None else cut
     instance = tool._instance
-    if type(snap) is str:
+    if type(sent) is str:
         try:
-            return _reply(_tools.call(instance, "validate-json", resource, snap, opts))
+            return snap, _reply(_tools.call(instance, "validate-json", resource, sent, opts))
         except UnicodeEncodeError:
-            data = wtf8(snap)
+            data = wtf8(sent)
     else:
         try:
-            decoded = snap.decode("utf-8")
+            decoded = sent.decode("utf-8")
         except UnicodeDecodeError:
-            data = snap
+            data = sent
         else:
-            return _reply(_tools.call(instance, "validate-json", resource, decoded, opts))
-    return _reply(_tools.call(instance, "validate-json-bytes", resource, carried(data), opts))
+            return snap, _reply(_tools.call(instance, "validate-json", resource, decoded, opts))
+    return snap, _reply(_tools.call(instance, "validate-json-bytes", resource, carried(data), opts))
 
 
 def validate_tool_inputs(tool: Any, values: Any, options: Optional[Options] = None) -> list[Outcome[Any]]:

@@ -45,6 +45,8 @@ def max_text_bytes(options: Any) -> int:
     """The `maxBytes` the core will apply to a text, to cut it before it is copied: the
     option's value, the default when it is absent, the ceiling when it is invalid (the core then
     rejects the options, which it reads first). Never raises."""
+    if options is None:
+        return DEFAULT_MAX_BYTES
     from ._host_text import limit_options
 
     given = limit_options(options)[1]

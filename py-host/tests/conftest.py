@@ -9,7 +9,12 @@ import pytest
 
 FIXTURES = Path(os.environ.get("AGENT_CONTRACT_FIXTURES") or Path(__file__).resolve().parents[2] / "fixtures")
 
-_fixture_counts = {"passed": 0, "failed": 0}
+# The reason of every skip that is allowed: a case whose conformance data (../shared, outside
+# this repository) is absent. Such a case is counted as skipped, as every host counts it; any
+# other skip of a fixture case counts as a failure.
+SHARED_ABSENT = "conformance data absent"
+
+_fixture_counts = {"passed": 0, "failed": 0, "skipped": 0}
 GENERATED = {"values": 0}  # property tests count the values they feed in
 SUMMARY: list[str] = []  # lines a test wants in the closing summary (e.g. JSONTestSuite counts)
 
@@ -17,7 +22,10 @@ SUMMARY: list[str] = []  # lines a test wants in the closing summary (e.g. JSONT
 def pytest_runtest_logreport(report: pytest.TestReport) -> None:
     if "test_fixtures.py::test_fixture[" not in report.nodeid:
         return
-    if report.when == "call" or (report.when == "setup" and not report.passed):
+    if report.skipped:
+        reason = report.longrepr[2] if isinstance(report.longrepr, tuple) else str(report.longrepr)
+        _fixture_counts["skipped" if SHARED_ABSENT in reason else "failed"] += 1
+    elif report.when == "call" or (report.when == "setup" and not report.passed):
         _fixture_counts["passed" if report.passed else "failed"] += 1
 
 
@@ -27,5 +35,7 @@ def pytest_terminal_summary(terminalreporter) -> None:  # type: ignore[no-untype
     if GENERATED["values"]:
         terminalreporter.write_line(f"property tests (python): {GENERATED['values']} generated values")
     if sum(_fixture_counts.values()):
-        passed, failed = _fixture_counts["passed"], _fixture_counts["failed"]
+        passed, failed, skipped = _fixture_counts["passed"], _fixture_counts["failed"], _fixture_counts["skipped"]
+        if skipped:
+            terminalreporter.write_line(f"fixtures (python): SKIPPED {skipped} cases: {SHARED_ABSENT} (../shared)")
         terminalreporter.write_line(f"fixtures (python): {passed} passed, {failed} failed")

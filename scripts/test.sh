@@ -19,8 +19,8 @@ passed_count() {
     cargo) grep -oE 'test result: [a-zA-Z]+\. [0-9]+ passed' "$log" | awk '{ n += $4 } END { print n + 0 }' ;;
     # node --test: `ℹ pass N` (spec reporter) or `# pass N` (TAP)
     node) grep -oE '^(ℹ|#) pass [0-9]+' "$log" | awk '{ n += $3 } END { print n + 0 }' ;;
-    # pytest's closing line: `==== 1234 passed, 5 skipped in 99.9s ====`
-    pytest) grep -E '^=+ .* in [0-9.]+s' "$log" | grep -oE '[0-9]+ passed' | awk '{ n += $1 } END { print n + 0 }' ;;
+    # pytest's closing line: `==== 1234 passed, 5 skipped in 99.9s ====` (`-q`: undecorated)
+    pytest) grep -E '^(=+ )?[0-9]+ [a-z]+.* in [0-9.]+s' "$log" | tail -1 | grep -oE '[0-9]+ passed' | awk '{ n += $1 } END { print n + 0 }' ;;
     # scripts/fuzz.sh: `fuzz TARGET: N runs, ...` per target
     fuzz) grep -oE '^fuzz [a-z_]+: [0-9]+ runs' "$log" | awk '{ n += $3 } END { print n + 0 }' ;;
     # the demo: `demo: identical verdicts, N lines`

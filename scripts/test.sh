@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# The one test command: installs what it needs, builds, runs every suite in every host, then
-# checks that all four hosts ran the same number of fixture cases with no failure.
+# The one test command: installs what it needs, builds, runs every suite in every host (each must
+# pass and report a non-zero count of passed tests), then checks that all four hosts ran the
+# same number of fixture cases with no failure.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ./scripts/setup.sh

@@ -97,9 +97,9 @@ fn same(a: &Value, b: &Value) -> bool {
     }
 }
 
-/// What each other host can tell apart, read from the number's JSON text as they read it: the
-/// value (NaN equal to NaN), the sign of zero (JS `Object.is`; the core may hold `-0` as 0.0
-/// beside its text), and integer or float (Python: `1` is an int, `1.0` and `1E2` floats). An
+/// What each other host can tell apart, read from the number's JSON text as they read it (not
+/// from the f64 the core keeps beside it): the value (NaN equal to NaN), the sign of zero (JS
+/// `Object.is`), and integer or float (Python: `1` is an int, `1.0` and `1E2` floats). An
 /// expectation comes through serde_json, which keeps neither `-0`'s integer form (it reads the
 /// float -0.0) nor integers past u64: for those two its kind is unknown, and only value and
 /// sign are compared (fixtures/README.md).

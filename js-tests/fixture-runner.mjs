@@ -120,6 +120,10 @@ function checkError(error, expect, api) {
       throw new Error(`expected ${key} ${show(expect[key])}, got ${show(error[key])} (${error.code} ${error.path}: ${error.message})`);
     }
   }
+  // The message, exactly, where the case gives one.
+  if (hasOwn.call(expect, 'message') && error.message !== expect.message) {
+    throw new Error(`expected message ${show(expect.message)}, got ${show(error.message)}`);
+  }
   if (expect.issues) {
     const got = (error.issues || []).map((i) => `${i.path} ${i.keyword}`);
     const want = expect.issues.map((i) => `${i.path} ${i.keyword}`);

@@ -54,3 +54,9 @@ PYTHONPATH="$root/py-host/src${PYTHONPATH:+:$PYTHONPATH}" .venv/bin/python bench
 (cd bench && node bench_entries.mjs --json out/entries.json)
 (cd bench && node summary.mjs out/js.json out/python.json out/sizes.json out/tools_js.json out/tools_py.json out/registry.json \
   out/streams_js.json out/streams_py.json out/entries.json)
+# The hostile cases' absolute time bounds (1 s per call at the default limits, the fuzzers' short
+# runs' 1 s per MB): asserted here, not in the test suite, which asserts growth ratios that a
+# loaded machine cannot break (js-tests/timing.mjs, py-host/tests/timing.py).
+(cd js-tests && AGENT_CONTRACT_TIME_BOUNDS=1 node --test test/hostile-core.test.mjs test/hostile-host.test.mjs test/host.test.mjs test/fuzz.test.mjs)
+AGENT_CONTRACT_TIME_BOUNDS=1 .venv/bin/python -m pytest -q -p no:cacheprovider py-host/tests/test_hostile_core.py \
+  py-host/tests/test_hostile_host.py py-host/tests/test_fuzz_short.py

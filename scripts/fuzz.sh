@@ -24,9 +24,15 @@ for t in "${targets[@]}"; do
   log="fuzz/artifacts/$t.log"
   if cargo +nightly fuzz run -s none "$t" "fuzz/corpus/$t" -- -timeout=10 -rss_limit_mb=2048 \
       -max_len=65536 "${args[@]}" >"$log" 2>&1; then
-    runs=$(grep -oE 'stat::number_of_executed_units: *[0-9]+' "$log" | grep -oE '[0-9]+$' || echo '?')
+    runs=$(grep -oE 'stat::number_of_executed_units: *[0-9]+' "$log" | grep -oE '[0-9]+$' || true)
     speed=$(grep -oE 'stat::average_exec_per_sec: *[0-9]+' "$log" | grep -oE '[0-9]+$' || echo '?')
     slow=$(grep -oE 'Slowest unit: [0-9]+ s' "$log" | tail -1 || true)
+    # A target that ran no input (or printed no count) tested nothing: a failure.
+    if [ -z "$runs" ] || [ "$runs" -eq 0 ]; then
+      echo "fuzz $t: FAILED: no input ran (no stat::number_of_executed_units in $log)"
+      status=1
+      continue
+    fi
     echo "fuzz $t: $runs runs, $speed exec/s, 0 crashes ${slow:+($slow)}"
   else
     echo "fuzz $t: FAILED (see $log and fuzz/artifacts/$t/)"

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# The one test command: installs what it needs, builds, runs every suite in every host, then
-# checks that all four hosts ran the same number of fixture cases with no failure.
+# The one test command: installs what it needs, builds, runs every suite in every host (each must
+# pass and report a non-zero count of passed tests), then checks that all four hosts ran the
+# same number of fixture cases with no failure.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ./scripts/setup.sh
@@ -8,30 +9,69 @@ cd "$(dirname "$0")/.."
 
 logs=$(mktemp -d)
 failed=()
-suite() {
-  local name=$1
-  shift
-  echo "=== $name: $*"
-  if "$@" 2>&1 | tee "$logs/$name.log"; then :; else failed+=("$name"); fi
+
+# How many tests passed, read from the summary its runner prints (0 when there is none): a
+# suite that runs nothing exits 0 (a filter or a glob that matches nothing, every test skipped),
+# so each suite must show a count above zero.
+passed_count() {
+  local kind=$1 log=$2
+  case $kind in
+    # one `test result:` line per test binary (and per doc-test run): their sum
+    cargo) grep -oE 'test result: [a-zA-Z]+\. [0-9]+ passed' "$log" | awk '{ n += $4 } END { print n + 0 }' ;;
+    # node --test: `ℹ pass N` (spec reporter) or `# pass N` (TAP)
+    node) grep -oE '^(ℹ|#) pass [0-9]+' "$log" | awk '{ n += $3 } END { print n + 0 }' ;;
+    # pytest's closing line: `==== 1234 passed, 5 skipped in 99.9s ====` (`-q`: undecorated)
+    pytest) grep -E '^(=+ )?[0-9]+ [a-z]+.* in [0-9.]+s' "$log" | tail -1 | grep -oE '[0-9]+ passed' | awk '{ n += $1 } END { print n + 0 }' ;;
+    # scripts/fuzz.sh: `fuzz TARGET: N runs, ...` per target
+    fuzz) grep -oE '^fuzz [a-z_]+: [0-9]+ runs' "$log" | awk '{ n += $3 } END { print n + 0 }' ;;
+    # the demo: `demo: identical verdicts, N lines`
+    demo) grep -oE '^demo: identical verdicts, [0-9]+ lines' "$log" | awk '{ n += $4 } END { print n + 0 }' ;;
+  esac
 }
 
-suite rust cargo test --workspace --quiet -- --nocapture
-# Linear time and the memory bound on the largest inputs the default limits admit: release only
-# (debug runs use inputs too small to tell quadratic from linear; boon patch 5 was found here).
-suite rust-scaling cargo test --release --test scaling --quiet
+# suite NAME KIND COMMAND...: runs COMMAND, keeps its log, and fails NAME on a non-zero exit or
+# when its summary (of KIND, above) counts no passed test.
+suite() {
+  local name=$1 kind=$2
+  shift 2
+  echo "=== $name: $*"
+  if "$@" 2>&1 | tee "$logs/$name.log"; then :; else failed+=("$name"); return; fi
+  local n
+  n=$(passed_count "$kind" "$logs/$name.log")
+  echo "=== $name: $n passed"
+  if [ "$n" -eq 0 ]; then
+    echo "$name FAILED: it ran no test (no passed count in its summary)"
+    failed+=("$name")
+  fi
+}
+
+# The README's demo: the same trace through Node and Python must give identical, non-empty output.
+demo() {
+  local node python
+  node=$(node demo/demo.mjs) && python=$(.venv/bin/python demo/demo.py) || return 1
+  if [ -z "$node" ] || [ "$node" != "$python" ]; then
+    diff <(echo "$node") <(echo "$python")
+    return 1
+  fi
+  echo "demo: identical verdicts, $(echo "$node" | wc -l) lines"
+}
+
+suite rust cargo cargo test --workspace --quiet -- --nocapture
+# Linear time and the memory bound on the largest inputs the default limits admit, and the
+# absolute bound (1 s): release only (the debug run above asserts growth ratios).
+suite rust-scaling cargo cargo test --release --test scaling --quiet
 # The vendored schema engine's own unit tests (our patches have tests there: vendor/boon/PATCHES.md).
-suite rust-vendor cargo test -p boon --lib --quiet
-suite rust-wasm cargo test --target wasm32-unknown-unknown --features js --test wasm \
+suite rust-vendor cargo cargo test -p boon --lib --quiet
+suite rust-wasm cargo cargo test --target wasm32-unknown-unknown --features js --test wasm \
   --config 'target.wasm32-unknown-unknown.runner="wasm-bindgen-test-runner"'
-suite node bash -c 'cd js-tests && node --test --test-reporter=spec test/'
+suite node node bash -c 'cd js-tests && node --test --test-reporter=spec test/'
 # The packed npm package in Vite, webpack 5 and esbuild (browser bundles in headless Chromium,
 # a Node bundle in Node), and publint / @arethetypeswrong/cli on the tarball.
-suite bundlers bash -c 'cd js-tests/bundlers && node --test --test-reporter=spec test/'
-suite python ./scripts/test-python.sh
+suite bundlers node bash -c 'cd js-tests/bundlers && node --test --test-reporter=spec test/'
+suite python pytest ./scripts/test-python.sh
 # The core's fuzzers, ~1 minute in all: any crash, failed assertion or input over 10 s fails.
-suite fuzz ./scripts/fuzz.sh
-# The README's demo: the same trace through Node and Python must give identical verdicts.
-suite demo bash -c 'diff <(node demo/demo.mjs) <(.venv/bin/python demo/demo.py) && echo "demo: identical verdicts"'
+suite fuzz fuzz ./scripts/fuzz.sh
+suite demo demo demo
 
 echo
 echo "=== parity"

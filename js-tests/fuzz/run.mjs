@@ -11,6 +11,7 @@ const arg = (name, fallback) => {
   return i > 0 ? Number(process.argv[i + 1]) : fallback;
 };
 const inputs = arg('inputs', 100000), seed = arg('seed', Date.now() % 2 ** 31), seconds = arg('seconds', Infinity);
+console.error(`seed ${seed} (replay: --seed ${seed})`);
 let lastLog = 0;
 const report = await run({
   inputs, seed, seconds,

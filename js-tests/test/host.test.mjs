@@ -4,6 +4,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import vm from 'node:vm';
 import * as api from 'agent-contract';
+import { TIME_BOUNDS, assertFlat } from '../timing.mjs';
 
 const { parseAgentAction, parseAgentActionJson, defineTool, previewAction, ContractError } = api;
 
@@ -71,7 +72,13 @@ test('a cycle is VALUE_CYCLE at the back-reference; shared-reference blow-ups en
   sparseMillion.length = 2 ** 20;
   assert.deepEqual(error(() => parseAgentAction(toolCall(sparseMillion), { maxArrayLength: 2 ** 20, maxBytes: 50_000 })),
     { layer: 'parse', code: 'INPUT_TOO_LARGE', path: '' });
-  assert.ok(Date.now() - started < 5000, 'limits must stop the work early');
+  if (TIME_BOUNDS) assert.ok(Date.now() - started < 5000, 'limits must stop the work early');
+  // The budget stops the walk, whatever the depth: 2^15 or 2^60 paths, the same time.
+  assertFlat((depth) => {
+    let deep = { leaf: 'x'.repeat(100) };
+    for (let i = 0; i < depth; i++) deep = { a: deep, b: deep };
+    return () => api.safeParseAgentAction(toolCall(deep));
+  }, 15, { factor: 4 });
 });
 
 test('inherited properties never count, even with Object.prototype polluted', () => {

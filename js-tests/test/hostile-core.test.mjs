@@ -1,17 +1,20 @@
 // The core's answers to hostile input, seen from Node (the host must not undo them): each answers
-// in under 1 s with the exact code and path (P3 a 65,536-member object, N4 issues cut at maxIssues,
-// N5 blank JSON Lines, uniqueItems on 65,536 objects).
+// with the exact value or code and path, its time grows linearly with the input, and (in the
+// benchmark command) it answers in under 1 s (a 65,536-member object, issues cut at maxIssues,
+// blank JSON Lines, uniqueItems on 65,536 objects).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import * as api from 'agent-contract';
+import { assertLinear, rejects, returns } from '../timing.mjs';
 
 const { parseAgentAction, validateToolInput, validateToolInputJson, definePolicy, strictSchemaIssues,
-  parseAgentActionsJsonl, defineTool, ContractError, memoryReport, parseAgentActions, validateToolInputs,
+  parseAgentActionsJsonl, defineTool, memoryReport, parseAgentActions, validateToolInputs,
   createNdjsonDecoder } = api;
 
-// Every call here is within the default limits: under 1 s, and it leaves the instance it ran
-// in under the documented 64 MiB (`lastCallBytes`, read before any renewal).
+// Every call here is within the default limits: it leaves the instance it ran in under the
+// documented 64 MiB (`lastCallBytes`, read before any renewal). Its outcome is asserted (the
+// value, or the ContractError with its code); its time as growth (../timing.mjs).
 const MEMORY_BOUND = 64 * 2 ** 20;
 function bounded(call) {
   const result = call();
@@ -19,68 +22,78 @@ function bounded(call) {
   assert.ok(lastCallBytes <= MEMORY_BOUND, `the call left its instance at ${lastCallBytes} bytes`);
   return result;
 }
-function timed(call) {
-  const t = performance.now();
-  let result;
-  let error;
-  try { result = call(); } catch (e) { error = e; }
-  const ms = performance.now() - t;
-  assert.ok(ms < 1000, `took ${ms.toFixed(0)} ms`);
-  const { lastCallBytes } = memoryReport();
-  assert.ok(lastCallBytes <= MEMORY_BOUND, `the call left its instance at ${lastCallBytes} bytes`);
-  return { result, error };
-}
+const ok = (call, ms) => bounded(() => returns(call, ms));
+const fails = (code, call) => bounded(() => rejects(code, call));
 
 const members = (n) => Object.fromEntries(Array.from({ length: n }, (_, i) => [`k${i}`, i]));
 const tool = (inputSchema) => defineTool({ name: 't', description: 'd', permission: 'read', inputSchema });
 
 test('P3: an object of 65,536 members is read in one pass', () => {
   const big = members(65536);
-  const { result } = timed(() => parseAgentAction({ type: 'tool_call', callId: 'c', tool: 't', input: big }));
-  assert.equal(Object.keys(result.input).length, 65536);
-  timed(() => validateToolInput(tool({ type: 'object' }), big));
+  const action = ok(() => parseAgentAction({ type: 'tool_call', callId: 'c', tool: 't', input: big }));
+  assert.equal(Object.keys(action.input).length, 65536);
+  const input = ok(() => validateToolInput(tool({ type: 'object' }), big));
+  assert.deepEqual(input, big);
   const props = Object.fromEntries(Array.from({ length: 4000 }, (_, i) => [`p${i}`, { type: 'string' }]));
-  const { result: issues } = timed(() => strictSchemaIssues({ type: 'object', properties: props }));
+  const issues = ok(() => strictSchemaIssues({ type: 'object', properties: props }));
   assert.equal(issues.length, 4001);
   const rules = Array.from({ length: 65536 }, (_, i) => ({ effect: 'allow', tool: `t${i}` }));
-  timed(() => definePolicy({ rules }));
+  const policy = ok(() => definePolicy({ rules }));
+  assert.equal(policy.rules.length, 65536);
+});
+
+test('P3: reading an object, its schema and a policy grows linearly with their members', () => {
+  const object = tool({ type: 'object' });
+  assertLinear((n) => { const input = members(n); return () => parseAgentAction({ type: 'tool_call', callId: 'c', tool: 't', input }); }, 8192);
+  assertLinear((n) => { const input = members(n); return () => validateToolInput(object, input); }, 8192);
+  assertLinear((n) => {
+    const properties = Object.fromEntries(Array.from({ length: n }, (_, i) => [`p${i}`, { type: 'string' }]));
+    return () => strictSchemaIssues({ type: 'object', properties });
+  }, 1000);
+  assertLinear((n) => { const rules = Array.from({ length: n }, (_, i) => ({ effect: 'allow', tool: `t${i}` })); return () => definePolicy({ rules }); }, 8192);
 });
 
 test('N4: SCHEMA_MISMATCH lists maxIssues issues and says it was cut', () => {
   const t = tool({ type: 'object', properties: { a: { $ref: '#/$defs/n' } }, $defs: { n: { type: 'array', minItems: 2, items: { $ref: '#/$defs/n' } } } });
   // 2,000 nested arrays (34 KB): 16,000 failures, cut to 100.
   const text = JSON.stringify({ a: Array.from({ length: 2000 }, () => [[[[[[[[]]]]]]]]) });
-  const { error } = timed(() => validateToolInputJson(t, text));
-  assert.ok(error instanceof ContractError);
+  const error = fails('SCHEMA_MISMATCH', () => validateToolInputJson(t, text));
   assert.deepEqual([error.code, error.path, error.truncated], ['SCHEMA_MISMATCH', '', true]);
   assert.ok(error.issues.length >= 1 && error.issues.length <= 100);
-  // The issue's 1 MB shape (60,000 of them, ~510,000 arrays failing everywhere) was ~15 s and
+  // A 1 MB input of this shape (60,000 of them, ~510,000 arrays failing everywhere) was ~15 s and
   // left the instance far over 64 MiB: as text and as a value, under 1 s and the bound.
   const wide = { a: Array.from({ length: 60000 }, () => [[[[[[[[]]]]]]]]) };
   for (const call of [() => validateToolInputJson(t, JSON.stringify(wide)), () => validateToolInput(t, wide)]) {
-    const { error: big } = timed(call);
+    const big = fails('SCHEMA_MISMATCH', call);
     assert.deepEqual([big.code, big.path, big.truncated], ['SCHEMA_MISMATCH', '', true]);
   }
   const small = tool({ type: 'object', properties: { a: { type: 'string' }, b: { type: 'string' } } });
-  const { error: cut } = timed(() => validateToolInput(small, { a: 1, b: 2 }, { maxIssues: 1 }));
+  const cut = fails('SCHEMA_MISMATCH', () => validateToolInput(small, { a: 1, b: 2 }, { maxIssues: 1 }));
   assert.deepEqual([cut.issues.map((i) => i.path), cut.truncated], [['/a'], true]);
-  const { error: whole } = timed(() => validateToolInput(small, { a: 1, b: 2 }));
+  const whole = fails('SCHEMA_MISMATCH', () => validateToolInput(small, { a: 1, b: 2 }));
   assert.deepEqual([whole.issues.length, whole.truncated], [2, undefined]);
+  // Failing everywhere, as text: the time grows with the text, not with the failures found.
+  assertLinear((n) => { const text = JSON.stringify({ a: Array.from({ length: n }, () => [[[[[[[[]]]]]]]]) }); return () => validateToolInputJson(t, text); }, 3000);
 });
 
 test('N5: blank JSON Lines past maxArrayLength are one INPUT_TOO_LARGE, at once', () => {
-  const { error } = timed(() => parseAgentActionsJsonl('\n'.repeat(1e6)));
+  const error = fails('INPUT_TOO_LARGE', () => parseAgentActionsJsonl('\n'.repeat(1e6)));
   assert.deepEqual([error.code, error.path], ['INPUT_TOO_LARGE', '']);
   // Within the cap every blank line is its own error: linear in the core; the host builds one
-  // ContractError per line (measured ~1.2 s in Node on a loaded machine), so it is not timed.
-  const result = bounded(() => parseAgentActionsJsonl('\n'.repeat(65536)));
+  // ContractError per line (measured ~1.2 s in Node on a loaded machine), so it has no
+  // absolute bound even in the benchmark.
+  const result = ok(() => parseAgentActionsJsonl('\n'.repeat(65536)), Infinity);
   assert.equal(result.length, 65536);
+  assert.deepEqual([result[65535].ok, result[65535].error.code], [false, 'JSON_INVALID']);
+  assertLinear((n) => { const text = '\n'.repeat(n); return () => parseAgentActionsJsonl(text); }, 4096);
 });
 
 test('uniqueItems on 65,536 objects', () => {
   const t = tool({ type: 'object', properties: { a: { type: 'array', uniqueItems: true } } });
   const a = Array.from({ length: 65536 }, (_, i) => ({ x: i }));
-  timed(() => validateToolInput(t, { a }));
+  const input = ok(() => validateToolInput(t, { a }));
+  assert.equal(input.a.length, 65536);
+  assertLinear((n) => { const items = Array.from({ length: n }, (_, i) => ({ x: i })); return () => validateToolInput(t, { a: items }); }, 8192);
 });
 
 test('a megabyte-long unknown key: the path names it whole, the message quotes 64 characters', () => {
@@ -88,31 +101,32 @@ test('a megabyte-long unknown key: the path names it whole, the message quotes 6
   // copied into the path, the message and their reply: ~62 MB of wasm memory for a 6 MB key.
   const key = '€'.repeat(2 ** 21);
   const tool = { name: 'echo', description: 'Echo.', inputSchema: { type: 'object' }, permissions: ['read'] };
-  const { error } = timed(() => api.toOpenAITools({ tools: [tool], [key]: 1 }));
+  const error = fails('REGISTRY_INVALID', () => api.toOpenAITools({ tools: [tool], [key]: 1 }));
   assert.deepEqual([error.code, error.path === `/${key}`], ['REGISTRY_INVALID', true]);
   assert.ok(error.message.length < 200, error.message.slice(0, 200));
+  assertLinear((n) => { const long = '€'.repeat(n); return () => api.toOpenAITools({ tools: [tool], [long]: 1 }); }, 2 ** 19);
 });
 
 test("a schema's patterns: rewritten in one pass, measured together before any is compiled", () => {
   // cargo fuzz's input (tests/fuzz_inputs/): operation byte 1 (defineTool), then the definition.
   // 135 \d in a 12 KB pattern were 135 parses of it (2.5 s natively in the fuzz build).
   const found = readFileSync(new URL('../../tests/fuzz_inputs/host_text-slow-25ba6fee', import.meta.url));
-  const { result } = timed(() => defineTool(JSON.parse(found.subarray(1).toString('utf8'))));
+  const result = ok(() => defineTool(JSON.parse(found.subarray(1).toString('utf8'))));
   assert.equal(result.name, 't');
   // 2,000 copies of \p{L}{3} (100 KB) took 1.9 s and 330 MB natively to compile: the first
   // pattern past the definition's budget is named (the walk takes the last property first).
   const many = Object.fromEntries(Array.from({ length: 2000 }, (_, i) => [`p${i}`, { type: 'string', pattern: '\\p{L}{3}' }]));
-  const { error } = timed(() => tool({ type: 'object', properties: many }));
+  const error = fails('TOOL_SCHEMA_UNSUPPORTED', () => tool({ type: 'object', properties: many }));
   assert.deepEqual([error.code, error.path], ['TOOL_SCHEMA_UNSUPPORTED', '/inputSchema/properties/p1943/pattern']);
   // One pattern of 100,000 \p{L} (600 KB): 1.1 s and 590 MB natively, its syntax tree alone.
   const long = { type: 'object', properties: { x: { type: 'string', pattern: '\\p{L}'.repeat(100000) } } };
-  const { error: tooLong } = timed(() => tool(long));
+  const tooLong = fails('TOOL_SCHEMA_UNSUPPORTED', () => tool(long));
   assert.deepEqual([tooLong.code, tooLong.path], ['TOOL_SCHEMA_UNSUPPORTED', '/inputSchema/properties/x/pattern']);
   // Patterns that fill most of the budget compile, and validate, within the bound.
   const alternatives = Array.from({ length: 9000 }, (_, j) => `w${j}x`).join('|');
-  const { result: big } = timed(() => tool({ type: 'object', properties: { a: { type: 'string', pattern: `^(?:${alternatives})$` } } }));
-  timed(() => validateToolInput(big, { a: 'w8999x' }));
-  const { error: mismatch } = timed(() => validateToolInput(big, { a: 'w9000x' }));
+  const big = ok(() => tool({ type: 'object', properties: { a: { type: 'string', pattern: `^(?:${alternatives})$` } } }));
+  assert.deepEqual(ok(() => validateToolInput(big, { a: 'w8999x' })), { a: 'w8999x' });
+  const mismatch = fails('SCHEMA_MISMATCH', () => validateToolInput(big, { a: 'w9000x' }));
   assert.deepEqual([mismatch.code, mismatch.issues[0].keyword], ['SCHEMA_MISMATCH', 'pattern']);
 });
 
@@ -123,7 +137,8 @@ test('the schema cache is bounded by what it holds, not by its text', () => {
   for (let k = 0; k < 300; k++) {
     const properties = Object.fromEntries(Array.from({ length: 200 }, (_, i) => [`p${i}`, {}]));
     properties[`k${k}`] = {};
-    bounded(() => validateToolInput({ name: 't', description: 'd', permission: 'read', inputSchema: { type: 'object', properties } }, { p1: 1 }));
+    const input = ok(() => validateToolInput({ name: 't', description: 'd', permission: 'read', inputSchema: { type: 'object', properties } }, { p1: 1 }), Infinity);
+    assert.deepEqual(input, { p1: 1 });
   }
 });
 
@@ -136,7 +151,7 @@ test('batches at the default limits stay under the memory bound', () => {
     () => parseAgentActions(Array.from({ length: 65535 }, () => ({}))),
     () => validateToolInputs(t, Array.from({ length: 65535 }, () => 1)),
   ]) {
-    const { result } = timed(call);
+    const result = ok(call);
     assert.equal(result.length, 65535);
     assert.equal(result[65534].ok, false);
   }
@@ -144,14 +159,18 @@ test('batches at the default limits stay under the memory bound', () => {
   // crosses in slices, and a line repeated is one run of the reply (wire::FrameWriter): 1.3-1.8 s
   // as objects, 0.4-0.57 s as rows (~14 MB of reply), 0.17-0.3 s as runs.
   const decoder = createNdjsonDecoder();
-  const { result: frames } = timed(() => decoder.push('\n'.repeat(1 << 20)));
+  const frames = ok(() => decoder.push('\n'.repeat(1 << 20)));
   assert.equal(frames.length, 1 << 20);
   assert.deepEqual([frames[0].code, frames.at(-1).line], ['RPC_BLANK_LINE', 1 << 20]);
   decoder.free();
   // checkStdoutPurity gathered a chunk's frames in a list first: a megabyte of blank lines took
   // the instance to 284 MB (the fuzzer's line floods). Now each frame is counted as it comes.
-  const { result: purity } = timed(() => api.checkStdoutPurity(new TextEncoder().encode('\n'.repeat(1 << 20))));
+  const purity = ok(() => api.checkStdoutPurity(new TextEncoder().encode('\n'.repeat(1 << 20))));
   assert.deepEqual([purity.pure, purity.frames, purity.problemCount, purity.problems.length, purity.truncated], [false, 0, 1 << 20, 1000, true]);
+  const lines = createNdjsonDecoder();
+  assertLinear((n) => { const text = '\n'.repeat(n); return () => lines.push(text); }, 1 << 16);
+  lines.free();
+  assertLinear((n) => { const bytes = new TextEncoder().encode('\n'.repeat(n)); return () => api.checkStdoutPurity(bytes); }, 1 << 16);
 });
 
 
@@ -160,11 +179,11 @@ test('a JSON-RPC batch past maxBatchLength is one -32600, at once and within the
   // memory and up to 0.9 s for 131 KB. Now one invalid request for the whole batch.
   const ones = Array(65536).fill(1);
   for (const call of [() => api.classifyJsonRpc(ones), () => api.classifyJsonRpcJson(JSON.stringify(ones))]) {
-    const { result } = timed(call);
+    const result = ok(call);
     assert.deepEqual([result.kind, result.code, result.path, result.reason], ['invalid_request', 'RPC_MESSAGE_TOO_LARGE', '', 'a batch of 65536 messages is over maxBatchLength (1024)']);
   }
   const decoder = api.createNdjsonDecoder();
-  const { result: frames } = timed(() => decoder.push(`${JSON.stringify(ones)}\n`.repeat(8)));
+  const frames = ok(() => decoder.push(`${JSON.stringify(ones)}\n`.repeat(8)));
   assert.deepEqual(frames.map((f) => f.code), Array(8).fill('RPC_MESSAGE_TOO_LARGE'));
   decoder.free();
 });

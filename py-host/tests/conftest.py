@@ -9,6 +9,11 @@ import pytest
 
 FIXTURES = Path(os.environ.get("AGENT_CONTRACT_FIXTURES") or Path(__file__).resolve().parents[2] / "fixtures")
 
+# The reason of every skip that is allowed: a case whose conformance data (../shared, outside
+# this repository) is absent. Such a case is counted as skipped, as every host counts it; any
+# other skip of a fixture case counts as a failure.
+SHARED_ABSENT = "conformance data absent"
+
 # `AGENT_CONTRACT_HOST=component`: the calls go through wasmtime-py's component runtime
 # (tests/component_host.py), a second component host for the same fixtures.
 HOST = os.environ.get("AGENT_CONTRACT_HOST", "")
@@ -19,7 +24,7 @@ if HOST == "component":
 
     _runtime._Instance = ComponentInstance  # type: ignore[misc]
 
-_fixture_counts = {"passed": 0, "failed": 0}
+_fixture_counts = {"passed": 0, "failed": 0, "skipped": 0}
 GENERATED = {"values": 0}  # property tests count the values they feed in
 SUMMARY: list[str] = []  # lines a test wants in the closing summary (e.g. JSONTestSuite counts)
 
@@ -27,7 +32,10 @@ SUMMARY: list[str] = []  # lines a test wants in the closing summary (e.g. JSONT
 def pytest_runtest_logreport(report: pytest.TestReport) -> None:
     if "test_fixtures.py::test_fixture[" not in report.nodeid:
         return
-    if report.when == "call" or (report.when == "setup" and not report.passed):
+    if report.skipped:
+        reason = report.longrepr[2] if isinstance(report.longrepr, tuple) else str(report.longrepr)
+        _fixture_counts["skipped" if SHARED_ABSENT in reason else "failed"] += 1
+    elif report.when == "call" or (report.when == "setup" and not report.passed):
         _fixture_counts["passed" if report.passed else "failed"] += 1
 
 
@@ -37,6 +45,8 @@ def pytest_terminal_summary(terminalreporter) -> None:  # type: ignore[no-untype
     if GENERATED["values"]:
         terminalreporter.write_line(f"property tests (python): {GENERATED['values']} generated values")
     if sum(_fixture_counts.values()):
-        passed, failed = _fixture_counts["passed"], _fixture_counts["failed"]
+        passed, failed, skipped = _fixture_counts["passed"], _fixture_counts["failed"], _fixture_counts["skipped"]
         host = "python component" if HOST == "component" else "python"
+        if skipped:
+            terminalreporter.write_line(f"fixtures ({host}): SKIPPED {skipped} cases: {SHARED_ABSENT} (../shared)")
         terminalreporter.write_line(f"fixtures ({host}): {passed} passed, {failed} failed")

@@ -13,7 +13,7 @@ import pytest
 
 import agent_contract as ac
 from agent_contract import _tools
-from conftest import FIXTURES
+from conftest import FIXTURES, SHARED_ABSENT
 
 
 def load_cases() -> list[dict[str, Any]]:
@@ -404,8 +404,9 @@ FROZEN: dict[type, type] = {ac.Tool: dict, _tools.CompiledRegistry: dict, _tools
 
 
 def same(a: Any, b: Any) -> bool:
-    """Deep equality: numbers by value and type (`1` is not `1.0`; a bool is not a number),
-    dicts regardless of key order, UNDEFINED by identity."""
+    """Deep equality: numbers by value and type (`1` is not `1.0`; a bool is not a number) and a
+    float's sign (`-0.0` is not `0.0`; an int cannot be -0), dicts by the same key set in any
+    order, UNDEFINED by identity."""
     if a is ac.UNDEFINED or b is ac.UNDEFINED:
         return a is b
     if isinstance(a, bool) or isinstance(b, bool):
@@ -413,7 +414,9 @@ def same(a: Any, b: Any) -> bool:
     if isinstance(a, (int, float)) and isinstance(b, (int, float)):
         if type(a) is not type(b):
             return False
-        return a == b or (isinstance(a, float) and math.isnan(a) and math.isnan(b))
+        if isinstance(a, float) and math.isnan(a):
+            return math.isnan(b)
+        return a == b and (not isinstance(a, float) or math.copysign(1.0, a) == math.copysign(1.0, b))
     if FROZEN.get(type(a), type(a)) is not FROZEN.get(type(b), type(b)):
         return False
     if isinstance(a, dict):
@@ -451,6 +454,8 @@ def check(got: dict[str, Any], expect: dict[str, Any], host: dict[str, Any] | No
     assert isinstance(error, ac.ContractError), f"expected a ContractError, got {error!r}"
     for key in ("layer", "code", "path"):
         assert getattr(error, key) == expect[key], f"expected {key} {expect[key]!r}, got {error!r}"
+    if "message" in expect:  # exactly, where the case gives one
+        assert error.message == expect["message"], f"expected message {expect['message']!r}, got {error.message!r}"
     if "issues" in expect:
         got = [f"{i['path']} {i['keyword']}" for i in (error.issues or [])]
         want = [f"{i['path']} {i['keyword']}" for i in expect["issues"]]
@@ -523,11 +528,11 @@ def test_fixture_cases_found() -> None:
 @pytest.mark.parametrize("case", CASES, ids=[c["id"] for c in CASES])
 def test_fixture(case: dict[str, Any]) -> None:
     if "recording" in case and not RECORDINGS.is_dir():
-        pytest.skip(f"recorded provider streams: {RECORDINGS} is absent")
+        pytest.skip(f"{SHARED_ABSENT}: recorded provider streams, {RECORDINGS}")
     if "sessionFile" in case and not SESSIONS.is_dir():
-        pytest.skip(f"recorded pi-mono sessions: {SESSIONS} is absent")
+        pytest.skip(f"{SHARED_ABSENT}: recorded pi-mono sessions, {SESSIONS}")
     if "reference" in case and not CONFORMANCE.is_dir():
-        pytest.skip(f"conformance data: {CONFORMANCE} is absent")
+        pytest.skip(f"{SHARED_ABSENT}: {CONFORMANCE}")
     got = run(case)
     check(got, case["expect"], case["expect"].get("host"))
     check_safe_twin(case, got)

@@ -1,6 +1,8 @@
 """The short run of the hostile-input fuzzer (py-host/fuzz/hostile_fuzz.py): ~60 s of inputs over
-every public function, with zero escapes, no call over 1 s on an input of at most 1 MB, and no
-instance left over the memory bound. AGENT_CONTRACT_FUZZ_SECONDS changes the duration."""
+every public function, with zero escapes and no instance left over the memory bound; calls over
+1 s on an input of at most 1 MB are listed, and fail the run under AGENT_CONTRACT_TIME_BOUNDS=1
+(the benchmark command's absolute bound: timing.py). AGENT_CONTRACT_FUZZ_SECONDS changes the
+duration, AGENT_CONTRACT_FUZZ_SEED the seed (printed in the summary, so a failure replays)."""
 
 from __future__ import annotations
 
@@ -13,6 +15,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "fuzz"))
 import hostile_fuzz  # noqa: E402
 
 from conftest import SUMMARY  # noqa: E402
+from timing import TIME_BOUNDS  # noqa: E402
 
 
 def test_every_public_function_is_fuzzed() -> None:
@@ -25,12 +28,13 @@ def test_short_fuzz_run() -> None:
     # Line floods up to 256 KiB here; the long run draws them up to 1 MB.
     result = hostile_fuzz.run(10**9, seed, seconds, flood_bytes=256 << 10)
     SUMMARY.append(
-        f"fuzz (python): {result['inputs']} inputs in {result['seconds']:.0f} s, {len(result['escapes'])} escapes, "
+        f"fuzz (python): seed {seed}, {result['inputs']} inputs in {result['seconds']:.0f} s, {len(result['escapes'])} escapes, "
         f"{len(result['slow'])} slow, max wasm memory {result['max_wasm_memory'] >> 20} MB "
         f"({result['max_wasm_memory_at_defaults'] >> 20} MB at the default limits on <= 1 MB)"
     )
     assert result["inputs"] >= 1000
-    assert result["escapes"] == []
-    assert result["slow"] == []
-    assert result["over_bound"] == []
+    assert result["escapes"] == [], f"seed {seed}: {result['escapes'][:3]}"
+    if TIME_BOUNDS:
+        assert result["slow"] == [], f"seed {seed}: {result['slow'][:3]}"
+    assert result["over_bound"] == [], f"seed {seed}: {result['over_bound'][:3]}"
     assert all(s["calls"] > 0 for s in result["stats"].values())

@@ -645,30 +645,25 @@ async function* framesOfAsync(createNdjsonDecoder, chunks, options) {
 }
 
 // A wasm memory never shrinks. After every call (functions and the methods of stateful
-// objects alike) an instance over this is replaced by a fresh one when the entry point can
-// make one (`renew` returns one: Node), so every call starts in an instance of at most this
-// much, and a call within the default limits on an input of at most 1 MB (which needs less
-// than 32 MiB more, batches aside) ends under MEMORY_BOUND. Objects made before keep the
-// instance they live in, which is freed once they all are. See docs/decisions.md, "The
-// memory bound".
-const RENEW_AFTER_BYTES = 32 * 1024 * 1024;
-const MEMORY_BOUND = 64 * 1024 * 1024;
-// The one kind of call that can need more than that room: a batch, whose reply the core writes
-// item by item (65,535 failed items took 40-43 MiB, ~650 bytes each). Before a batch the
-// instance is renewed when its memory and this much per item would pass MEMORY_BOUND.
-const BATCH_ITEM_BYTES = 768;
-const BATCH_ITEMS_MAX = 65536;
+// objects alike) an instance past the core's `renewAfterBytes` is replaced by a fresh one when
+// the entry point can make one (`renew` returns one: Node), so every call starts in an instance
+// of at most that much, and a call within the default limits on an input of at most 1 MB ends
+// under the memory `bound`. A batch, whose reply the core writes item by item, gets a fresh
+// instance first when its memory and `batchItemBytes` per item would pass the bound. Objects
+// made before keep the instance they live in, which is freed once they all are. The policy and
+// its numbers are the core's (`describe()`, src/api/describe.rs; docs/decisions.md, "The memory
+// bound").
 
 // A batch's item count, read for the room check only (the core reads the list again and
 // decides): an array's length, guarded (a Proxy's trap runs here; whatever it throws or
 // answers, the count is then the most a batch can hold); anything else is no list.
-function itemCount(list) {
-  if (!Array.isArray(list)) return 0;
+function itemCount(list, most) {
   try {
+    if (!Array.isArray(list)) return 0;
     const n = list.length;
-    return typeof n === 'number' && n < BATCH_ITEMS_MAX ? n : BATCH_ITEMS_MAX;
+    return typeof n === 'number' && n < most ? n : most;
   } catch (_) {
-    return BATCH_ITEMS_MAX;
+    return most;
   }
 }
 
@@ -742,21 +737,24 @@ export function createApi(load, renew) {
       renewals++;
     }
   };
+  // The core's memory policy, read once.
+  let policy;
+  const memory = () => (policy ??= JSON.parse(core.describe()).value.memory);
   // After every call: the memory check of the instance it ran in (`owner`; renewed past
-  // RENEW_AFTER_BYTES when it is the current one); the reply as it came (a text, or a verdict
+  // `renewAfterBytes` when it is the current one); the reply as it came (a text, or a verdict
   // reply: a number, a marked node).
   const checkedIn = (owner, reply) => {
     const bytes = owner.memoryBytes();
     lastCallBytes = bytes;
     if (bytes > peakBytes) peakBytes = bytes;
     if (bytes > probePeak) probePeak = bytes;
-    if (owner === core && bytes > RENEW_AFTER_BYTES) replace();
+    if (owner === core && bytes > memory().renewAfterBytes) replace();
     return reply;
   };
   const checked = (reply) => checkedIn(core, reply);
   // Before a batch of `items`: room for its reply (the instance renewed when it lacks it).
   const roomFor = (items) => {
-    if (renew && items > 0 && core.memoryBytes() + items * BATCH_ITEM_BYTES > MEMORY_BOUND) replace();
+    if (renew && items > 0 && core.memoryBytes() + items * memory().batchItemBytes > memory().bound) replace();
   };
   // Every text reply goes through here: the memory check, then the reply decoded.
   const done = (text) => decode(checked(text));
@@ -786,15 +784,15 @@ export function createApi(load, renew) {
     return fromText(checked(run(text, options)), text);
   };
   const listVerdict = (list, options) => {
-    roomFor(itemCount(list));
+    roomFor(itemCount(list, memory().batchItemsMax));
     const reply = checked(core.parseAgentActionsVerdict(list, options));
     if (typeof reply === 'string') return decode(reply);
     return fromItems(decode(reply.c), (i) => reply.m[i]);
   };
   const jsonlVerdict = (text, options) => {
     text = textArgument(text);
-    // At most one line per character (and past BATCH_ITEMS_MAX lines the core answers at once).
-    roomFor(Math.min(textLength(text), BATCH_ITEMS_MAX));
+    // At most one line per character (and past `batchItemsMax` lines the core answers at once).
+    roomFor(Math.min(textLength(text), memory().batchItemsMax));
     const outcome = decode(checked(core.parseAgentActionsJsonlVerdict(text, options)));
     let lines;
     // Item i is the text's i-th LF-separated line, as the core cut them; only accepted lines are parsed.
@@ -903,7 +901,7 @@ export function createApi(load, renew) {
     return done(handle ? handle.project(kind) : plain.call(core, registry));
   };
   const validateInputsOutcome = (tool, inputs, options) => {
-    roomFor(itemCount(inputs));
+    roomFor(itemCount(inputs, memory().batchItemsMax));
     const handle = handleOf(tool);
     return done(handle ? handle.validateMany(inputs, options) : core.validateToolInputs(tool, inputs, options));
   };

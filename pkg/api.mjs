@@ -720,6 +720,7 @@ export function createApi(load, renew) {
   // The schema engine's hash keys come from the host, once per instance (src/entropy.rs).
   const seeded = (instance) => {
     instance.seed(globalThis.crypto.getRandomValues(new Uint8Array(32)));
+    policy ??= JSON.parse(instance.describe()).value.memory;
     return instance;
   };
   // A stand-in until the first call: reading any member loads the instance and puts it here.
@@ -737,9 +738,12 @@ export function createApi(load, renew) {
       renewals++;
     }
   };
-  // The core's memory policy, read once.
+  // The core's memory policy, read once, by the first instance (`seeded`).
   let policy;
-  const memory = () => (policy ??= JSON.parse(core.describe()).value.memory);
+  const memory = () => {
+    if (policy === undefined) void core.seed; // loads the first instance, which reads it
+    return policy;
+  };
   // After every call: the memory check of the instance it ran in (`owner`; renewed past
   // `renewAfterBytes` when it is the current one); the reply as it came (a text, or a verdict
   // reply: a number, a marked node).

@@ -130,7 +130,7 @@ test('N2: keys and strings far over maxStringBytes are refused without crossing 
     assert.deepEqual(error(() => api.parseDecision(decision)), tooLarge(''));
     assert.deepEqual(error(() => api.parseAgentAction(message)), tooLarge('/content'));
   });
-  assert.ok(api.memoryBytes() < 64 * MiB, `wasm memory ${api.memoryBytes()}`);
+  assert.ok(api.memoryReport().bytes < 64 * MiB, `wasm memory ${api.memoryReport().bytes}`);
   // Raised limits: still the core's verdict, the instance replaced once the call left it large.
   const s = 'x'.repeat(40 * MiB);
   assert.equal(api.parseAgentAction({ type: 'message', content: s }, { maxStringBytes: 64 * MiB, maxBytes: 64 * MiB }).content.length, 40 * MiB);
@@ -227,7 +227,7 @@ test('N3: oversized text is measured, not copied: the core\'s INPUT_TOO_LARGE wi
   }
   // The tool is read before the text, as in every host: its error comes first.
   assert.equal(error(() => api.validateToolInputJson({}, bytes)).code, 'FIELD_MISSING');
-  assert.ok(api.memoryBytes() < 64 * MiB, `wasm memory ${api.memoryBytes()}`);
+  assert.ok(api.memoryReport().bytes < 64 * MiB, `wasm memory ${api.memoryReport().bytes}`);
 });
 
 function error2(call) {
@@ -236,7 +236,7 @@ function error2(call) {
 }
 
 test('N3: SSE text crosses in pieces: a large chunk does not grow the wasm memory', () => {
-  const before = api.memoryBytes();
+  const before = api.memoryReport().bytes;
   const sse = 'data: {"choices":[]}\n\n'.repeat(5e5) + 'data: [DONE]\n\n'; // 11.5 MB
   for (const chunk of [sse, new TextEncoder().encode(sse)]) {
     assert.equal(error(() => api.assembleProviderStream('openai-chat', chunk)).code, 'INCOMPLETE_RESPONSE');
@@ -249,5 +249,5 @@ test('N3: SSE text crosses in pieces: a large chunk does not grow the wasm memor
   const pair = 'data: {"choices":[]}\n' + ':' + 'x'.repeat((1 << 20) - 23) + '😀\n\n';
   assert.equal(pair.charCodeAt((1 << 20) - 1), 0xd83d);
   assert.equal(error(() => api.assembleProviderStream('openai-chat', pair)).code, 'INCOMPLETE_RESPONSE');
-  assert.ok(api.memoryBytes() - before <= 8 * MiB, `memory grew from ${before} to ${api.memoryBytes()}`);
+  assert.ok(api.memoryReport().bytes - before <= 8 * MiB, `memory grew from ${before} to ${api.memoryReport().bytes}`);
 });

@@ -7,12 +7,9 @@ import { measureGroup, table, consume } from './harness.mjs';
 import { parseAgentAction as seedParse } from './seed_parser.mjs';
 import { zodAction, ajvAction } from './schemas.mjs';
 import { core as rawCore } from './raw_core.mjs';
-import { api as packageApi } from '../pkg/wasm.mjs';
-import { FULL_REPLY } from '../pkg/api.mjs';
-
-// The full-reply path (issue 12 §1: before verdict replies), kept in the package for its tests:
-// the old numbers beside the new, in the same run.
-const full = packageApi[FULL_REPLY];
+// The full-reply path (issue 12 §1: before verdict replies), in the test build
+// (scripts/build-testing.sh): the old numbers beside the new, in the same run.
+import { fullReply as full } from '../js-tests/testing-core.mjs';
 
 // The raw wasm-bindgen exports under the package API (each returns the core's JSON reply), to
 // split our cost into its pieces: an instance of the package's wasm of its own (raw_core.mjs).

@@ -29,12 +29,12 @@ console.log(`checkSession 24 MB / 2.4 MB: ${(scale.big.ns / scale.small.ns).toFi
 const bytes = new Uint8Array(readFileSync(file));
 const checker = api.createSessionChecker(pi);
 let fed = 0;
-let peak = api.memoryBytes();
+let peak = api.memoryReport().bytes;
 const t0 = performance.now();
 while (fed < 100e6) {
   for (let at = 0; at < bytes.length; at += 1 << 20) checker.push(bytes.subarray(at, at + (1 << 20)));
   fed += bytes.length;
-  peak = Math.max(peak, api.memoryBytes());
+  peak = Math.max(peak, api.memoryReport().bytes);
 }
 const report = checker.finish();
 checker.free();

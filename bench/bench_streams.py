@@ -27,6 +27,9 @@ from agent_contract import _runtime
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from bench_python import fmt, interleaved, measure_group, table  # noqa: E402
+# The test build (scripts/build-testing.sh): `echo` and the full-reply twins are not shipped.
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "py-host", "tests"))
+from testing_core import call as testing_call  # noqa: E402
 
 RECORDED = os.environ.get(
     "BENCH_RECORDED_STREAM",
@@ -120,7 +123,7 @@ def main() -> None:
                 "p_ours": lambda: ac.parse_json(text),
                 "p_json_loads": lambda: json.loads(text),
                 "p_raw": lambda: _runtime.call("parse-json", text, ""),
-                "p_echo": lambda: _runtime.call("echo", text),
+                "p_echo": lambda: testing_call("echo", text),
                 "p_stage_crossing": lambda: _runtime.call("parse-json", bad_start, ""),
                 "p_stage_parse": lambda: _runtime.call("parse-json", bad_end, ""),
             }

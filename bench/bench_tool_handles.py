@@ -31,6 +31,9 @@ from agent_contract._host_text import DEFAULT_MAX_BYTES, DEFAULT_MAX_DEPTH, max_
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from bench_python import measure_group, per, table  # noqa: E402
+# The test build (scripts/build-testing.sh): `echo` and the full-reply twins are not shipped.
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "py-host", "tests"))
+from testing_core import call as testing_call  # noqa: E402
 
 ITEMS = 1000
 
@@ -92,7 +95,7 @@ def main() -> None:
                 "s_fastjsonschema": lambda: fjs(small),
                 "p_write_input": lambda: write(small, DEFAULT_MAX_DEPTH, limit),
                 "p_raw_call": lambda: call("compiled-tool", "validate", res, small_host),
-                "p_echo_floor": lambda: _runtime.call("echo", small_host),
+                "p_echo_floor": lambda: testing_call("echo", small_host),
             }
         )
     )

@@ -4,10 +4,10 @@
 // Usage: node verdict_ab.mjs [a|b|ab]
 import '../pkg/index.mjs';
 import { api as whole } from '../pkg/wasm.mjs';
-import { FULL_REPLY } from '../pkg/api.mjs';
+// The full-reply path is in the test build (scripts/build-testing.sh).
+import { fullReply as full } from '../js-tests/testing-core.mjs';
 import { zodAction } from './schemas.mjs';
 import { parseAgentAction as seedParse } from './seed_parser.mjs';
-const full = whole[FULL_REPLY];
 const action = { type: 'tool_call', callId: 'call_1', tool: 'read_file', input: { path: 'src/index.ts', encoding: 'utf8' } };
 const text = JSON.stringify(action);
 let sink = 0;

@@ -6,7 +6,9 @@ import json, time, gc, statistics, sys
 sys.path.insert(0, str(__import__("pathlib").Path(__file__).parent))
 import agent_contract
 from agent_contract import _runtime, _unwrap
-from agent_contract._verdict import full_reply
+# The test build (scripts/build-testing.sh): `echo` and the full-reply twins are not shipped.
+sys.path.insert(0, str(__import__("pathlib").Path(__file__).parent.parent / "py-host" / "tests"))
+from testing_core import call, call_args, full_reply
 from bench_python import action_adapter, full_jsonl
 action = {"type": "tool_call", "callId": "call_1", "tool": "read_file", "input": {"path": "src/index.ts", "encoding": "utf8"}}
 text = json.dumps(action, separators=(",", ":"))
@@ -24,7 +26,6 @@ def group(fns, sizes, rounds=15):
             per[k].append((time.process_time_ns() - t) / n)
     gc.enable()
     return {k: statistics.median(v) for k, v in per.items()}
-call = _runtime.call
 r = group({
   "ours": lambda: agent_contract.parse_agent_action_json(text),
   "full": lambda: _unwrap(full_reply("parse-agent-action-json", text, None)),
@@ -41,7 +42,7 @@ for k, v in b.items(): print(f"{k:10} {v/1e6:7.2f} µs/action  {v/b['pyd_loop']:
 lines_acc = list(range(1000))
 c = group({
   "raw_verdict": lambda: _runtime.call_args("parse-agent-actions-jsonl-verdict", (jsonl,)),
-  "raw_full": lambda: _runtime.call_args("parse-agent-actions-jsonl", (jsonl,)),
+  "raw_full": lambda: call_args("parse-agent-actions-jsonl", (jsonl,)),
   "loads_array": lambda: json.loads("[" + ",".join(jsonl.split("\n")) + "]"),
   "echo": lambda: call("echo", jsonl),
   "pyd_loop": lambda: [action_adapter.validate_json(l) for l in lines],

@@ -1,17 +1,40 @@
-// The conformance entry point of the wasm build, for the JSON Schema Test Suite and the protocol
-// schema test only: `schemaSuiteCheck({schema, instances, resources})` compiles any schema (the
-// suite's non-object roots included) the way tool schemas are compiled and answers one boolean
-// per instance. It is not part of the package's API; the tests reach it through the package's
-// own wasm file and glue, in an instance of their own, seeded like the API's.
-import { readFileSync } from 'node:fs';
-import { createCore } from '../pkg/dist/agent_contract.js';
+// JSON Schema conformance through the package's public API, for the JSON Schema Test Suite and
+// the protocol schema test: `schemaSuiteCheck(JSON text of {schema, instances, resources})`
+// defines a tool whose inputSchema is the schema (defineToolJson, with the documents as the tool's
+// `resources`) and validates each instance, as JSON text, with validateToolInputJson: one boolean
+// per instance (SCHEMA_MISMATCH is false). A tool's inputSchema is an object schema whose root
+// type is "object" or absent; any other schema (a boolean, a root type such as "integer") is
+// served as a resource and the inputSchema is a `$ref` to it, as a tool reaches a shared document.
+// Any other error fails the whole group. Documents and instances are read under the limits'
+// ceilings, so no case is judged by a size limit rather than by its schema.
+import { defineToolJson, safeValidateToolInputJson } from 'agent-contract';
 
-const core = createCore();
-core.initSync({ module: new WebAssembly.Module(readFileSync(new URL('../pkg/dist/agent_contract_bg.wasm', import.meta.url))) });
-core.seed(globalThis.crypto.getRandomValues(new Uint8Array(32)));
+const SCHEMA_URI = 'https://conformance.invalid/schema.json';
+const MiB64 = 64 * 1024 * 1024;
+const CEILINGS = { maxBytes: MiB64, maxDepth: 512, maxStringBytes: MiB64, maxArrayLength: MiB64, maxObjectMembers: MiB64 };
+
+function isToolRoot(schema) {
+  return schema !== null && typeof schema === 'object' && !Array.isArray(schema) && (schema.type === undefined || schema.type === 'object');
+}
 
 export function schemaSuiteCheck(text) {
-  const reply = JSON.parse(core.schemaSuiteCheck(text));
-  if (reply.ok) return reply.value;
-  throw Object.assign(new Error(reply.error.message), reply.error);
+  const { schema, instances, resources = {} } = JSON.parse(text);
+  const direct = isToolRoot(schema);
+  const tool = defineToolJson(JSON.stringify({
+    name: 'conformance_case',
+    description: 'One group of a JSON Schema conformance suite.',
+    permission: 'read',
+    inputSchema: direct ? schema : { $ref: SCHEMA_URI },
+    resources: direct ? resources : { ...resources, [SCHEMA_URI]: schema },
+  }), CEILINGS);
+  try {
+    return instances.map((instance) => {
+      const outcome = safeValidateToolInputJson(tool, JSON.stringify(instance), CEILINGS);
+      if (outcome.ok) return true;
+      if (outcome.error.code === 'SCHEMA_MISMATCH') return false;
+      throw outcome.error;
+    });
+  } finally {
+    tool.free();
+  }
 }

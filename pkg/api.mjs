@@ -24,7 +24,8 @@ function unescapePointer(segment) {
   return segment.replace(/~1/g, '/').replace(/~0/g, '~');
 }
 
-function decode(text) {
+// Also the test build's decoder (js-tests/testing-core.mjs), so both paths decode alike.
+export function decode(text) {
   const outcome = JSON.parse(text);
   const pointers = outcome.undefined;
   if (pointers) {
@@ -673,8 +674,8 @@ function itemCount(list, most) {
 // values this side already holds: for a text, JSON.parse of the text the core accepted (as
 // parseJson); for a JS value, the mirror the reader filled while the core read it (js_host.js,
 // `found`): exactly the values the core judged, so the caller's object is never read again. An
-// error is the core's full reply. The full-reply exports stay reachable for the property tests
-// (`FULL_REPLY` below). See docs/decisions.md, "Verdict replies".
+// error is the core's full reply. The full-reply twins are in the test build only (Cargo feature
+// `testing`), where the property tests compare both paths. See docs/decisions.md, "Verdict replies".
 const hasOwnProperty = Object.prototype.hasOwnProperty;
 const objectPrototype = Object.prototype;
 
@@ -704,18 +705,11 @@ function build(source, shape) {
 
 const textOf = (text) => (typeof text === 'string' ? text : utf8.decode(text));
 
-// The internal key of the full-reply functions (not part of the public API).
-export const FULL_REPLY = Symbol.for('agent-contract.fullReply');
-// The internal key of the fuzzers' memory probe: the most memory any call left its instance at
-// since the probe was last read (a handle's methods included; not part of the public API).
-export const MEMORY_PEAK = Symbol.for('agent-contract.memoryPeakSinceLastRead');
-
 // `load()` returns the loaded instance (a glue of dist/agent_contract.js) or throws while there
 // is none (wasm.mjs: NotInitializedError); it is asked on the first use of `core`.
 export function createApi(load, renew) {
   let peakBytes = 0;
   let lastCallBytes = 0;
-  let probePeak = 0;
   let renewals = 0;
   // The schema engine's hash keys come from the host, once per instance (src/entropy.rs).
   const seeded = (instance) => {
@@ -751,7 +745,6 @@ export function createApi(load, renew) {
     const bytes = owner.memoryBytes();
     lastCallBytes = bytes;
     if (bytes > peakBytes) peakBytes = bytes;
-    if (bytes > probePeak) probePeak = bytes;
     if (owner === core && bytes > memory().renewAfterBytes) replace();
     return reply;
   };
@@ -989,12 +982,9 @@ export function createApi(load, renew) {
     // Gemini projection
     toGeminiTools: (registry) => unwrap(projected(registry, 5, core.toGeminiTools)),
     geminiSchemaIssues: (schema) => unwrap(done(core.geminiSchemaIssues(schema))),
-    /** Bytes of the wasm instance's memory (for leak tests). */
-    memoryBytes: () => core.memoryBytes(),
     /** The current instance's memory; the memory the last call left its instance at (before any
      * renewal); the most any call left it at; and how often the instance was replaced. */
     memoryReport: () => ({ bytes: core.memoryBytes(), lastCallBytes, peakBytes, renewals }),
-    /** Conformance hook: one JSON Schema Test Suite group as JSON text; one boolean per instance. */
     // Messages and sessions (seed 004): every verdict and tree query is the core's.
     parseAgentMessage: (value, options) => unwrap(done(core.parseAgentMessage(value, options))),
     safeParseAgentMessage: (value, options) => safe(done(core.parseAgentMessage(value, options))),
@@ -1041,24 +1031,5 @@ export function createApi(load, renew) {
       });
     });
   }
-  // The full-reply path (the core writes the whole result, this side decodes it), kept for the
-  // property tests that compare it with the verdict path; not part of the public API.
-  Object.defineProperty(api, FULL_REPLY, {
-    value: Object.freeze({
-      parseAgentAction: (value, options) => safe(done(core.parseAgentAction(value, options))),
-      parseAgentActionJson: (text, options) => safe(done(core.parseAgentActionJson(text, options))),
-      parseAgentActions: (list, options) => each(done(core.parseAgentActions(list, options))),
-      parseAgentActionsJsonl: (text, options) => each(done(core.parseAgentActionsJsonl(text, options))),
-      parseDecision: (value, options) => safe(done(core.parseDecision(value, options))),
-      parseDecisionJson: (text, options) => safe(done(core.parseDecisionJson(text, options))),
-    }),
-  });
-  Object.defineProperty(api, MEMORY_PEAK, {
-    value: () => {
-      const peak = probePeak;
-      probePeak = 0;
-      return peak;
-    },
-  });
   return api;
 }

@@ -610,8 +610,6 @@ export function safeAssembleProviderStream(provider: Provider, input: SseChunk |
  * stream of exactly one chunk, the normalized response, or errors with the first ContractError.
  */
 export function providerResponseStream(provider: Provider, options?: AssemblerOptions): TransformStream<SseChunk, ProviderResponse>;
-/** Bytes of the wasm instance's linear memory (for leak tests). */
-export function memoryBytes(): number;
 /**
  * The current instance's memory (`bytes`); the memory of the instance the last call ran in, read
  * before any renewal (`lastCallBytes`); the most any call left an instance at (`peakBytes`); and
@@ -1049,7 +1047,6 @@ declare const api: {
   assembleProviderStream: typeof assembleProviderStream;
   safeAssembleProviderStream: typeof safeAssembleProviderStream;
   providerResponseStream: typeof providerResponseStream;
-  memoryBytes: typeof memoryBytes;
   // ACP prompt admission and lifecycle:
   admitPrompt: typeof admitPrompt;
   safeAdmitPrompt: typeof safeAdmitPrompt;

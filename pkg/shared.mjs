@@ -48,7 +48,6 @@ export const {
   assembleProviderStream,
   safeAssembleProviderStream,
   providerResponseStream,
-  memoryBytes,
   memoryReport,
   // Loading the wasm (bundlers and explicit initialisation).
   init,

@@ -7,8 +7,9 @@
 # assembly vs the AI SDK's parsePartialJson per delta (Node) / partial-json-parser (Python); then
 # a summary against the targets (bench/summary.mjs). Numbers are medians of many interleaved
 # batches (see bench/harness.mjs, bench/bench_python.py).
-# Installs what is missing (scripts/setup.sh) and builds both wasm artifacts first (incremental,
-# so cheap when src/ is unchanged); BENCH_NO_BUILD=1 benches the artifacts as they are.
+# Installs what is missing (scripts/setup.sh) and builds both wasm artifacts and the test build
+# first (incremental, so cheap when src/ is unchanged); BENCH_NO_BUILD=1 benches the artifacts as
+# they are.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 cd "$root"
@@ -21,6 +22,11 @@ if [ "${BENCH_NO_BUILD:-}" != 1 ] || [ ! -f pkg/dist/agent_contract_bg.wasm ] \
   log="$(mktemp)"
   ./scripts/build.sh >"$log" 2>&1 || { cat "$log" >&2; rm -f "$log"; exit 1; }
   rm -f "$log"
+fi
+# The test build: the old full-reply path and the crossing floor (`echo`) the benchmarks time
+# beside the package are not shipped.
+if [ "${BENCH_NO_BUILD:-}" != 1 ] || [ ! -f target/testing/core.wasm ] || [ ! -f target/testing/js/agent_contract_bg.wasm ]; then
+  ./scripts/build-testing.sh
 fi
 .venv/bin/python -m pip install --quiet --disable-pip-version-check -r bench/requirements.txt
 [ -d bench/node_modules/zod ] && [ -d bench/node_modules/ajv ] && [ -d bench/node_modules/ai ] || (cd bench && npm ci --no-audit --no-fund --loglevel=error)

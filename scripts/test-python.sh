@@ -1,13 +1,17 @@
 #!/usr/bin/env bash
 # Python host (host 4): builds the core component, sets up .venv with the pinned dev tools and
 # runs the py-host tests. Fails on any failure, on zero tests and on zero fixture cases.
-# AGENT_CONTRACT_SKIP_BUILD=1 reuses the built core.wasm; AGENT_CONTRACT_SKIP_PACKAGING=1 skips
-# the fresh-venv install test. Extra arguments go to pytest.
+# AGENT_CONTRACT_SKIP_BUILD=1 reuses the built core.wasm and test build;
+# AGENT_CONTRACT_SKIP_PACKAGING=1 skips the fresh-venv install test. Extra arguments go to pytest.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 cd "$root"
 
-[ "${AGENT_CONTRACT_SKIP_BUILD:-}" = 1 ] || scripts/build-python.sh
+if [ "${AGENT_CONTRACT_SKIP_BUILD:-}" != 1 ]; then
+  scripts/build-python.sh
+  # The test build's component (py-host/tests/testing_core.py).
+  scripts/build-testing.sh component
+fi
 
 [ -x .venv/bin/python ] || python3 -m venv .venv
 pip=(.venv/bin/python -m pip install -q --disable-pip-version-check)

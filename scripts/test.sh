@@ -6,6 +6,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 ./scripts/setup.sh
 ./scripts/build.sh
+# The test build (Cargo feature `testing`): what only tests call, never shipped.
+./scripts/build-testing.sh
 
 logs=$(mktemp -d)
 failed=()
@@ -62,7 +64,7 @@ suite rust cargo cargo test --workspace --quiet -- --nocapture
 suite rust-scaling cargo cargo test --release --test scaling --quiet
 # The vendored schema engine's own unit tests (our patches have tests there: vendor/boon/PATCHES.md).
 suite rust-vendor cargo cargo test -p boon --lib --quiet
-suite rust-wasm cargo cargo test --target wasm32-unknown-unknown --features js --test wasm \
+suite rust-wasm cargo cargo test --target wasm32-unknown-unknown --features js,testing --test wasm \
   --config 'target.wasm32-unknown-unknown.runner="wasm-bindgen-test-runner"'
 suite node node bash -c 'cd js-tests && node --test --test-reporter=spec test/'
 # The packed npm package in Vite, webpack 5 and esbuild (browser bundles in headless Chromium,

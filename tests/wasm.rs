@@ -1,7 +1,8 @@
 //! The core compiled to wasm32 and run in Node by wasm-bindgen-test, reading real JS values
-//! through the JS binding: `cargo test --target wasm32-unknown-unknown --features js --test wasm`
-//! with wasm-bindgen-test-runner as the target runner.
-#![cfg(all(target_arch = "wasm32", feature = "js"))]
+//! through the JS binding: `cargo test --target wasm32-unknown-unknown --features js,testing --test
+//! wasm` with wasm-bindgen-test-runner as the target runner (`testing`: the full-reply exports
+//! these tests read the core's replies through).
+#![cfg(all(target_arch = "wasm32", feature = "js", feature = "testing"))]
 
 use agent_contract::bindings::js;
 use js_sys::{JsString, Object, Reflect, JSON};

@@ -132,7 +132,7 @@ test('N2: keys and strings far over maxStringBytes are refused without crossing 
     assert.deepEqual(error(() => api.parseDecision(decision)), tooLarge(''));
     assert.deepEqual(error(() => api.parseAgentAction(message)), tooLarge('/content'));
   });
-  assert.ok(api.memoryBytes() < 64 * MiB, `wasm memory ${api.memoryBytes()}`);
+  assert.ok(api.memoryReport().bytes < 64 * MiB, `wasm memory ${api.memoryReport().bytes}`);
   // Refused by its length before it crosses: the time does not grow with the string.
   assertFlat((n) => { const content = '€'.repeat(n); return () => api.safeParseAgentAction({ type: 'message', content }); }, 2 ** 22);
   // Raised limits: still the core's verdict, the instance replaced once the call left it large.
@@ -232,7 +232,7 @@ test('N3: oversized text is measured, not copied: the core\'s INPUT_TOO_LARGE wi
   assertFlat((n) => { const big = new Uint8Array(n).fill(32); return () => api.safeParseJson(big); }, 5e6);
   // The tool is read before the text, as in every host: its error comes first.
   assert.equal(error(() => api.validateToolInputJson({}, bytes)).code, 'FIELD_MISSING');
-  assert.ok(api.memoryBytes() < 64 * MiB, `wasm memory ${api.memoryBytes()}`);
+  assert.ok(api.memoryReport().bytes < 64 * MiB, `wasm memory ${api.memoryReport().bytes}`);
 });
 
 function error2(call) {
@@ -241,7 +241,7 @@ function error2(call) {
 }
 
 test('N3: SSE text crosses in pieces: a large chunk does not grow the wasm memory', () => {
-  const before = api.memoryBytes();
+  const before = api.memoryReport().bytes;
   const sse = 'data: {"choices":[]}\n\n'.repeat(5e5) + 'data: [DONE]\n\n'; // 11.5 MB
   for (const chunk of [sse, new TextEncoder().encode(sse)]) {
     assert.equal(error(() => api.assembleProviderStream('openai-chat', chunk)).code, 'INCOMPLETE_RESPONSE');
@@ -254,5 +254,5 @@ test('N3: SSE text crosses in pieces: a large chunk does not grow the wasm memor
   const pair = 'data: {"choices":[]}\n' + ':' + 'x'.repeat((1 << 20) - 23) + '😀\n\n';
   assert.equal(pair.charCodeAt((1 << 20) - 1), 0xd83d);
   assert.equal(error(() => api.assembleProviderStream('openai-chat', pair)).code, 'INCOMPLETE_RESPONSE');
-  assert.ok(api.memoryBytes() - before <= 8 * MiB, `memory grew from ${before} to ${api.memoryBytes()}`);
+  assert.ok(api.memoryReport().bytes - before <= 8 * MiB, `memory grew from ${before} to ${api.memoryReport().bytes}`);
 });

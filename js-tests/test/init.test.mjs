@@ -23,7 +23,7 @@ function fresh(body) {
 test('a call before init throws NotInitializedError, not a ContractError; safe functions too', () => {
   const out = fresh(`
     const seen = [];
-    for (const call of [() => api.parseAgentAction({ type: 'message', content: 'x' }), verdict, () => api.memoryBytes(),
+    for (const call of [() => api.parseAgentAction({ type: 'message', content: 'x' }), verdict, () => api.memoryReport().bytes,
       () => api.toStandardSchema({ name: 't', description: 'd', inputSchema: {}, permission: 'read' })]) {
       try { call(); seen.push('no error'); } catch (e) {
         seen.push([e.name, e instanceof api.NotInitializedError, e instanceof api.ContractError, /init\\(/.test(e.message)]);

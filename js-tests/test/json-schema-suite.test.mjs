@@ -1,6 +1,7 @@
 // The official JSON Schema Test Suite (draft 2020-12) through the wasm build in Node, with
-// remotes/ served as http://localhost:1234/... from the files (no network): the same compile and
-// validate path as tool schemas (schemaSuiteCheck). Required tests must all pass; optional/
+// remotes/ served as http://localhost:1234/... from the files (no network): each group's schema
+// is a tool's, defined and used through the public API (suite-core.mjs: defineToolJson with the
+// remotes as `resources`, validateToolInputJson). Required tests must all pass; optional/
 // (format included) is reported. Skips with a message when ../shared is absent.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -24,6 +25,17 @@ function files(dir) {
   });
 }
 
+// A tool carries at most 64 documents: the remotes of the other drafts' directories (draft4 ...
+// draft2019-09, v1) go only with a schema that names that directory.
+const OTHER_DRAFT = /^http:\/\/localhost:1234\/(draft(?!2020-12\/)[^/]*|v1)\//;
+function remotesFor(schemaText, remotes) {
+  if (!schemaText.includes('localhost:1234')) return {};
+  return Object.fromEntries(Object.entries(remotes).filter(([url]) => {
+    const other = OTHER_DRAFT.exec(url);
+    return !other || schemaText.includes(`localhost:1234/${other[1]}/`);
+  }));
+}
+
 function run(paths, remotes) {
   let passed = 0;
   const failures = [];
@@ -33,7 +45,7 @@ function run(paths, remotes) {
       const request = JSON.stringify({
         schema: group.schema,
         instances: group.tests.map((t) => t.data),
-        resources: schemaText.includes('localhost:1234') ? remotes : {},
+        resources: remotesFor(schemaText, remotes),
       });
       let verdicts;
       try {

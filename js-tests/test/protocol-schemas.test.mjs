@@ -1,7 +1,7 @@
 // The protocol schemas (protocolSchemas()) against the parsers in Node: every
 // fixture input of the parsers a schema can judge (no host values, no options, text that is
-// JSON) is validated with its schema by the wasm build's engine (schemaSuiteCheck), and the
-// verdict must be the fixture's, except for the exact list in
+// JSON) is validated with its schema through defineToolJson / validateToolInputJson
+// (suite-core.mjs), and the verdict must be the fixture's, except for the exact list in
 // tests/protocol_schema_differences.json. The same check as tests/protocol_schemas.rs and
 // py-host/tests/test_protocol_schemas.py.
 import { test } from 'node:test';

@@ -124,13 +124,13 @@ test('100,000 provider assemblers created and freed, or dropped, do not grow the
     a.pushSse(text);
     a.free();
   }
-  const before = api.memoryBytes();
+  const before = api.memoryReport().bytes;
   for (let i = 0; i < 100_000; i++) {
     const a = api.createProviderAssembler('openai-chat');
     a.pushSse(text);
     a.free();
   }
-  assert.ok(api.memoryBytes() - before <= 1 << 20, `memory grew from ${before} to ${api.memoryBytes()}`);
+  assert.ok(api.memoryReport().bytes - before <= 1 << 20, `memory grew from ${before} to ${api.memoryReport().bytes}`);
   // Dropped without free(): the garbage collector's finalizers free them. The memory of the
   // first rounds (10,000 live at once) is reused by the later ones; a leak would add ~15 MB.
   let settled = 0;
@@ -138,7 +138,7 @@ test('100,000 provider assemblers created and freed, or dropped, do not grow the
     for (let i = 0; i < 10_000; i++) api.createProviderAssembler('openai-chat').pushSse(text);
     gc();
     await new Promise((r) => setTimeout(r, 0));
-    if (round === 1) settled = api.memoryBytes();
+    if (round === 1) settled = api.memoryReport().bytes;
   }
-  assert.ok(api.memoryBytes() - settled <= 4 << 20, `memory grew from ${settled} to ${api.memoryBytes()}`);
+  assert.ok(api.memoryReport().bytes - settled <= 4 << 20, `memory grew from ${settled} to ${api.memoryReport().bytes}`);
 });

@@ -32,11 +32,11 @@ test('the protocol core has no export of a tool function, the full core has them
   const exportsOf = (file) => new Set(WebAssembly.Module.exports(new WebAssembly.Module(readFileSync(new URL(file, dist)))).map((e) => e.name));
   const protocol = exportsOf('agent_contract_protocol_bg.wasm');
   const full = exportsOf('agent_contract_bg.wasm');
-  for (const name of ['defineTool', 'validateToolInput', 'checkToolCall', 'createRegistry', 'schemaSuiteCheck', 'normalizeToolResult']) {
+  for (const name of ['validateToolInputs', 'validateToolInput', 'checkToolCall', 'toOpenAITools', 'validateToolInputJson', 'normalizeToolResult']) {
     assert.ok(full.has(name), `full core lacks ${name}`);
     assert.ok(!protocol.has(name), `protocol core exports ${name}`);
   }
-  for (const name of ['parseAgentAction', 'parseJson', 'parseDecision', 'classifyJsonRpc', 'admitPrompt', 'checkSession']) {
+  for (const name of ['parseAgentActionVerdict', 'parseJson', 'parseDecisionVerdict', 'classifyJsonRpc', 'admitPrompt', 'checkSession']) {
     assert.ok(protocol.has(name), `protocol core lacks ${name}`);
   }
 });

@@ -199,18 +199,18 @@ test('100,000 assemblers created and freed do not grow the wasm memory', () => {
     use(a);
     a.free();
   }
-  const before = api.memoryBytes();
+  const before = api.memoryReport().bytes;
   for (let i = 0; i < 100_000; i++) {
     const a = api.createAssembler();
     use(a);
     a.free();
   }
   // 100,000 leaked assemblers would hold > 25 MB; freed ones reuse the same few pages.
-  assert.ok(api.memoryBytes() - before <= 1 << 20, `memory grew from ${before} to ${api.memoryBytes()}`);
+  assert.ok(api.memoryReport().bytes - before <= 1 << 20, `memory grew from ${before} to ${api.memoryReport().bytes}`);
 });
 
 test('100,000 assemblers dropped without free() are reclaimed by garbage collection', async () => {
-  const before = api.memoryBytes();
+  const before = api.memoryReport().bytes;
   for (let round = 0; round < 10; round++) {
     for (let i = 0; i < 10_000; i++) {
       const a = api.createAssembler();
@@ -220,5 +220,5 @@ test('100,000 assemblers dropped without free() are reclaimed by garbage collect
     gc();
     await new Promise((r) => setTimeout(r, 0));
   }
-  assert.ok(api.memoryBytes() - before <= 16 << 20, `memory grew from ${before} to ${api.memoryBytes()}`);
+  assert.ok(api.memoryReport().bytes - before <= 16 << 20, `memory grew from ${before} to ${api.memoryReport().bytes}`);
 });

@@ -107,9 +107,9 @@ test('garbage collection frees dropped tools: 100,000 created and dropped do not
   };
   // Warm up (the allocator's free lists, the schema cache), then measure.
   for (let r = 0; r < 2; r++) await round(5000, r === 0);
-  const start = api.memoryBytes();
+  const start = api.memoryReport().bytes;
   for (let r = 0; r < 20; r++) await round(5000, r % 2 === 0);
-  const end = api.memoryBytes();
+  const end = api.memoryReport().bytes;
   const after = api.memoryReport();
   assert.equal(after.renewals, before.renewals, 'the instance was not replaced (its memory stayed under the bound)');
   assert.ok(end - start <= 2 * 65536, `memory grew by ${end - start} bytes over 100,000 tools (${start} -> ${end})`);
@@ -118,9 +118,9 @@ test('garbage collection frees dropped tools: 100,000 created and dropped do not
 test('validateToolInput through a handle: no memory growth over 200,000 calls', () => {
   const tool = api.defineTool(weather);
   for (let i = 0; i < 20000; i++) api.safeValidateToolInput(tool, i % 2 ? { city: 'Paris', days: 2 } : { city: 3 });
-  const start = api.memoryBytes();
+  const start = api.memoryReport().bytes;
   for (let i = 0; i < 200000; i++) api.safeValidateToolInput(tool, i % 2 ? { city: 'Paris', days: 2 } : { city: 3 });
-  assert.equal(api.memoryBytes(), start);
+  assert.equal(api.memoryReport().bytes, start);
 });
 
 // The property: the handle path and the plain path (a JSON copy of the same definition) give the

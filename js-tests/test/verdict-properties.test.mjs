@@ -1,19 +1,18 @@
 // Verdict replies: the public functions build their result from the core's verdict
 // and the values this side holds (the reader's mirror, JSON.parse of the accepted text); the
-// full-reply path (the core writes the whole result) is kept behind FULL_REPLY. Both must give
-// the same outcome on any input, hostile ones included: getters that answer differently on each
-// read, that throw or delete members, Proxies, undefined members, null, missing fields. Every
-// hostile value is built twice from one recipe, so each path meets the same sequence of reads;
-// a host that read the caller's value again would see other answers, and the number of reads
-// must match too.
+// full-reply path (the core writes the whole result) is in the test build (testing-core.mjs).
+// Both must give the same outcome on any input, hostile ones included: getters that answer
+// differently on each read, that throw or delete members, Proxies, undefined members, null,
+// missing fields. Every hostile value is built twice from one recipe, so each path meets the
+// same sequence of reads; a host that read the caller's value again would see other answers,
+// and the number of reads must match too.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { api } from '../../pkg/wasm.mjs';
-import { FULL_REPLY } from '../../pkg/api.mjs';
+import { fullReply as full } from '../testing-core.mjs';
 import 'agent-contract'; // loads the instance the API object uses
 
-const full = api[FULL_REPLY];
 const RUNS = 1500;
 
 // A ContractError as plain data (every field of its shape), a success as it is.

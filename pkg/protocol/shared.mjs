@@ -23,7 +23,6 @@ export const {
   assembleProviderStream,
   safeAssembleProviderStream,
   providerResponseStream,
-  memoryBytes,
   memoryReport,
   init,
   initSync,

@@ -27,7 +27,7 @@ const PROTOCOL_NAMES = [
   'parseDecision', 'safeParseDecision', 'parseDecisionJson', 'safeParseDecisionJson',
   'createAssembler', 'createProviderAssembler', 'assembleProviderStream', 'safeAssembleProviderStream',
   'providerResponseStream',
-  'memoryBytes', 'memoryReport',
+  'memoryReport',
   'init', 'initSync', 'NotInitializedError',
   'parseAgentMessage', 'safeParseAgentMessage', 'parseAgentMessageJson', 'safeParseAgentMessageJson',
   'parseToolResult', 'safeParseToolResult', 'parseSessionEntry', 'safeParseSessionEntry',

@@ -7,10 +7,10 @@ from pathlib import Path
 
 import agent_contract as ac
 
-# Conformance and leak-test hooks of the JS package; Python tests reach the component directly.
-# providerResponseStream is a WHATWG TransformStream; Python's twin for a response body is
+# memoryReport: the npm package's report of its instance's memory (Python renews its instances by
+# the same policy, per thread, and reports nothing). providerResponseStream is a WHATWG TransformStream; Python's twin for a response body is
 # assemble_sse_lines (an iterable of lines).
-JS_ONLY = {"memoryBytes", "memoryReport", "providerResponseStream", "toStandardSchema"}
+JS_ONLY = {"memoryReport", "providerResponseStream", "toStandardSchema"}
 # Loading the wasm in the npm package (bundlers and explicit init); the Python package loads its component itself.
 JS_ONLY |= {"init", "initSync"}
 

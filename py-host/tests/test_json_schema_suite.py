@@ -1,17 +1,19 @@
 """The official JSON Schema Test Suite (draft 2020-12) through the component in Python, with
-remotes/ served as http://localhost:1234/... from the files (no network): the same compile and
-validate path as tool schemas (the `schema-suite-check` export). Required tests must all pass;
-optional/ (format included) is reported. Skips with a message when ../shared is absent."""
+remotes/ served as http://localhost:1234/... from the files (no network): each group's schema is a
+tool's, defined and used through the public API (suite_check.py: define_tool_json with the remotes
+as `resources`, validate_tool_input_json). Required tests must all pass; optional/ (format
+included) is reported. Skips with a message when ../shared is absent."""
 
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from agent_contract import _runtime
+from suite_check import schema_suite_check
 
 ROOT = Path(__file__).resolve().parents[3] / "shared" / "conformance" / "json-schema-test-suite"
 # The required draft 2020-12 tests when ../shared is present: a lower bound, the count when it
@@ -20,19 +22,34 @@ REQUIRED_AT_LEAST = 1299
 REF_REMOTE_AT_LEAST = 31
 
 
+# A tool carries at most 64 documents: the remotes of the other drafts' directories (draft4 ...
+# draft2019-09, v1) go only with a schema that names that directory.
+_OTHER_DRAFT = re.compile(r"^http://localhost:1234/(draft(?!2020-12/)[^/]*|v1)/")
+
+
+def _remotes_for(schema_text: str, remotes: dict[str, Any]) -> dict[str, Any]:
+    if "localhost:1234" not in schema_text:
+        return {}
+    kept = {}
+    for url, doc in remotes.items():
+        other = _OTHER_DRAFT.match(url)
+        if other is None or f"localhost:1234/{other.group(1)}/" in schema_text:
+            kept[url] = doc
+    return kept
+
+
 def _run(paths: list[Path], remotes: dict[str, Any]) -> tuple[int, list[str]]:
     passed, failures = 0, []
     for path in paths:
         for group in json.loads(path.read_text(encoding="utf-8")):
-            uses_remote = "localhost:1234" in json.dumps(group["schema"])
             request = json.dumps(
                 {
                     "schema": group["schema"],
                     "instances": [t["data"] for t in group["tests"]],
-                    "resources": remotes if uses_remote else {},
+                    "resources": _remotes_for(json.dumps(group["schema"]), remotes),
                 }
             )
-            reply = json.loads(_runtime.call("schema-suite-check", request))
+            reply = schema_suite_check(request)
             verdicts = reply["value"] if reply["ok"] else [reply["error"]["code"]] * len(group["tests"])
             for t, got in zip(group["tests"], verdicts):
                 if got is t["valid"]:

@@ -1,7 +1,7 @@
 """The protocol schemas (`protocol_schemas()`) against the parsers in Python: every
 fixture input of the parsers a schema can judge (no host values, no options, text that is JSON)
-is validated with its schema by the component's engine (the `schema-suite-check` export), and
-the verdict must be the fixture's, except for the exact list in
+is validated with its schema through define_tool_json / validate_tool_input_json (suite_check.py),
+and the verdict must be the fixture's, except for the exact list in
 tests/protocol_schema_differences.json. The same check as tests/protocol_schemas.rs and
 js-tests/test/protocol-schemas.test.mjs."""
 
@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import agent_contract as ac
-from agent_contract import _runtime
+from suite_check import schema_suite_check
 
 ROOT = Path(__file__).resolve().parents[2]
 SCHEMA_OF = {
@@ -49,7 +49,7 @@ def test_schemas_give_the_parsers_verdicts() -> None:
     for name, cases in groups.items():
         assert len(cases) >= 20, f"{name}: only {len(cases)} cases"
         request = json.dumps({"schema": schemas[name], "instances": [v for _, v, _ in cases]})  # type: ignore[literal-required]
-        reply = json.loads(_runtime.call("schema-suite-check", request))
+        reply = schema_suite_check(request)
         assert reply["ok"], reply
         for (case_id, _, ok), verdict in zip(cases, reply["value"]):
             if verdict is not ok:

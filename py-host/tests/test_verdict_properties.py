@@ -1,6 +1,6 @@
 """Verdict replies: the text functions build their result from the core's verdict
 and `json.loads` of the text the core accepted; the full-reply exports (the core writes the whole
-result) are kept for this comparison. Both must give the same outcome, the same value or the same
+result) are in the test build (testing_core.py) for this comparison. Both must give the same outcome, the same value or the same
 error (code, path, message, position), on any text: action- and decision-like JSON with numbers
 of every form, escapes and `__proto__` keys, broken texts, invalid UTF-8 bytes, lone surrogates,
 JSON Lines with CRLF and blank lines, and options."""
@@ -15,8 +15,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import agent_contract as ac
-from agent_contract import _verdict
 from conftest import GENERATED
+from testing_core import full_reply
 
 ACCEPTED = {"action": 0, "decision": 0}
 SETTINGS = dict(deadline=None, suppress_health_check=list(HealthCheck), database=None, max_examples=1500, derandomize=True)
@@ -114,11 +114,11 @@ def test_single_texts_match_the_full_reply(text: str, how: int, opts: Any) -> No
     GENERATED["values"] += 1
     t = _encoded(text, how)
     ours = _ours(lambda: ac.parse_agent_action_json(t, opts))
-    theirs = _theirs(_verdict.full_reply("parse-agent-action-json", t, opts))
+    theirs = _theirs(full_reply("parse-agent-action-json", t, opts))
     assert _same(ours, theirs), (ours, theirs)
     ACCEPTED["action"] += ours["ok"]
     ours = _ours(lambda: ac.parse_decision_json(t, opts))
-    theirs = _theirs(_verdict.full_reply("parse-decision-json", t, opts))
+    theirs = _theirs(full_reply("parse-decision-json", t, opts))
     assert _same(ours, theirs), (ours, theirs)
     ACCEPTED["decision"] += ours["ok"]
 
@@ -133,7 +133,7 @@ def test_jsonl_matches_the_full_reply(lines: list[tuple[str, str]], trim: bool, 
     ours = _ours(lambda: ac.parse_agent_actions_jsonl(t, opts))
     if ours["ok"]:
         ours["value"] = [o if o["ok"] else {"ok": False, "error": _plain_error(o["error"])} for o in ours["value"]]
-    reply = _verdict.full_reply("parse-agent-actions-jsonl", t, opts, whole=True)
+    reply = full_reply("parse-agent-actions-jsonl", t, opts, whole=True)
     theirs = _theirs(reply)
     if theirs["ok"]:
         theirs["value"] = [_theirs(item) for item in theirs["value"]]

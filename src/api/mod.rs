@@ -56,7 +56,9 @@ pub fn check_tool_input_json<V: HostValue>(tool: &V, text: &[u8], options: Optio
 }
 
 #[cfg(feature = "schema")]
-/// The official JSON Schema Test Suite's entry point for hosts without file access.
+/// One group of a JSON Schema conformance suite as JSON text (`check_suite_json`). No binding
+/// exports it: the hosts run the suite through `define_tool_json` and `validate_tool_input_json`;
+/// the fuzz target `text_ops` feeds it texts.
 pub fn schema_suite_check(text: &[u8]) -> Result<Value> {
     crate::tools::schema::check_suite_json(text)
 }

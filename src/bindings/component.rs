@@ -8,7 +8,11 @@ use crate::json::{self, Mode};
 use crate::value::Value;
 use crate::wire::{outcome_value, to_text, verdict_text};
 
+// The shipped world, or the test build's (the shipped one plus the full-reply twins and `echo`).
+#[cfg(not(feature = "testing"))]
 wit_bindgen::generate!({ world: "agent-contract", path: "wit" });
+#[cfg(feature = "testing")]
+wit_bindgen::generate!({ world: "agent-contract-testing", path: "wit" });
 
 mod verdict; // verdict replies
 
@@ -44,6 +48,7 @@ fn carried_bytes(carried: &str) -> Vec<u8> {
     carried.chars().map(|c| u8::try_from(c).unwrap_or(0xFF)).collect()
 }
 
+#[cfg(feature = "testing")] // the full-reply twins only (world `agent-contract-testing`)
 fn action_json(text: &[u8], options: &str) -> String {
     reply((|| {
         let o = host_options(options)?;
@@ -51,13 +56,7 @@ fn action_json(text: &[u8], options: &str) -> String {
     })())
 }
 
-fn tool_json(text: &[u8], options: &str) -> String {
-    reply((|| {
-        let o = host_options(options)?;
-        api::define_tool_json(text, o.as_ref().as_ref()).map(|t| t.into_value())
-    })())
-}
-
+#[cfg(feature = "testing")] // the full-reply twins only (world `agent-contract-testing`)
 fn actions_jsonl(text: &[u8], options: &str) -> String {
     batch((|| {
         let o = host_options(options)?;
@@ -73,6 +72,7 @@ fn check_json(text: &[u8], options: &str) -> String {
     })())
 }
 
+#[cfg(feature = "testing")] // the full-reply twins only (world `agent-contract-testing`)
 fn decision_json(text: &[u8], options: &str) -> String {
     reply((|| {
         let o = host_options(options)?;
@@ -124,10 +124,12 @@ impl Guest for Core {
         })())
     }
 
+    #[cfg(feature = "testing")]
     fn parse_agent_action_json_with_options(text: String, options: String) -> String {
         action_json(text.as_bytes(), &options)
     }
 
+    #[cfg(feature = "testing")]
     fn parse_agent_action_json_bytes_with_options(text: String, options: String) -> String {
         action_json(&carried_bytes(&text), &options)
     }
@@ -140,21 +142,6 @@ impl Guest for Core {
         }))
     }
 
-    fn define_tool_with_options(value: String, options: String) -> String {
-        reply((|| {
-            let (v, o) = (host_value(&value)?, host_options(&options)?);
-            api::define_tool(&&v, o.as_ref().as_ref()).map(|t| t.into_value())
-        })())
-    }
-
-    fn define_tool_json_with_options(text: String, options: String) -> String {
-        tool_json(text.as_bytes(), &options)
-    }
-
-    fn define_tool_json_bytes_with_options(text: String, options: String) -> String {
-        tool_json(&carried_bytes(&text), &options)
-    }
-
     fn parse_agent_actions_with_options(values: String, options: String) -> String {
         batch((|| {
             let (v, o) = (host_value(&values)?, host_options(&options)?);
@@ -162,10 +149,12 @@ impl Guest for Core {
         })())
     }
 
+    #[cfg(feature = "testing")]
     fn parse_agent_actions_jsonl_with_options(text: String, options: String) -> String {
         actions_jsonl(text.as_bytes(), &options)
     }
 
+    #[cfg(feature = "testing")]
     fn parse_agent_actions_jsonl_bytes_with_options(text: String, options: String) -> String {
         actions_jsonl(&carried_bytes(&text), &options)
     }
@@ -174,10 +163,12 @@ impl Guest for Core {
         Self::parse_agent_action_with_options(value, String::new())
     }
 
+    #[cfg(feature = "testing")]
     fn parse_agent_action_json(text: String) -> String {
         Self::parse_agent_action_json_with_options(text, String::new())
     }
 
+    #[cfg(feature = "testing")]
     fn parse_agent_action_json_bytes(text: String) -> String {
         Self::parse_agent_action_json_bytes_with_options(text, String::new())
     }
@@ -186,26 +177,16 @@ impl Guest for Core {
         Self::preview_action_with_options(value, String::new())
     }
 
-    fn define_tool(value: String) -> String {
-        Self::define_tool_with_options(value, String::new())
-    }
-
-    fn define_tool_json(text: String) -> String {
-        Self::define_tool_json_with_options(text, String::new())
-    }
-
-    fn define_tool_json_bytes(text: String) -> String {
-        Self::define_tool_json_bytes_with_options(text, String::new())
-    }
-
     fn parse_agent_actions(values: String) -> String {
         Self::parse_agent_actions_with_options(values, String::new())
     }
 
+    #[cfg(feature = "testing")]
     fn parse_agent_actions_jsonl(text: String) -> String {
         Self::parse_agent_actions_jsonl_with_options(text, String::new())
     }
 
+    #[cfg(feature = "testing")]
     fn parse_agent_actions_jsonl_bytes(text: String) -> String {
         Self::parse_agent_actions_jsonl_bytes_with_options(text, String::new())
     }
@@ -237,18 +218,22 @@ impl Guest for Core {
         })())
     }
 
+    #[cfg(feature = "testing")]
     fn parse_decision_json(text: String) -> String {
         decision_json(text.as_bytes(), "")
     }
 
+    #[cfg(feature = "testing")]
     fn parse_decision_json_with_options(text: String, options: String) -> String {
         decision_json(text.as_bytes(), &options)
     }
 
+    #[cfg(feature = "testing")]
     fn parse_decision_json_bytes(text: String) -> String {
         Self::parse_decision_json_bytes_with_options(text, String::new())
     }
 
+    #[cfg(feature = "testing")]
     fn parse_decision_json_bytes_with_options(text: String, options: String) -> String {
         decision_json(&carried_bytes(&text), &options)
     }
@@ -278,17 +263,6 @@ impl Guest for Core {
 
     fn validate_tool_input_json_bytes(tool: String, text: String) -> String {
         Self::validate_tool_input_json_bytes_with_options(tool, text, String::new())
-    }
-
-    fn create_registry_with_options(tools: String, options: String) -> String {
-        reply((|| {
-            let (t, o) = (host_value(&tools)?, host_options(&options)?);
-            api::create_registry(&&t, o.as_ref().as_ref())
-        })())
-    }
-
-    fn create_registry(tools: String) -> String {
-        Self::create_registry_with_options(tools, String::new())
     }
 
     fn catalog(registry: String) -> String {
@@ -369,14 +343,11 @@ impl Guest for Core {
         api::seed(&bytes)
     }
 
-    fn schema_suite_check(text: String) -> String {
-        reply(api::schema_suite_check(text.as_bytes()))
-    }
-
     fn not_text(value: String) -> String {
         reply(host_value(&value).and_then(|v| Err(api::not_text(&&v))))
     }
 
+    #[cfg(feature = "testing")]
     fn echo(text: String) -> String {
         text
     }
@@ -427,13 +398,6 @@ impl Guest for Core {
 
     fn gemini_schema_issues(schema: String) -> String {
         reply(host_value(&schema).and_then(|s| api::gemini_schema_issues(&&s)))
-    }
-
-    fn memory_bytes() -> u64 {
-        #[cfg(target_arch = "wasm32")]
-        return core::arch::wasm32::memory_size(0) as u64 * 65536;
-        #[cfg(not(target_arch = "wasm32"))]
-        0
     }
 
     // Messages and sessions (seed 004)

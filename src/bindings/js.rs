@@ -415,16 +415,22 @@ fn reply(result: Result<Value, ContractError>) -> String {
     to_text(&outcome_value(result))
 }
 
+#[cfg(feature = "testing")]
 fn batch(result: Result<Vec<Result<crate::AgentAction, ContractError>>, ContractError>) -> String {
     crate::wire::batch_reply(result, crate::AgentAction::into_value)
 }
 
+// The full-reply twins of the verdict exports (js/verdict.rs): the core writes the whole result.
+// The package calls only the verdict ones; the property tests compare both paths through the
+// test build (feature `testing`), so a shipped build has none of these.
+#[cfg(feature = "testing")]
 #[wasm_bindgen(js_name = parseAgentAction)]
 pub fn parse_agent_action(value: JsValue, options: JsValue) -> String {
     let o = CallOptions::read(&options, OptionSet::Rules);
     reply(api::parse_agent_action(&o.value(value), Some(&o.input)).map(|a| a.into_value()))
 }
 
+#[cfg(feature = "testing")]
 #[wasm_bindgen(js_name = parseAgentActionJson)]
 pub fn parse_agent_action_json(text: JsValue, options: JsValue) -> String {
     let o = CallOptions::read(&options, OptionSet::Rules);
@@ -439,22 +445,16 @@ pub fn preview_action(value: JsValue, options: JsValue) -> String {
     reply(Ok(api::preview_action(&o.value(value), Some(&o.input))))
 }
 
-#[cfg(feature = "schema")]
+/// A definition as plain data, without the handle (`ToolHandle`) the package makes: tests/wasm.rs
+/// reads definitions through it.
+#[cfg(all(feature = "schema", feature = "testing"))]
 #[wasm_bindgen(js_name = defineTool)]
 pub fn define_tool(def: JsValue, options: JsValue) -> String {
     let o = CallOptions::read(&options, OptionSet::Rules);
     reply(api::define_tool(&o.value(def), Some(&o.input)).map(|t| t.into_value()))
 }
 
-#[cfg(feature = "schema")]
-#[wasm_bindgen(js_name = defineToolJson)]
-pub fn define_tool_json(text: JsValue, options: JsValue) -> String {
-    let o = CallOptions::read(&options, OptionSet::Rules);
-    reply(with_text(&text, max_bytes(&o, OptionSet::Rules), |t| {
-        api::define_tool_json(t, Some(&o.input)).map(|t| t.into_value())
-    }))
-}
-
+#[cfg(feature = "testing")]
 #[wasm_bindgen(js_name = parseAgentActions)]
 pub fn parse_agent_actions(list: JsValue, options: JsValue) -> String {
     let o = CallOptions::read(&options, OptionSet::Rules);
@@ -462,6 +462,7 @@ pub fn parse_agent_actions(list: JsValue, options: JsValue) -> String {
 }
 
 /// JSON Lines text crosses whole: `maxBytes` bounds each line, not the text.
+#[cfg(feature = "testing")]
 #[wasm_bindgen(js_name = parseAgentActionsJsonl)]
 pub fn parse_agent_actions_jsonl(text: JsValue, options: JsValue) -> String {
     let o = CallOptions::read(&options, OptionSet::Rules);
@@ -482,12 +483,14 @@ pub fn parse_json(text: JsValue, options: JsValue) -> String {
     )
 }
 
+#[cfg(feature = "testing")]
 #[wasm_bindgen(js_name = parseDecision)]
 pub fn parse_decision(value: JsValue, options: JsValue) -> String {
     let o = CallOptions::read(&options, OptionSet::Decision);
     reply(api::parse_decision(&o.value(value), Some(&o.input)).map(|d| d.into_value()))
 }
 
+#[cfg(feature = "testing")]
 #[wasm_bindgen(js_name = parseDecisionJson)]
 pub fn parse_decision_json(text: JsValue, options: JsValue) -> String {
     let o = CallOptions::read(&options, OptionSet::Decision);
@@ -523,20 +526,6 @@ pub fn validate_tool_input_json(tool: JsValue, text: JsValue, options: JsValue) 
 #[wasm_bindgen]
 pub fn seed(bytes: &[u8]) -> bool {
     api::seed(bytes)
-}
-
-/// Runs one group of the official JSON Schema Test Suite (JSON text); for the conformance tests.
-#[cfg(feature = "schema")]
-#[wasm_bindgen(js_name = schemaSuiteCheck)]
-pub fn schema_suite_check(text: JsValue) -> String {
-    reply(with_text(&text, MAX_BYTES_CEILING, api::schema_suite_check))
-}
-
-#[cfg(feature = "schema")]
-#[wasm_bindgen(js_name = createRegistry)]
-pub fn create_registry(tools: JsValue, options: JsValue) -> String {
-    let o = CallOptions::read(&options, OptionSet::Rules);
-    reply(api::create_registry(&o.value(tools), Some(&o.input)))
 }
 
 /// Registries, policies and the projections take no options: the data the program gave back
@@ -743,7 +732,8 @@ pub fn assemble_provider_stream(provider: JsValue, input: JsValue, options: JsVa
     })
 }
 
-/// Bytes of this instance's linear memory: tests show that dropped assemblers are freed.
+/// Bytes of this instance's linear memory: api.mjs renews an instance past its memory bound and
+/// reports it (`memoryReport`).
 #[wasm_bindgen(js_name = memoryBytes)]
 pub fn memory_bytes() -> f64 {
     #[cfg(target_arch = "wasm32")]

@@ -731,8 +731,8 @@ pub fn check_instances(schema: &Value, instances: &[Value], resources: Resources
 }
 
 /// The conformance entry point over JSON text `{"schema", "instances": [...], "resources":
-/// {url: document}}`: one boolean per instance. Hosts without file access (wasm) use it to run
-/// the official suite through the very same code; it is not meant for production use.
+/// {url: document}}`: one boolean per instance (`api::schema_suite_check`, for the fuzz target;
+/// the wasm hosts run the suite through the public tool functions instead).
 pub fn check_suite_json(text: &[u8]) -> Result<Value> {
     let doc = json::parse(text, Mode::Strict, &crate::Limits::ceilings())?;
     let bad =

@@ -6,7 +6,7 @@ import { verdicts, beforeInit, report } from './check.mjs';
 const before = beforeInit(api);
 let message;
 try {
-  api.memoryBytes();
+  api.memoryReport();
 } catch (e) {
   message = e.message;
 }

@@ -3,8 +3,9 @@ verdict alone, the index of a shape in its table (`verdict-shapes`, read once pe
 names the members of the result in order. The result is built here from `json.loads` of the text
 the core accepted (as `parse_json` does): exactly one I-JSON value, so `json.loads` gives the
 values the core judged. Which variant, which fields, and every accept / reject decision are the
-core's; an error is its full reply. The full-reply exports stay for the property tests
-(`full_reply`). See docs/decisions.md, "Verdict replies"."""
+core's; an error is its full reply. The full-reply twins are in the test build only (Cargo
+feature `testing`), where the property tests compare both paths. See docs/decisions.md, "Verdict
+replies"."""
 
 from __future__ import annotations
 
@@ -123,10 +124,3 @@ def jsonl(export: str, text: Any, options: Any) -> list[Any]:
         for i, value in zip(accepted, values):
             items[i] = {"ok": True, "value": build_of[items[i]](value)}
     return [item if type(item) is dict and item.get("ok") else {"ok": False, "error": _error(item["error"])} for item in items]
-
-
-def full_reply(export: str, text: Any, options: Any, whole: bool = False) -> Any:
-    """The full-reply path (the core writes the whole result), for the property tests."""
-    from . import _call_text
-
-    return _call_text(export, text, options, whole=whole)

@@ -1,6 +1,7 @@
 //! Verdict replies for the component: on success the verdict number alone
 //! (`wire::verdict_reply`), the Python binding building the result from `json.loads` of the
-//! text it sent; errors whole. The full-reply exports stay: the property tests compare both.
+//! text it sent; errors whole. The full-reply twins of the text functions exist in test builds only
+//! (feature `testing`, world `agent-contract-testing`): the property tests compare both.
 
 use super::host_options;
 use crate::api;

@@ -2,8 +2,8 @@
 //! verdict only (`protocol::verdict`): a number for a text (api.mjs builds the result from
 //! `JSON.parse` of the text it holds), the root node marked with the verdict for a JS value
 //! (api.mjs builds the result from the node's mirror, the values the reader gave the core; see
-//! `found` in js_host.js). An error is the usual reply string, whole. The full-reply exports in
-//! `js.rs` stay: the property tests compare both paths.
+//! `found` in js_host.js). An error is the usual reply string, whole. The full-reply twins in
+//! `js.rs` exist in test builds only (feature `testing`): the property tests compare both paths.
 
 use wasm_bindgen::prelude::*;
 

@@ -55,8 +55,8 @@ def test_both_hosts_give_the_same_replies() -> None:
 
     ours, theirs = _runtime._Instance(), ComponentInstance()
     calls = [
-        ("parse-agent-action-json", ('{"type":"message","content":"hi"}',)),
-        ("parse-agent-action-json", ('{"type":"message","content":"hi"} x',)),
+        ("parse-agent-action-json-verdict", ('{"type":"message","content":"hi"}',)),
+        ("parse-agent-action-json-verdict", ('{"type":"message","content":"hi"} x',)),
         ("parse-json-bytes", ("\u00ff\u00fe",)),
         ("is-canonical-base64-text", ("aGk=",)),
         ("is-canonical-base64-text", ("aGk",)),

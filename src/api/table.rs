@@ -275,7 +275,18 @@ pub fn find(name: &str) -> Option<&'static Operation> {
     })
 }
 
-/// Objects a host holds for a row's work and users do not call directly: a defined tool's
-/// compiled schema, a created registry, the incremental stdout check behind
-/// `checkStdoutPurity`.
-pub const HOST_OBJECTS: &[&str] = &["CompiledTool", "CompiledRegistry", "StdoutPurity"];
+/// An object a host holds for a row's work, which users do not call directly, and the rows
+/// whose component form is that object's constructor.
+#[derive(Clone, Copy, Debug)]
+pub struct HostObject {
+    pub name: &'static str,
+    pub makes: &'static [&'static str],
+}
+
+/// A defined tool's compiled schema (a `Tool` in Python; in JS the frozen definition's handle),
+/// a created registry, and the incremental stdout check behind `checkStdoutPurity`.
+pub const HOST_OBJECTS: &[HostObject] = &[
+    HostObject { name: "CompiledTool", makes: &["defineTool", "defineToolJson"] },
+    HostObject { name: "CompiledRegistry", makes: &["createRegistry"] },
+    HostObject { name: "StdoutPurity", makes: &["checkStdoutPurity"] },
+];

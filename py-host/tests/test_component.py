@@ -4,7 +4,6 @@ model defines for the core's own resources."""
 
 from __future__ import annotations
 
-import json
 from importlib import resources
 
 import wasmtime

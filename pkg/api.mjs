@@ -336,6 +336,17 @@ function pointerPath(pointer) {
   return pointer === '' ? [] : pointer.split('/').slice(1).map(unescapePointer);
 }
 
+// The `target` of a jsonSchema call's options, for the core to judge. Options that cannot be
+// read (undefined, a revoked Proxy, a getter that throws) go to the core as they are, which
+// refuses them as it refuses any target that is not a string.
+function targetOf(options) {
+  try {
+    return options.target;
+  } catch (_) {
+    return options;
+  }
+}
+
 // Standard Schema v1 with the Standard JSON Schema extension over one tool's input (issue 11
 // §3): validation is validateToolInput, the JSON Schema the one the projections give clients,
 // for a target draft only when the core says it means the same there (jsonSchemaForTarget).
@@ -361,8 +372,8 @@ function standardSchema(api, tool) {
         return { issues: issues ? issues.map((i) => issue(code, `${i.keyword}: ${i.message}`, i.path)) : [issue(code, message, path)] };
       },
       jsonSchema: Object.freeze({
-        input: ({ target }) => api.jsonSchemaForTarget(schemas.input(), target),
-        output: ({ target }) => api.jsonSchemaForTarget(schemas.output(), target),
+        input: (options) => api.jsonSchemaForTarget(schemas.input(), targetOf(options)),
+        output: (options) => api.jsonSchemaForTarget(schemas.output(), targetOf(options)),
       }),
     }),
   });
@@ -662,8 +673,15 @@ const BATCH_ITEMS_MAX = 65536;
 // A batch's item count, read for the room check only (the core reads the list again and
 // decides): an array's length, guarded (a Proxy's trap runs here; whatever it throws or
 // answers, the count is then the most a batch can hold); anything else is no list.
+// (Array.isArray throws for a revoked Proxy: no list here either.)
 function itemCount(list) {
-  if (!Array.isArray(list)) return 0;
+  let isList;
+  try {
+    isList = Array.isArray(list);
+  } catch (_) {
+    return 0;
+  }
+  if (!isList) return 0;
   try {
     const n = list.length;
     return typeof n === 'number' && n < BATCH_ITEMS_MAX ? n : BATCH_ITEMS_MAX;

@@ -27,6 +27,26 @@ fn pages() -> usize {
     core::arch::wasm32::memory_size(0)
 }
 
+// The standard allocator's entry points, each called from one place: inlined into every method
+// below, its code was in the wasm four times (+18 KB gzipped).
+#[inline(never)]
+fn system_alloc(layout: Layout) -> *mut u8 {
+    // SAFETY: the caller's layout, as GlobalAlloc::alloc received it (or the reserve's).
+    unsafe { System.alloc(layout) }
+}
+
+#[inline(never)]
+fn system_realloc(ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+    // SAFETY: as GlobalAlloc::realloc received them.
+    unsafe { System.realloc(ptr, layout, new_size) }
+}
+
+#[inline(never)]
+fn system_dealloc(ptr: *mut u8, layout: Layout) {
+    // SAFETY: as GlobalAlloc::dealloc received them (or the reserve's block and layout).
+    unsafe { System.dealloc(ptr, layout) }
+}
+
 /// After an allocation that grew the memory: the same again for an eighth of the memory, freed
 /// at once, when the previous growth was recent.
 fn grew() {
@@ -37,50 +57,37 @@ fn grew() {
     }
     let bytes = pages() * 65536 / 8;
     if let Ok(layout) = Layout::from_size_align(bytes, 16) {
-        // SAFETY: a non-zero size (the memory holds at least one page), freed with its layout.
-        unsafe {
-            let block = System.alloc(layout);
-            if !block.is_null() {
-                System.dealloc(block, layout);
-            }
+        let block = system_alloc(layout);
+        if !block.is_null() {
+            system_dealloc(block, layout);
         }
     }
 }
 
+/// One allocation: `grew` when it took more memory from the host.
+fn counted(allocate: impl FnOnce() -> *mut u8) -> *mut u8 {
+    ALLOCATIONS.fetch_add(1, Ordering::Relaxed);
+    let before = pages();
+    let p = allocate();
+    if pages() != before {
+        grew();
+    }
+    p
+}
+
 // SAFETY: every allocation is System's; this only adds a block allocated and freed at once.
+// alloc_zeroed is GlobalAlloc's own (alloc, then zeroing), so the allocator appears once.
 unsafe impl GlobalAlloc for Growing {
     unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        ALLOCATIONS.fetch_add(1, Ordering::Relaxed);
-        let before = pages();
-        let p = unsafe { System.alloc(layout) };
-        if pages() != before {
-            grew();
-        }
-        p
-    }
-
-    unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
-        ALLOCATIONS.fetch_add(1, Ordering::Relaxed);
-        let before = pages();
-        let p = unsafe { System.alloc_zeroed(layout) };
-        if pages() != before {
-            grew();
-        }
-        p
+        counted(|| system_alloc(layout))
     }
 
     unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
-        ALLOCATIONS.fetch_add(1, Ordering::Relaxed);
-        let before = pages();
-        let p = unsafe { System.realloc(ptr, layout, new_size) };
-        if pages() != before {
-            grew();
-        }
-        p
+        counted(|| system_realloc(ptr, layout, new_size))
     }
 
     unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        unsafe { System.dealloc(ptr, layout) }
+        system_dealloc(ptr, layout)
     }
 }
 

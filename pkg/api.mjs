@@ -337,6 +337,17 @@ function pointerPath(pointer) {
   return pointer === '' ? [] : pointer.split('/').slice(1).map(unescapePointer);
 }
 
+// The `target` of a jsonSchema call's options, for the core to judge. Options that cannot be
+// read (undefined, a revoked Proxy, a getter that throws) go to the core as they are, which
+// refuses them as it refuses any target that is not a string.
+function targetOf(options) {
+  try {
+    return options.target;
+  } catch (_) {
+    return options;
+  }
+}
+
 // Standard Schema v1 with the Standard JSON Schema extension over one tool's input, so that
 // libraries that accept a Standard Schema take a tool as it is: validation is validateToolInput,
 // the JSON Schema the one the projections give clients, for a target draft only when the core says
@@ -362,8 +373,8 @@ function standardSchema(api, tool) {
         return { issues: issues ? issues.map((i) => issue(code, `${i.keyword}: ${i.message}`, i.path)) : [issue(code, message, path)] };
       },
       jsonSchema: Object.freeze({
-        input: ({ target }) => api.jsonSchemaForTarget(schemas.input(), target),
-        output: ({ target }) => api.jsonSchemaForTarget(schemas.output(), target),
+        input: (options) => api.jsonSchemaForTarget(schemas.input(), targetOf(options)),
+        output: (options) => api.jsonSchemaForTarget(schemas.output(), targetOf(options)),
       }),
     }),
   });

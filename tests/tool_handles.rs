@@ -116,3 +116,33 @@ fn a_released_tool_is_freed() {
         Code::ToolHandleFreed
     );
 }
+
+/// The most subschemas a definition may have (the root, one property and 8,190 `true` items):
+/// its compiled form is kept by the cache even though it weighs more than the cache's whole
+/// budget, so a tool read again (the plain path, another instance's handle gone) does not
+/// compile it again; and `defineTool` compiles it once, handing the handle what it checked.
+#[test]
+fn the_heaviest_admitted_schema_is_compiled_once_and_kept() {
+    let items = Value::Array(vec![Value::Bool(true); 8_190]);
+    let schema = obj(vec![
+        ("type", s("object")),
+        ("properties", obj(vec![("a", obj(vec![("prefixItems", items)]))])),
+    ]);
+    let def = obj(vec![
+        ("name", s("wide")),
+        ("description", s("d")),
+        ("inputSchema", schema.clone()),
+        ("permissions", Value::Array(vec![s("read")])),
+    ]);
+    agent_contract::tools::schema::clear_cache();
+    let handle = api::compile_tool(&&def, None).expect("8,190 items are within the bounds");
+    // The cache holds the very schema the definition compiled: a second compile finds it.
+    let first = agent_contract::tools::schema::compile_in(&schema, "/inputSchema", &[]).unwrap();
+    let again = agent_contract::tools::schema::compile_in(&schema, "/inputSchema", &[]).unwrap();
+    assert!(std::rc::Rc::ptr_eq(&first, &again), "the heaviest admitted schema is kept");
+    let input = obj(vec![("a", Value::Array(vec![n(1.0); 3]))]);
+    assert_eq!(api::handle_validate_input(&handle, &&input, None).unwrap(), input);
+    assert_eq!(api::validate_tool_input(&&def, &&input, None).unwrap(), input);
+    let bad = Value::Array(vec![]);
+    assert_eq!(api::handle_validate_input(&handle, &&bad, None).unwrap_err().code, Code::SchemaMismatch);
+}

@@ -235,11 +235,11 @@ pub fn check_tool_call<V: HostValue>(registry: &V, action: &V, policy: &V, optio
 pub fn project<V: HostValue>(registry: &V, provider: Provider) -> Result<Value> {
     let defs = crate::tools::registry::read_registry(registry, false)?;
     match provider {
-        Provider::OpenAi => crate::tools::projection::openai(&defs),
-        Provider::OpenAiResponses => crate::tools::projection::openai_responses(&defs),
-        Provider::Anthropic => crate::tools::projection::anthropic(&defs),
-        Provider::Mcp => crate::tools::projection::mcp(&defs),
-        Provider::Gemini => crate::tools::gemini::gemini(&defs),
+        Provider::OpenAi => crate::tools::projection::openai(defs),
+        Provider::OpenAiResponses => crate::tools::projection::openai_responses(defs),
+        Provider::Anthropic => crate::tools::projection::anthropic(defs),
+        Provider::Mcp => crate::tools::projection::mcp(defs),
+        Provider::Gemini => crate::tools::gemini::gemini(defs),
     }
 }
 
@@ -675,11 +675,11 @@ pub fn registry_project(registry: &crate::tools::handle::RegistryHandle, provide
     let defs = registry.definitions();
     match provider {
         None => Ok(crate::tools::registry::catalog_value(defs)),
-        Some(Provider::OpenAi) => crate::tools::projection::openai(&defs),
-        Some(Provider::OpenAiResponses) => crate::tools::projection::openai_responses(&defs),
-        Some(Provider::Anthropic) => crate::tools::projection::anthropic(&defs),
-        Some(Provider::Mcp) => crate::tools::projection::mcp(&defs),
-        Some(Provider::Gemini) => crate::tools::gemini::gemini(&defs),
+        Some(Provider::OpenAi) => crate::tools::projection::openai(defs),
+        Some(Provider::OpenAiResponses) => crate::tools::projection::openai_responses(defs),
+        Some(Provider::Anthropic) => crate::tools::projection::anthropic(defs),
+        Some(Provider::Mcp) => crate::tools::projection::mcp(defs),
+        Some(Provider::Gemini) => crate::tools::gemini::gemini(defs),
     }
 }
 

@@ -15,6 +15,9 @@ use crate::input::{HostFault, HostResult, HostValue, KeysError, Kind, StringFiel
 use crate::value::Value;
 use crate::wire::{outcome_value, to_text, verdict_text};
 
+// The global allocator: memory taken from V8 in larger steps during a burst of growth.
+#[cfg(target_arch = "wasm32")]
+mod grow;
 // Compiled tools and registries: the wasm-bindgen classes.
 #[cfg(feature = "schema")]
 mod handles;

@@ -5,11 +5,14 @@
 //! set so a typo can never slip past a policy. The result is a deep copy: later changes to the
 //! caller's objects cannot change a registered contract.
 
+use std::rc::Rc;
+
 use crate::error::{Code, ContractError, Layer, Result};
 use crate::input::fields::{is_blank, kind_name, Field, Reader, Source};
 use crate::input::options::Options;
 use crate::input::{HostValue, Kind, Path, Undefined};
 use crate::json::{self, Mode};
+use crate::tools::schema::CompiledSchema;
 use crate::value::{pointer_child, pointer_index, take_member, Value};
 
 pub const NAME_MAX_LEN: usize = 64;
@@ -54,9 +57,16 @@ impl ToolDefinition {
 }
 
 pub fn define_tool<V: HostValue>(def: &V, options: &Options) -> Result<ToolDefinition> {
+    define_tool_compiled(def, options).map(|(tool, _)| tool)
+}
+
+/// `define_tool` with the compiled input schema its check made, for a holder of the tool (a
+/// `ToolHandle`): compiled once per definition. A second compile of a schema the cache does not
+/// keep doubled the instance's peak memory, enough to make a host renew it.
+pub fn define_tool_compiled<V: HostValue>(def: &V, options: &Options) -> Result<(ToolDefinition, Rc<CompiledSchema>)> {
     let tool = define_with(def, options, Source::Host)?;
-    check_schemas(&tool)?;
-    Ok(tool)
+    let compiled = check_schemas(&tool)?;
+    Ok((tool, compiled))
 }
 
 /// `define_tool` in a registry with shared documents (`createRegistry({tools, resources})`):
@@ -106,6 +116,11 @@ pub fn read_definition<V: HostValue>(def: &V, options: &Options) -> Result<ToolD
 }
 
 pub fn define_tool_json(text: &[u8], options: &Options) -> Result<ToolDefinition> {
+    define_tool_json_compiled(text, options).map(|(tool, _)| tool)
+}
+
+/// `define_tool_json` with the compiled input schema (see `define_tool_compiled`).
+pub fn define_tool_json_compiled(text: &[u8], options: &Options) -> Result<(ToolDefinition, Rc<CompiledSchema>)> {
     let mut document = json::parse(text, Mode::Strict, &options.limits)?;
     let mut tool = define_with(&&document, options, Source::StrictText)?;
     tool.input_schema = take_member(&mut document, "inputSchema");
@@ -115,8 +130,8 @@ pub fn define_tool_json(text: &[u8], options: &Options) -> Result<ToolDefinition
     if document.get("resources").is_some() {
         tool.resources = crate::tools::resources::read(take_member(&mut document, "resources"))?;
     }
-    check_schemas(&tool)?;
-    Ok(tool)
+    let compiled = check_schemas(&tool)?;
+    Ok((tool, compiled))
 }
 
 fn define_with<V: HostValue>(def: &V, options: &Options, source: Source) -> Result<ToolDefinition> {
@@ -328,12 +343,12 @@ fn check_permission(r: &Reader<'_>, p: &str, path: &str) -> Result<()> {
 }
 
 /// `defineTool`'s last step: both schemas must compile (input first), and the input schema
-/// must admit objects at its root.
-fn check_schemas(tool: &ToolDefinition) -> Result<()> {
-    crate::tools::schema::compile_in(&tool.input_schema, "/inputSchema", &tool.resources)?;
+/// must admit objects at its root. The compiled input schema is returned for a holder.
+fn check_schemas(tool: &ToolDefinition) -> Result<Rc<CompiledSchema>> {
+    let input = crate::tools::schema::compile_in(&tool.input_schema, "/inputSchema", &tool.resources)?;
     check_input_root(&tool.input_schema)?;
     if let Some(output) = &tool.output_schema {
         crate::tools::schema::compile_in(output, "/outputSchema", &tool.resources)?;
     }
-    Ok(())
+    Ok(input)
 }

@@ -46,21 +46,19 @@ const SCHEMA_FIELDS: [&str; 22] = [
 /// JSON Schema type names with a `Type` in Gemini's `Schema`.
 const TYPES: [&str; 7] = ["string", "number", "integer", "boolean", "array", "object", "null"];
 
-fn s(x: &str) -> Value {
-    Value::String(x.to_owned())
-}
 
 /// `toGeminiTools(registry)`: `[{functionDeclarations: [{name, description,
 /// parametersJsonSchema}]}]`, declarations in the registry's order.
-pub fn gemini(defs: &[ToolDefinition]) -> Result<Value> {
+pub fn gemini(defs: Vec<ToolDefinition>) -> Result<Value> {
     let declarations = defs
-        .iter()
+        .into_iter()
         .enumerate()
-        .map(|(i, d)| {
+        .map(|(i, mut d)| {
+            let parameters = crate::tools::projection::parameters(&mut d, i)?;
             Ok(Value::Object(vec![
-                ("name".to_owned(), s(&d.name)),
-                ("description".to_owned(), s(&d.description)),
-                ("parametersJsonSchema".to_owned(), crate::tools::projection::parameters(d, i)?),
+                ("name".to_owned(), Value::String(d.name)),
+                ("description".to_owned(), Value::String(d.description)),
+                ("parametersJsonSchema".to_owned(), parameters),
             ]))
         })
         .collect::<Result<Vec<_>>>()?;

@@ -42,16 +42,16 @@ pub struct ToolHandle {
 impl ToolHandle {
     /// `defineTool(def, options)`: every definition rule, the schemas compiled.
     pub fn define<V: HostValue>(def: &V, options: &Options) -> Result<ToolHandle> {
-        ToolHandle::holding(contract::define_tool(def, options)?)
+        ToolHandle::holding(contract::define_tool_compiled(def, options)?)
     }
 
     /// `defineToolJson(text, options)`.
     pub fn define_json(text: &[u8], options: &Options) -> Result<ToolHandle> {
-        ToolHandle::holding(contract::define_tool_json(text, options)?)
+        ToolHandle::holding(contract::define_tool_json_compiled(text, options)?)
     }
 
-    fn holding(definition: ToolDefinition) -> Result<ToolHandle> {
-        let input = compile_in(&definition.input_schema, "/inputSchema", &definition.resources)?;
+    /// Holds the input schema `defineTool` compiled when it checked the definition.
+    fn holding((definition, input): (ToolDefinition, Rc<CompiledSchema>)) -> Result<ToolHandle> {
         Ok(ToolHandle {
             tool: RefCell::new(Some(Rc::new(CompiledTool { input }))),
             definition: RefCell::new(Some(definition)),

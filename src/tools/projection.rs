@@ -33,47 +33,58 @@ fn obj(entries: Vec<(&str, Value)>) -> Value {
 /// "object"` at its root. `None` for a schema whose root `type` is something else (only an
 /// output schema can be one: `defineTool` refuses such an input schema).
 pub fn client_schema(schema: &Value) -> Option<Value> {
-    let Value::Object(entries) = schema else { return None };
+    into_client_schema(schema.clone()).ok()
+}
+
+/// `schema` as clients require it (see `client_schema`), without copying it: `Err` gives it
+/// back unchanged when its root `type` is something else.
+fn into_client_schema(schema: Value) -> std::result::Result<Value, Value> {
+    let Value::Object(mut entries) = schema else { return Err(schema) };
     match entries.iter().find(|(k, _)| k == "type") {
-        Some((_, Value::String(t))) if t == "object" => Some(schema.clone()),
-        Some(_) => None,
+        Some((_, Value::String(t))) if t == "object" => Ok(Value::Object(entries)),
+        Some(_) => Err(Value::Object(entries)),
         None => {
-            let mut normalised = Vec::with_capacity(entries.len() + 1);
-            normalised.push(("type".to_owned(), s("object")));
-            normalised.extend(entries.iter().cloned());
-            Some(Value::Object(normalised))
+            entries.insert(0, ("type".to_owned(), s("object")));
+            Ok(Value::Object(entries))
         }
     }
 }
 
 /// The input schema of a defined tool, as clients take it: object root, and the tool's
-/// `resources` embedded (`resources::bundle`), so the schema is self-contained.
-pub(crate) fn parameters(d: &ToolDefinition, index: usize) -> Result<Value> {
-    let schema = client_schema(&d.input_schema).unwrap_or_else(|| d.input_schema.clone());
-    bundle(&schema, d, index)
+/// `resources` embedded (`resources::bundle`), so the schema is self-contained. The definition
+/// is the projection's own (read for this call, or a registry handle's copy): its schema is
+/// moved into the projection, not copied (each copy of a large schema was a walk of it and its
+/// size again in memory).
+pub(crate) fn parameters(d: &mut ToolDefinition, index: usize) -> Result<Value> {
+    let schema = std::mem::replace(&mut d.input_schema, Value::Null);
+    bundle(into_client_schema(schema).unwrap_or_else(|same| same), d, index)
 }
 
-fn bundle(schema: &Value, d: &ToolDefinition, index: usize) -> Result<Value> {
-    crate::tools::resources::bundle(schema, &d.resources, &format!("/tools/{index}/resources"))
+/// `schema` with the tool's documents embedded: a schema that needs none is returned as it is.
+fn bundle(schema: Value, d: &ToolDefinition, index: usize) -> Result<Value> {
+    if !crate::tools::resources::needs_bundling(&schema, &d.resources) {
+        return Ok(schema);
+    }
+    crate::tools::resources::bundle(&schema, &d.resources, &format!("/tools/{index}/resources"))
 }
 
 /// The members both OpenAI shapes give a function: `name`, `description`, `parameters` and
 /// `strict` (true exactly when strict mode would accept the parameters).
-fn openai_function(d: &ToolDefinition, index: usize) -> Result<Vec<(&'static str, Value)>> {
-    let parameters = parameters(d, index)?;
+fn openai_function(mut d: ToolDefinition, index: usize) -> Result<Vec<(&'static str, Value)>> {
+    let parameters = parameters(&mut d, index)?;
     let strict = strict_schema_issues(&parameters).is_empty();
     Ok(vec![
-        ("name", s(&d.name)),
-        ("description", s(&d.description)),
+        ("name", Value::String(d.name)),
+        ("description", Value::String(d.description)),
         ("parameters", parameters),
         ("strict", Value::Bool(strict)),
     ])
 }
 
 /// OpenAI Chat Completions tools: `{type: "function", function: {...}}`.
-pub fn openai(defs: &[ToolDefinition]) -> Result<Value> {
+pub fn openai(defs: Vec<ToolDefinition>) -> Result<Value> {
     Ok(Value::Array(
-        defs.iter()
+        defs.into_iter()
             .enumerate()
             .map(|(i, d)| Ok(obj(vec![("type", s("function")), ("function", obj(openai_function(d, i)?))])))
             .collect::<Result<_>>()?,
@@ -81,9 +92,9 @@ pub fn openai(defs: &[ToolDefinition]) -> Result<Value> {
 }
 
 /// OpenAI Responses `FunctionTool`s: the Chat Completions function, flattened.
-pub fn openai_responses(defs: &[ToolDefinition]) -> Result<Value> {
+pub fn openai_responses(defs: Vec<ToolDefinition>) -> Result<Value> {
     Ok(Value::Array(
-        defs.iter()
+        defs.into_iter()
             .enumerate()
             .map(|(i, d)| {
                 let mut members = vec![("type", s("function"))];
@@ -94,42 +105,49 @@ pub fn openai_responses(defs: &[ToolDefinition]) -> Result<Value> {
     ))
 }
 
-pub fn anthropic(defs: &[ToolDefinition]) -> Result<Value> {
+pub fn anthropic(defs: Vec<ToolDefinition>) -> Result<Value> {
     Ok(Value::Array(
-        defs.iter()
+        defs.into_iter()
             .enumerate()
-            .map(|(i, d)| {
+            .map(|(i, mut d)| {
+                let input_schema = parameters(&mut d, i)?;
                 Ok(obj(vec![
-                    ("name", s(&d.name)),
-                    ("description", s(&d.description)),
-                    ("input_schema", parameters(d, i)?),
+                    ("name", Value::String(d.name)),
+                    ("description", Value::String(d.description)),
+                    ("input_schema", input_schema),
                 ]))
             })
             .collect::<Result<_>>()?,
     ))
 }
 
-pub fn mcp(defs: &[ToolDefinition]) -> Result<Value> {
+pub fn mcp(defs: Vec<ToolDefinition>) -> Result<Value> {
     Ok(Value::Array(
-        defs.iter()
+        defs.into_iter()
             .enumerate()
-            .map(|(i, d)| {
+            .map(|(i, mut d)| {
                 let has = |p: &str| d.permissions.iter().any(|x| x == p);
-                let mut entries =
-                    vec![("name", s(&d.name)), ("description", s(&d.description)), ("inputSchema", parameters(d, i)?)];
+                let annotations = obj(vec![
+                    ("readOnlyHint", Value::Bool(d.permissions.iter().all(|p| p == "read"))),
+                    ("destructiveHint", Value::Bool(has("write") || has("execute"))),
+                    ("openWorldHint", Value::Bool(has("network") || has("execute"))),
+                ]);
+                let input_schema = parameters(&mut d, i)?;
                 // MCP's `structuredContent` is an object: an output schema of another root type
                 // has no MCP form, so it is left out (the tool still lists and calls).
-                if let Some(out) = d.output_schema.as_ref().and_then(client_schema) {
-                    entries.push(("outputSchema", bundle(&out, d, i)?));
+                let output_schema = match d.output_schema.take().map(into_client_schema) {
+                    Some(Ok(out)) => Some(bundle(out, &d, i)?),
+                    _ => None,
+                };
+                let mut entries = vec![
+                    ("name", Value::String(d.name)),
+                    ("description", Value::String(d.description)),
+                    ("inputSchema", input_schema),
+                ];
+                if let Some(out) = output_schema {
+                    entries.push(("outputSchema", out));
                 }
-                entries.push((
-                    "annotations",
-                    obj(vec![
-                        ("readOnlyHint", Value::Bool(d.permissions.iter().all(|p| p == "read"))),
-                        ("destructiveHint", Value::Bool(has("write") || has("execute"))),
-                        ("openWorldHint", Value::Bool(has("network") || has("execute"))),
-                    ]),
-                ));
+                entries.push(("annotations", annotations));
                 Ok(obj(entries))
             })
             .collect::<Result<_>>()?,

@@ -100,7 +100,13 @@ fn create_sharing<V: HostValue>(arg: &V, options: &Options) -> Result<Vec<ToolDe
 }
 
 /// Sorts by name and refuses duplicates (reported at the later one's `name`, in given order).
-fn finish(defs: Vec<ToolDefinition>, prefix: &str) -> Result<Vec<ToolDefinition>> {
+fn finish(mut defs: Vec<ToolDefinition>, prefix: &str) -> Result<Vec<ToolDefinition>> {
+    unique_names(&defs, prefix)?;
+    defs.sort_by(|a, b| a.name.cmp(&b.name));
+    Ok(defs)
+}
+
+fn unique_names(defs: &[ToolDefinition], prefix: &str) -> Result<()> {
     let mut seen: std::collections::HashMap<&str, usize> = std::collections::HashMap::new();
     for (i, d) in defs.iter().enumerate() {
         if let Some(first) = seen.insert(d.name.as_str(), i) {
@@ -111,9 +117,7 @@ fn finish(defs: Vec<ToolDefinition>, prefix: &str) -> Result<Vec<ToolDefinition>
             ));
         }
     }
-    let mut defs = defs;
-    defs.sort_by(|a, b| a.name.cmp(&b.name));
-    Ok(defs)
+    Ok(())
 }
 
 /// The registry value hosts hold: `{tools: [...]}`.
@@ -172,11 +176,12 @@ pub fn read_indexed<V: HostValue>(registry: &V, strict: bool, compile: bool) -> 
             if compile { contract::define_tool(&item, &options) } else { contract::read_definition(&item, &options) };
         defs.push(def.map_err(|e| under(e, &prefix))?);
     }
-    let sorted = finish(defs.clone(), "/tools")?;
+    // Checked in place: a copy of every definition (schemas included) only to sort the copy
+    // was a second walk of the whole registry.
+    unique_names(&defs, "/tools")?;
     // Indices in the given list, for error paths.
     let mut indexed: Vec<(usize, ToolDefinition)> = defs.into_iter().enumerate().collect();
     indexed.sort_by(|a, b| a.1.name.cmp(&b.1.name));
-    debug_assert_eq!(sorted.len(), indexed.len());
     Ok(indexed)
 }
 

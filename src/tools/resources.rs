@@ -164,6 +164,11 @@ pub fn referenced(schema: &Value, resources: &[(String, Value)]) -> Vec<usize> {
 
 /// `schema` (an object schema) with the resources it references embedded, so it needs no
 /// resource list. `path` is where the definition's resources are reported (`/resources`).
+/// Whether `bundle` would change `schema`: some of `resources` are referenced from it.
+pub fn needs_bundling(schema: &Value, resources: &[(String, Value)]) -> bool {
+    !resources.is_empty() && !referenced(schema, resources).is_empty()
+}
+
 pub fn bundle(schema: &Value, resources: &[(String, Value)], path: &str) -> Result<Value> {
     if resources.is_empty() {
         return Ok(schema.clone());

@@ -42,7 +42,7 @@ const BASE: &str = "urn:agent-contract:schema";
 /// registry recompile every schema on every call (measured: 73 ms vs 12 ms in Node).
 const CACHE_SIZE: usize = 1024;
 /// The most memory the cache holds, as estimated by `CompiledSchema::weight`; past it the cache
-/// is cleared, and a schema heavier than this is compiled but not kept. A count alone let large
+/// is cleared, and a schema heavier than this is kept alone. A count alone let large
 /// schemas keep tens of MB alive between calls, and so did a bound on their text: the compiled
 /// form of `{"properties": {"a": {}, ...}}` is ~1.5 KB per 6 bytes of text in wasm (the Node
 /// fuzzer saw instances past 64 MiB both times; 180 distinct 200-property schemas were enough).
@@ -62,8 +62,12 @@ pub struct CompiledSchema {
     /// The schema as a program that proves common inputs valid without the engine (`fast`), when
     /// it uses only the keywords that module evaluates.
     fast: Option<fast::Program>,
-    /// The schema and its base URL, to correct the engine's item indices (`fix_item_index`).
-    schema: Value,
+    /// Where the engine's item indices need correcting (`fix_item_index`): each schema holding a
+    /// `prefixItems` list (draft-07: an `items` list), as (its pointer, the keyword numbering
+    /// from 0, the list's length). Kept instead of a copy of the schema, which for a large
+    /// schema was a walk and its size again in memory for every compile.
+    item_shifts: Vec<(String, &'static str, usize)>,
+    /// The base URL of the schema.
     base: String,
     /// Bytes of the regex budget its patterns spent.
     regex_bytes: usize,
@@ -114,9 +118,9 @@ pub fn compile_in(schema: &Value, pointer: &str, resources: Resources<'_>) -> Re
     }
     let compiled = Rc::new(compile_with(schema, pointer, resources)?);
     let weight = key.len().saturating_add(compiled.weight());
-    if weight > CACHE_BYTES {
-        return Ok(compiled);
-    }
+    // A schema heavier than the whole budget is kept alone: the complexity bounds admit up to
+    // MAX_SCHEMA_NODES subschemas, a little over CACHE_BYTES by this estimate, and a schema not
+    // kept is compiled again by every call that reads its tool again.
     CACHE.with(|c| {
         let mut c = c.borrow_mut();
         if c.len() >= CACHE_SIZE || CACHE_HELD.with(|h| h.get()) + weight > CACHE_BYTES {
@@ -185,16 +189,58 @@ pub fn compile_with(schema: &Value, pointer: &str, resources: Resources<'_>) -> 
         }
     }
     let mut schemas = boon::Schemas::new();
+    // The engine's vector of compiled schemas, sized once: the schema's nodes and the verdict
+    // wrapper's three (a vector doubling past 8,192 schemas held twice their memory).
+    schemas.reserve(bounds.node_count() + 3);
     let fail = |e: boon::CompileError| {
         in_resource(&e, resources)
             .or_else(|| unresolved(&e, schema, pointer, resources))
             .unwrap_or_else(|| compile_error(&e, &base, pointer, schema))
     };
-    let index = compiler.compile(&base, &mut schemas).map_err(fail)?;
+    // The verdict wrapper first: it references the schema, so one compile holds every
+    // subschema (and the engine's list of them is one vector, exactly sized); the schema's own
+    // compile then finds it compiled.
     let verdict = compiler.compile(&verdict_url, &mut schemas).map_err(fail)?;
+    let index = compiler.compile(&base, &mut schemas).map_err(fail)?;
     let fast = fast::build(schema, &mut |at| compiler.compile(&format!("{base}#{}", fragment(at)), &mut schemas).ok());
     let regex_bytes = budget.spent();
-    Ok(CompiledSchema { schemas, index, verdict, bounds, fast, schema: schema.clone(), base, regex_bytes })
+    let mut item_shifts = Vec::new();
+    find_item_shifts(schema, &mut String::new(), &mut item_shifts);
+    item_shifts.sort_unstable();
+    Ok(CompiledSchema { schemas, index, verdict, bounds, fast, item_shifts, base, regex_bytes })
+}
+
+/// Every object in `value` (at `path`) with a `prefixItems` list or an `items` list: what
+/// `fix_item_index` looks up.
+fn find_item_shifts(value: &Value, path: &mut String, out: &mut Vec<(String, &'static str, usize)>) {
+    let len = path.len();
+    match value {
+        Value::Object(entries) => {
+            for (keyword, numbered) in [("prefixItems", "items"), ("items", "additionalItems")] {
+                if let Some(Value::Array(list)) = value.get(keyword) {
+                    out.push((path.clone(), numbered, list.len()));
+                }
+            }
+            for (k, v) in entries {
+                if matches!(v, Value::Object(_) | Value::Array(_)) {
+                    push_pointer(path, k);
+                    find_item_shifts(v, path, out);
+                    path.truncate(len);
+                }
+            }
+        }
+        Value::Array(items) => {
+            for (i, v) in items.iter().enumerate() {
+                if matches!(v, Value::Object(_) | Value::Array(_)) {
+                    path.push('/');
+                    path.push_str(&i.to_string());
+                    find_item_shifts(v, path, out);
+                    path.truncate(len);
+                }
+            }
+        }
+        _ => {}
+    }
 }
 
 /// A JSON Pointer as a URL fragment: every byte but ASCII letters, digits and `/-._~`
@@ -852,33 +898,15 @@ fn fix_item_index(e: &boon::ValidationError<'_, '_>, compiled: &CompiledSchema, 
     };
     let frag = percent_decode(frag);
     let Some((parent, keyword)) = frag.rsplit_once('/') else { return };
-    let prefix = match keyword {
-        "items" => "prefixItems",
-        "additionalItems" => "items",
-        _ => return,
-    };
-    let mut node = &compiled.schema;
-    for segment in parent.split('/').skip(1) {
-        let segment = segment.replace("~1", "/").replace("~0", "~");
-        node = match node {
-            Value::Object(_) => match node.get(&segment) {
-                Some(n) => n,
-                None => return,
-            },
-            Value::Array(items) => match segment.parse::<usize>().ok().and_then(|i| items.get(i)) {
-                Some(n) => n,
-                None => return,
-            },
-            _ => return,
-        };
-    }
-    let Some(Value::Array(list)) = node.get(prefix) else { return };
+    let shifts = &compiled.item_shifts;
+    let Ok(found) = shifts.binary_search_by(|(at, k, _)| (at.as_str(), *k).cmp(&(parent, keyword))) else { return };
+    let shift = shifts[found].2;
     let tokens = e.instance_location.tokens.len();
     if tokens == 0 || !matches!(e.instance_location.tokens[tokens - 1], boon::InstanceToken::Item(_)) {
         return;
     }
     if !fixes.iter().any(|(at, _)| *at == tokens - 1) {
-        fixes.push((tokens - 1, list.len()));
+        fixes.push((tokens - 1, shift));
     }
 }
 

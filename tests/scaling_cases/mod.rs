@@ -114,6 +114,20 @@ fn tool(i: usize, properties: &str) -> String {
     )
 }
 
+/// `properties` of `count` members, each `{"enum": [0, 0, ... 1,000 numbers]}`.
+fn wide_enums(count: usize) -> String {
+    let numbers = list(1000, |_| "0".to_owned());
+    let mut s = String::from("{");
+    for i in 0..count {
+        if i > 0 {
+            s.push(',');
+        }
+        let _ = write!(s, "\"p{i}\":{{\"enum\":{numbers}}}");
+    }
+    s.push('}');
+    s
+}
+
 fn action_with(input: &str) -> String {
     format!(r#"{{"type":"tool_call","callId":"c","tool":"t","input":{input}}}"#)
 }
@@ -360,6 +374,24 @@ pub fn cases() -> Vec<Case> {
                 let text = format!("{{\"tools\":{}}}", list(n, |i| tool(i, r#"{"p":{"type":"string"}}"#)));
                 let v = keep(value(&text));
                 built(text.len(), move || ok(api::project(&v, api::Provider::OpenAi)))
+            },
+        },
+        Case {
+            // A JS caller can hand over one 1,000-item array referenced from every property:
+            // the core reads (and compiles, projects) each reference, so the text is the size.
+            name: "toOpenAITools one tool, n/32 properties each an enum of 1,000 numbers",
+            build: |n| {
+                let text = format!("{{\"tools\":[{}]}}", tool(0, &wide_enums(n / 32)));
+                let v = keep(value(&text));
+                built(text.len(), move || ok(api::project(&v, api::Provider::OpenAi)))
+            },
+        },
+        Case {
+            name: "validateToolInputJson a tool of n/32 properties each an enum of 1,000 numbers",
+            build: |n| {
+                let text = tool(0, &wide_enums(n / 32));
+                let t = keep(value(&text));
+                built(text.len(), move || ok(api::validate_tool_input_json(&t, b"{}", none())))
             },
         },
         Case {

@@ -123,6 +123,11 @@ pub fn analyze(schema: &Value, pointer: &str, resources: &[(String, Value)]) -> 
 }
 
 impl Bounds {
+    /// Schema objects and booleans counted (at most MAX_SCHEMA_NODES).
+    pub fn node_count(&self) -> usize {
+        self.nodes.len()
+    }
+
     /// Before validating an input of `depth` (root container = 1) and `values` values.
     /// Returns the evaluations it admitted (an upper bound).
     pub fn admit(&self, depth: usize, values: usize) -> Result<u64> {

@@ -216,7 +216,8 @@ impl Compiler {
         target: &mut Schemas,
     ) -> Result<SchemaIndex, CompileError> {
         let mut queue = Queue::new();
-        let mut compiled = Vec::new();
+        // PATCH(agent-contract): sized by `Schemas::reserve` when the caller knows the count.
+        let mut compiled = Vec::with_capacity(std::mem::take(&mut target.capacity_hint));
 
         let index = queue.enqueue_schema(target, up);
         if queue.schemas.is_empty() {

@@ -11,9 +11,9 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any, Optional
 
-from wasmtime import component as wc
+import wasmtime
 
-from agent_contract import _runtime
+from agent_contract import _core, _runtime
 
 WASM = Path(__file__).resolve().parents[2] / "target" / "testing" / "core.wasm"
 # What the test build exports beyond the shipped component.
@@ -29,20 +29,19 @@ _made: Optional[_runtime._Instance] = None
 
 def instance() -> _runtime._Instance:
     """The test build's instance (made on first use): `_runtime._Instance` over the test
-    component, its function table holding the extra exports too."""
+    component's core module, whose callers reach the extra exports too."""
     global _made
     if _made is None:
         if not WASM.is_file():
             raise RuntimeError(f"the test build is missing ({WASM}): run scripts/build-testing.sh component")
         engine, _ = _runtime.compiled()
-        component = wc.Component(engine, WASM.read_bytes())
-        saved = (_runtime.compiled, _runtime.EXPORTS)
-        _runtime.compiled = lambda: (engine, component)  # type: ignore[assignment]
-        _runtime.EXPORTS = _runtime.EXPORTS + EXTRA
+        module = wasmtime.Module(engine, _core.core_module(WASM.read_bytes()))
+        saved = _runtime.compiled
+        _runtime.compiled = lambda: (engine, module)  # type: ignore[assignment]
         try:
             _made = _runtime._Instance()
         finally:
-            _runtime.compiled, _runtime.EXPORTS = saved
+            _runtime.compiled = saved
     return _made
 
 

@@ -36,6 +36,8 @@ mkdir -p "$out"
 echo "machine: $(nproc) CPU, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//'); load $(cut -d' ' -f1-3 /proc/loadavg); node $(node --version); $(.venv/bin/python --version); $(date -u +%Y-%m-%dT%H:%MZ)"
 (cd bench && node bench_js.mjs --json out/js.json)
 PYTHONPATH="$root/py-host/src${PYTHONPATH:+:$PYTHONPATH}" .venv/bin/python bench/bench_python.py --json "$out/python.json"
+# The boundary's Python rows beside jsonschema, fastjsonschema, jsonschema-rs and pydantic.
+PYTHONPATH="$root/py-host/src${PYTHONPATH:+:$PYTHONPATH}" .venv/bin/python bench/bench_boundary.py --json "$out/boundary.json"
 (cd bench && node bench_tools.mjs --json out/tools_js.json)
 PYTHONPATH="$root/py-host/src${PYTHONPATH:+:$PYTHONPATH}" .venv/bin/python bench/bench_tools.py --json "$out/tools_py.json"
 (cd bench && node bench_registry.mjs --json out/registry.json)

@@ -357,7 +357,7 @@ impl<'a> Builder<'a> {
             }
             let Ok(url) = base.join(&reference) else { continue };
             let doc_url = without_fragment(&url);
-            let frag = url.fragment().map(super::percent_decode).unwrap_or_default();
+            let frag = url.fragment().map(super::compile_errors::percent_decode).unwrap_or_default();
             let mut targets = Vec::new();
             if let Some(t) = self.resolve(&doc_url, &frag) {
                 targets.push(t);

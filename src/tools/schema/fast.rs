@@ -465,7 +465,7 @@ impl<'p> Eval<'p> {
                         let v = n.value;
                         let kind = if v.fract() == 0.0 { INT } else { FRACTION };
                         let exact = (v.abs() <= EXACT).then_some(v);
-                        self.scalar(kind, Some(exact), "", || serde_json::Value::Number(super::number(n)));
+                        self.scalar(kind, Some(exact), "", || serde_json::Value::Number(super::instance::number(n)));
                     }
                 },
                 Value::Array(items) => {

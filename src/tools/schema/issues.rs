@@ -1,0 +1,216 @@
+//! The engine's validation failures as `issues` (`{path, keyword, message}`), instance paths
+//! as JSON Pointers, sorted so every host lists them in the same order.
+
+use super::compile_errors::percent_decode;
+use super::CompiledSchema;
+use crate::error::Issue;
+use crate::value::push_pointer;
+
+/// Flattens the engine's error tree into issues. Alternatives (`anyOf`, `oneOf`) are one issue
+/// each: their branches are not all required, so listing every branch's failure would mislead.
+pub(super) fn issues(
+    error: &boon::ValidationError<'_, '_>,
+    undefined: &[String],
+    compiled: &CompiledSchema,
+) -> Vec<Issue> {
+    use boon::ErrorKind as K;
+    let mut out: Vec<Issue> = Vec::new();
+    let mut stack: Vec<(&boon::ValidationError<'_, '_>, Vec<(usize, usize)>)> = vec![(error, Vec::new())];
+    while let Some((e, mut fixes)) = stack.pop() {
+        fix_item_index(e, compiled, &mut fixes);
+        let at = instance_pointer_fixed(&e.instance_location, &fixes);
+        let mut push = |path: String, keyword: &str, message: String| {
+            out.push(Issue { path, keyword: keyword.to_owned(), message })
+        };
+        match &e.kind {
+            K::Group | K::Schema { .. } | K::Reference { .. } | K::AllOf => {
+                if e.causes.is_empty() {
+                    push(at, keyword_of(&e.kind, e.schema_url), e.kind.to_string());
+                }
+                stack.extend(e.causes.iter().rev().map(|c| (c, fixes.clone())));
+            }
+            K::Required { want } => {
+                for name in want {
+                    let path = crate::value::pointer_child(&at, name);
+                    let message = if undefined.contains(&path) {
+                        format!("property {name:?} is present but undefined (undefined counts as absent)")
+                    } else {
+                        format!("missing required property {name:?}")
+                    };
+                    push(path, "required", message);
+                }
+            }
+            K::DependentRequired { prop, missing } | K::Dependency { prop, missing } => {
+                let keyword = if matches!(e.kind, K::Dependency { .. }) { "dependencies" } else { "dependentRequired" };
+                for name in missing {
+                    let path = crate::value::pointer_child(&at, name);
+                    let message = if undefined.contains(&path) {
+                        format!("property {name:?} is present but undefined; it is required when {prop:?} is present")
+                    } else {
+                        format!("property {name:?} is required when {prop:?} is present")
+                    };
+                    push(path, keyword, message);
+                }
+            }
+            K::AdditionalProperties { got } => {
+                for name in got {
+                    push(
+                        crate::value::pointer_child(&at, name),
+                        "additionalProperties",
+                        format!("property {name:?} is not allowed"),
+                    );
+                }
+            }
+            K::PropertyName { prop } => {
+                let cause = e.causes.first().map(|c| c.kind.to_string()).unwrap_or_default();
+                push(
+                    crate::value::pointer_child(&at, prop),
+                    "propertyNames",
+                    format!("property name {prop:?} is not allowed: {cause}"),
+                );
+            }
+            K::FalseSchema => {
+                push(at, &false_keyword(e.schema_url), "no value is allowed here (the schema is false)".to_owned())
+            }
+            K::AnyOf => push(at, "anyOf", "the value matches none of the anyOf alternatives".to_owned()),
+            K::OneOf(None) => push(at, "oneOf", "the value matches none of the oneOf alternatives".to_owned()),
+            kind => push(at, keyword_of(kind, e.schema_url), kind.to_string()),
+        }
+    }
+    out.sort_by(|a, b| {
+        compare_pointers(&a.path, &b.path).then_with(|| (&a.keyword, &a.message).cmp(&(&b.keyword, &b.message)))
+    });
+    out.dedup();
+    out
+}
+
+/// boon 0.6.1 numbers the items checked by `items` after `prefixItems` (and by draft-07
+/// `additionalItems` after an `items` list) from 0 instead of from the prefix length. An error
+/// reached through such a subschema gets its item token shifted by that length.
+fn fix_item_index(e: &boon::ValidationError<'_, '_>, compiled: &CompiledSchema, fixes: &mut Vec<(usize, usize)>) {
+    let Some(frag) = e.schema_url.strip_prefix(compiled.base.as_str()).and_then(|f| f.strip_prefix('#')) else {
+        return;
+    };
+    let frag = percent_decode(frag);
+    let Some((parent, keyword)) = frag.rsplit_once('/') else { return };
+    let shifts = &compiled.item_shifts;
+    let Ok(found) = shifts.binary_search_by(|(at, k, _)| (at.as_str(), *k).cmp(&(parent, keyword))) else { return };
+    let shift = shifts[found].2;
+    let tokens = e.instance_location.tokens.len();
+    if tokens == 0 || !matches!(e.instance_location.tokens[tokens - 1], boon::InstanceToken::Item(_)) {
+        return;
+    }
+    if !fixes.iter().any(|(at, _)| *at == tokens - 1) {
+        fixes.push((tokens - 1, shift));
+    }
+}
+
+fn instance_pointer_fixed(loc: &boon::InstanceLocation<'_>, fixes: &[(usize, usize)]) -> String {
+    if fixes.is_empty() {
+        return instance_pointer(loc);
+    }
+    let mut out = String::new();
+    for (n, token) in loc.tokens.iter().enumerate() {
+        match token {
+            boon::InstanceToken::Prop(p) => push_pointer(&mut out, p),
+            boon::InstanceToken::Item(i) => {
+                let shift = fixes.iter().find(|(at, _)| *at == n).map_or(0, |(_, by)| *by);
+                out.push('/');
+                out.push_str(&(i + shift).to_string());
+            }
+        }
+    }
+    out
+}
+
+fn keyword_of(kind: &boon::ErrorKind<'_, '_>, schema_url: &str) -> &'static str {
+    use boon::ErrorKind as K;
+    match kind {
+        K::RefCycle { .. } => "$ref",
+        K::Group | K::Schema { .. } => "schema",
+        K::FalseSchema => {
+            let _ = schema_url;
+            "false"
+        }
+        K::AdditionalProperties { .. } => "additionalProperties",
+        other => other.keyword_path().map(|k| k.keyword).unwrap_or("schema"),
+    }
+}
+
+/// The keyword holding a `false` schema, from its location (`…#/properties/x` → `properties`).
+fn false_keyword(schema_url: &str) -> String {
+    const MAPS: [&str; 6] =
+        ["properties", "patternProperties", "$defs", "definitions", "dependentSchemas", "dependencies"];
+    const LISTS: [&str; 5] = ["allOf", "anyOf", "oneOf", "prefixItems", "items"];
+    let frag = schema_url.split_once('#').map_or("", |(_, f)| f);
+    let tokens: Vec<String> =
+        frag.split('/').skip(1).map(|t| percent_decode(t).replace("~1", "/").replace("~0", "~")).collect();
+    let mut keyword = String::from("false");
+    let mut i = 0;
+    while i < tokens.len() {
+        let t = &tokens[i];
+        keyword = t.clone();
+        let skip_index =
+            LISTS.contains(&t.as_str()) && tokens.get(i + 1).is_some_and(|n| n.bytes().all(|b| b.is_ascii_digit()));
+        i += if MAPS.contains(&t.as_str()) || skip_index { 2 } else { 1 };
+    }
+    keyword
+}
+
+/// JSON Pointer order: segment by segment, array indices numerically.
+fn compare_pointers(a: &str, b: &str) -> std::cmp::Ordering {
+    let mut x = a.split('/');
+    let mut y = b.split('/');
+    loop {
+        match (x.next(), y.next()) {
+            (None, None) => return std::cmp::Ordering::Equal,
+            (None, Some(_)) => return std::cmp::Ordering::Less,
+            (Some(_), None) => return std::cmp::Ordering::Greater,
+            (Some(s), Some(t)) => {
+                let numeric = |v: &str| !v.is_empty() && v.len() < 20 && v.bytes().all(|c| c.is_ascii_digit());
+                let ord =
+                    if numeric(s) && numeric(t) { s.len().cmp(&t.len()).then_with(|| s.cmp(t)) } else { s.cmp(t) };
+                if ord != std::cmp::Ordering::Equal {
+                    return ord;
+                }
+            }
+        }
+    }
+}
+
+/// The deepest leaf of a metaschema validation error: (instance pointer, message).
+pub(super) fn deepest(e: &boon::ValidationError<'_, '_>) -> (String, String) {
+    let mut best: Option<(usize, String, String)> = None;
+    let mut stack = vec![e];
+    while let Some(err) = stack.pop() {
+        if err.causes.is_empty() {
+            let depth = err.instance_location.tokens.len();
+            let path = instance_pointer(&err.instance_location);
+            let message = err.kind.to_string();
+            // Deepest first; among equals, the first in pointer order (stable across hosts).
+            let better = match &best {
+                None => true,
+                Some((d, p, m)) => depth > *d || (depth == *d && (&path, &message) < (p, m)),
+            };
+            if better {
+                best = Some((depth, path, message));
+            }
+        }
+        stack.extend(err.causes.iter());
+    }
+    best.map(|(_, p, m)| (p, m)).unwrap_or_default()
+}
+
+fn instance_pointer(loc: &boon::InstanceLocation<'_>) -> String {
+    let mut out = String::new();
+    for token in &loc.tokens {
+        match token {
+            boon::InstanceToken::Prop(p) => push_pointer(&mut out, p),
+            boon::InstanceToken::Item(i) => {
+                out.push('/');
+                out.push_str(&i.to_string());
+            }
+        }
+    }
+    out
+}

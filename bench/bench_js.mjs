@@ -7,7 +7,7 @@ import { measureGroup, table, consume } from './harness.mjs';
 import { parseAgentAction as seedParse } from './seed_parser.mjs';
 import { zodAction, ajvAction } from './schemas.mjs';
 import { core as rawCore } from './raw_core.mjs';
-// The full-reply path (issue 12 §1: before verdict replies), in the test build
+// The full-reply path (what the package did before verdict replies), in the test build
 // (scripts/build-testing.sh): the old numbers beside the new, in the same run.
 import { fullReply as full } from '../js-tests/testing-core.mjs';
 

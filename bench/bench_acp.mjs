@@ -1,4 +1,4 @@
-// Issue 10 "Performance", Node: admission of a prompt with a 5 MiB PNG (`admitPrompt`: canonical
+// ACP prompt admission performance, Node: admission of a prompt with a 5 MiB PNG (`admitPrompt`: canonical
 // base64 check and decode, signature, SHA-256, the bytes handed out as a Uint8Array) vs the peer
 // `Buffer.from(data, "base64")` + `crypto.createHash("sha256")` (which checks nothing: Buffer
 // skips invalid characters and accepts any padding). Also where our time goes: a prompt refused

@@ -1,4 +1,4 @@
-"""Issue 10 "Performance", Python: admission of a prompt with a 5 MiB PNG (`admit_prompt`:
+"""ACP prompt admission performance, Python: admission of a prompt with a 5 MiB PNG (`admit_prompt`:
 host text, canonical base64 check and decode in the core, signature, SHA-256, the payload back as
 the core's base64 text decoded with binascii) vs the peer `base64.b64decode(validate=True)` +
 `hashlib.sha256` (which does not check canonical form: `AB==` passes). Also where the time

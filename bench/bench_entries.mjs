@@ -1,4 +1,4 @@
-// Issue 12 §4: the two cores of the npm package side by side, on the hot paths. 'agent-contract'
+// The two cores of the npm package side by side, on the hot paths. 'agent-contract'
 // loads the full core (with the schema engine), 'agent-contract/protocol' the protocol core (the
 // crate without it, built for size). The same calls through each, interleaved in one group:
 // (a) parseAgentAction on one tool_call object, (b) parseAgentActionJson on its text, (g) the

@@ -1,4 +1,4 @@
-// NDJSON decoding (issue 10, performance): ~100 MB of recorded-like ACP traffic (session/update
+// NDJSON decoding performance: ~100 MB of recorded-like ACP traffic (session/update
 // notifications with text chunks, tool calls, requests and responses, one frame per line) cut
 // in 64 KiB reads, through createNdjsonDecoder (frames classified, messages parsed) against a
 // split("\n") + JSON.parse loop over the same reads (no classification, no bound). Target: at

@@ -1,4 +1,4 @@
-"""NDJSON decoding (issue 10, performance): ~100 MB of recorded-like ACP traffic in 64 KiB reads
+"""NDJSON decoding performance: ~100 MB of recorded-like ACP traffic in 64 KiB reads
 through NdjsonDecoder (frames classified, messages parsed) against a split + json.loads per line
 over the same reads. Target: at most 1.5x. Usage: python bench_ndjson.py [MB]"""
 

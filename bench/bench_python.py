@@ -171,7 +171,7 @@ def main() -> None:
         measure_group(
             {
                 "c_ours": lambda: parse(text),
-                # Issue 12 §1: the full-reply path (before verdict replies), same run.
+                # The full-reply path (before verdict replies), same run.
                 "c_full": lambda: _unwrap(full_reply("parse-agent-action-json", text, None)),
                 "c_echo": lambda: call("echo", text),
                 "c_pydantic": lambda: action_adapter.validate_json(text),

@@ -1,4 +1,4 @@
-// Registry of 500 tools (issue 3 §2): createRegistry time and checkToolCall latency in Node.
+// Registry of 500 tools: createRegistry time and checkToolCall latency in Node.
 // Run by scripts/bench.sh (cd bench && node bench_registry.mjs [--json out.json]). Each tool has its own small schema (5 properties,
 // an enum, a pattern, a nested array), so 500 tools are more than the 256-entry schema cache.
 import { createRegistry, checkToolCall, toOpenAITools } from 'agent-contract';
@@ -42,7 +42,7 @@ Object.assign(r, measureGroup({
   check: () => checkToolCall(registry, action, policy),
   openai: () => toOpenAITools(registry),
 }));
-table('Issue 3 (Node) registry of 500 tools (each its own schema) — no target', [
+table('Tool registry (Node) 500 tools (each its own schema) — no target', [
   { label: 'createRegistry (500 tools, schemas compiled)', result: r.create_cold },
   { label: 'createRegistry (500 tools, schemas cached)', result: r.create },
   { label: 'checkToolCall (500-tool registry, allowed)', result: r.check },

@@ -1,4 +1,4 @@
-// Issue 9 § Performance (Node): checkSession on the 2.4 MB recorded session (dialect "pi") vs
+// Session check performance (Node): checkSession on the 2.4 MB recorded session (dialect "pi") vs
 // splitting the lines and JSON.parse of each; the same file repeated to 24 MB (linear: ≤ 11×);
 // and a 100 MB stream through createSessionChecker in 1 MB chunks (the wasm instance's memory
 // stays under 64 MB). Needs ../shared/conformance/pi-mono-sessions/ (skipped when absent).

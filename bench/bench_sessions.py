@@ -1,4 +1,4 @@
-"""Issue 9 § Performance (Python): check_session on the 2.4 MB recorded session (dialect "pi")
+"""Session check performance (Python): check_session on the 2.4 MB recorded session (dialect "pi")
 vs splitting the lines and json.loads of each (one crossing for the whole text; target ≤ 1.5×);
 the file repeated to 24 MB (linear: ≤ 11×); 100 MB through SessionChecker in 1 MB chunks (the
 instance's memory stays under 64 MB). Medians of interleaved rounds."""

@@ -1,4 +1,4 @@
-// Issue 4 "Performance", Node: (1) strict JSON parse of ~1 MiB of text, ours vs JSON.parse, with
+// JSON parse and stream assembly performance, Node: (1) strict JSON parse of ~1 MiB of text, ours vs JSON.parse, with
 // where our time goes; (2) stream assembly, ours vs the AI SDK approach (append each delta to a
 // buffer and call `ai`'s exported parsePartialJson on the whole buffer): a recorded OpenAI Chat
 // stream, and synthetic arguments streams of 1 KB, 100 KB and 10 MB.
@@ -43,7 +43,7 @@ Object.assign(
   }),
 );
 const R = results;
-table(`Issue 4 (Node) strict JSON parse, ${bytes} bytes (${JSON.parse(text).length} objects) — target: ours ≤ 2× JSON.parse`, [
+table(`Node: strict JSON parse, ${bytes} bytes (${JSON.parse(text).length} objects) — target: ours ≤ 2× JSON.parse`, [
   { label: 'parseJson(text)', result: R.p_ours, base: R.p_json_parse, baseName: 'JSON.parse' },
   { label: 'JSON.parse(text)', result: R.p_json_parse, base: R.p_json_parse, baseName: 'JSON.parse' },
   { label: '  ours: core export (text → verdict)', result: R.p_core, base: R.p_ours, baseName: 'of ours' },
@@ -192,7 +192,7 @@ if (hasProvider) {
 rows.push({ label: `createAssembler, pre-converted events${hasProvider ? '' : ' (no provider API in this build)'}`, result: R.r_ours_events, base: R.r_aisdk, baseName: 'AI SDK' });
 rows.push({ label: 'AI SDK: split + JSON.parse + parsePartialJson/fragment', result: R.r_aisdk, base: R.r_aisdk, baseName: 'AI SDK' });
 rows.push({ label: `  of which: ${2 * fragments} awaits of an async no-op`, result: R.r_awaits, base: R.r_aisdk, baseName: 'AI SDK' });
-table(`Issue 4 (Node) recorded OpenAI Chat stream (${sseBytes.length} bytes SSE, ${sseEvents.length} events, ${expected.calls.length} tool calls, ${fragments} argument fragments), per stream`, rows);
+table(`Node: recorded OpenAI Chat stream (${sseBytes.length} bytes SSE, ${sseEvents.length} events, ${expected.calls.length} tool calls, ${fragments} argument fragments), per stream`, rows);
 
 // (2b) Synthetic arguments streams: one call, deltas of 16–64 characters.
 const OPTIONS = { maxArgumentsBytes: 64 << 20, maxResponseBytes: 64 << 20, maxArrayLength: 1 << 22 };
@@ -224,7 +224,7 @@ const sizes = [
   ['10 MB', 10 << 20, 5],
 ];
 results.synthetic = [];
-console.log('\nIssue 4 (Node) synthetic arguments stream, one call, deltas of 16–64 characters — target: ours 10 MB ≤ 120× 100 KB');
+console.log('\nNode: synthetic arguments stream, one call, deltas of 16–64 characters — target: ours 10 MB ≤ 120× 100 KB');
 for (const [label, size, rounds] of sizes) {
   const t = argumentsText(size);
   const pieces = deltas(t);

@@ -1,4 +1,4 @@
-"""Issue 4 "Performance", Python: (1) strict JSON parse of ~1 MiB, ours (`parse_json`) vs
+"""JSON parse and stream assembly performance, Python: (1) strict JSON parse of ~1 MiB, ours (`parse_json`) vs
 `json.loads`, with where our time goes; (2) stream assembly, ours vs re-parsing the buffer per
 delta with the `partial-json-parser` package (`partial_json_parser.loads`: complete the partial
 text, then `json.loads`), the Python counterpart of the AI SDK's `parsePartialJson`: the recorded
@@ -130,7 +130,7 @@ def main() -> None:
         )
     )
     table(
-        f"Issue 4 (Python) strict JSON parse, {size} bytes — (the 2× target is stated for JSON.parse; here vs json.loads)",
+        f"Python: strict JSON parse, {size} bytes — (the 2× target is stated for JSON.parse; here vs json.loads)",
         [
             ("parse_json(text)", r["p_ours"], r["p_json_loads"], "json.loads"),
             ("json.loads(text)", r["p_json_loads"], r["p_json_loads"], "json.loads"),
@@ -234,7 +234,7 @@ def main() -> None:
         rows.append(("ProviderAssembler + push_sse per event", r["r_ours_push_sse"], r["r_partial"], "partial-json"))
     rows.append(("Assembler, pre-converted events" + ("" if has_provider else " (no provider API in this build)"), r["r_ours_events"], r["r_partial"], "partial-json"))
     rows.append(("split + json.loads + partial_json_parser.loads/fragment", r["r_partial"], r["r_partial"], "partial-json"))
-    table(f"Issue 4 (Python) recorded OpenAI Chat stream ({len(sse.encode())} bytes SSE, {len(expected['calls'])} tool calls, {fragments} argument fragments), per stream", rows)
+    table(f"Python: recorded OpenAI Chat stream ({len(sse.encode())} bytes SSE, {len(expected['calls'])} tool calls, {fragments} argument fragments), per stream", rows)
 
     # (2b) Synthetic arguments streams.
     options = {"maxArgumentsBytes": 64 << 20, "maxResponseBytes": 64 << 20, "maxArrayLength": 1 << 22}
@@ -257,7 +257,7 @@ def main() -> None:
         return value and json.loads(buffer)
 
     sizes = (("1 KB", 1 << 10, 15), ("100 KB", 100 << 10, 3), ("10 MB", 10 << 20, 3))
-    print("\nIssue 4 (Python) synthetic arguments stream, one call, deltas of 16–64 characters — target: ours 10 MB ≤ 120× 100 KB")
+    print("\nPython: synthetic arguments stream, one call, deltas of 16–64 characters — target: ours 10 MB ≤ 120× 100 KB")
     r["synthetic"] = []
     all_pieces = []
     for label, size, rounds in sizes:

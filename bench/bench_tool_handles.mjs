@@ -1,4 +1,4 @@
-// Issue 12 §2, Node: validateToolInput through the tool defineTool returned (its compiled schema
+// Compiled tool handles, Node: validateToolInput through the tool defineTool returned (its compiled schema
 // held in the instance) vs the plain path (a JSON copy of the same definition, read again by the
 // core on every call: what every call did before), against Ajv 8 compiled once, in the same run
 // (interleaved batches, ratio of medians); validateToolInputs per input; the wasm memory over
@@ -77,18 +77,18 @@ for (let round = 0; round < 20; round++) await toolRound(round);
 r.tools_wasm_growth = memoryReport().bytes - toolsBefore;
 r.renewals = memoryReport().renewals - mem0.renewals;
 
-table(`Issue 12 §2 (Node) validateToolInput, small valid input (${JSON.stringify(small).length} bytes)`, [
+table(`Compiled tool (Node) validateToolInput, small valid input (${JSON.stringify(small).length} bytes)`, [
   { label: 'validateToolInput(tool) through the handle', result: r.s_new, base: r.s_ajv, baseName: 'Ajv' },
   { label: 'validateToolInput(plain copy) (old path)', result: r.s_old, base: r.s_ajv, baseName: 'Ajv' },
   { label: 'Ajv compiled', result: r.s_ajv, base: r.s_ajv, baseName: 'Ajv' },
 ]);
-table(`Issue 12 §2 (Node) per input, ${ITEMS} small inputs`, [
+table(`Compiled tool (Node) per input, ${ITEMS} small inputs`, [
   { label: 'validateToolInputs(tool, items)', result: r.b_new, base: r.b_ajv_loop, baseName: 'Ajv' },
   { label: 'validateToolInput(tool) per item', result: r.b_new_loop, base: r.b_ajv_loop, baseName: 'Ajv' },
   { label: 'validateToolInput(plain) per item (old)', result: r.b_old_loop, base: r.b_ajv_loop, baseName: 'Ajv' },
   { label: 'Ajv per item', result: r.b_ajv_loop, base: r.b_ajv_loop, baseName: 'Ajv' },
 ]);
-table('Issue 12 §2 (Node) registry of 500 tools: the value createRegistry returned vs a plain copy (old path)', [
+table('Compiled tool (Node) registry of 500 tools: the value createRegistry returned vs a plain copy (old path)', [
   { label: 'checkToolCall(registry)', result: r.r_check_new, base: r.r_check_old, baseName: 'old' },
   { label: 'checkToolCall(plain copy) (old path)', result: r.r_check_old, base: r.r_check_old, baseName: 'old' },
   { label: 'toOpenAITools(registry)', result: r.r_openai_new, base: r.r_openai_old, baseName: 'old' },

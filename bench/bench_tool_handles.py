@@ -1,4 +1,4 @@
-"""Issue 12 §2, Python: validate_tool_input through a compiled tool vs the plain path (the tool
+"""Compiled tool handles, Python: validate_tool_input through a compiled tool vs the plain path (the tool
 sent and read again, what every call did before), against python-jsonschema and fastjsonschema
 in the same run (interleaved batches, ratio of medians); the batch form per input; memory over
 10^6 calls.
@@ -125,7 +125,7 @@ def main() -> None:
     r["mem_seconds"] = time.perf_counter() - t0
 
     table(
-        f"Issue 12 §2 (Python) single call, small valid input — target: ours ≥ 2× faster than python-jsonschema (load {r['load'][0]:.2f})",
+        f"Compiled tool (Python) single call, small valid input — target: ours ≥ 2× faster than python-jsonschema (load {r['load'][0]:.2f})",
         [
             ("validate_tool_input(tool) through the handle", r["s_new"], r["s_jsonschema"], "jsonschema"),
             ("validate_tool_input(plain dict) (old path)", r["s_old"], r["s_jsonschema"], "jsonschema"),
@@ -143,7 +143,7 @@ def main() -> None:
         ],
     )
     table(
-        f"Issue 12 §2 (Python) per input, {ITEMS} small inputs — target: batch ≤ 2× fastjsonschema",
+        f"Compiled tool (Python) per input, {ITEMS} small inputs — target: batch ≤ 2× fastjsonschema",
         [
             ("validate_tool_inputs(tool, items) (one crossing)", r["b_new"], r["b_fastjsonschema_loop"], "fastjsonschema"),
             ("validate_tool_input(tool) per item", r["b_new_loop"], r["b_fastjsonschema_loop"], "fastjsonschema"),

@@ -1,4 +1,4 @@
-// Issue 3 "Performance", Node: tool input validation vs Ajv 8 (draft 2020-12, compiled once),
+// Tool input validation performance, Node: ours vs Ajv 8 (draft 2020-12, compiled once),
 // small input as a value and as text, a ~1 MB input as JSON text, and schema compile time.
 // Usage: node bench_tools.mjs [--json out.json] (also writes out/tool_cases.json for Python)
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -120,7 +120,7 @@ Object.assign(
 );
 
 const r = results;
-table('Issue 3 (Node) small valid input (167 bytes), typical tool schema — no target', [
+table('Tool input (Node) small valid input (167 bytes), typical tool schema — no target', [
   { label: 'validateToolInput(tool, value)', result: r.s_ours_value, base: r.s_ajv_value, baseName: 'Ajv' },
   { label: 'Ajv 8 (2020) compiled validate(value)', result: r.s_ajv_value, base: r.s_ajv_value, baseName: 'Ajv' },
   { label: 'validateToolInputJson(tool, text)', result: r.s_ours_text, base: r.s_ajv_text, baseName: 'JSON.parse+Ajv' },
@@ -128,7 +128,7 @@ table('Issue 3 (Node) small valid input (167 bytes), typical tool schema — no 
   { label: '  of which core export (text → reply)', result: r.s_core_text, base: r.s_ours_text, baseName: 'of ours' },
   { label: '  defineTool(tool) again (the tool re-read)', result: r.s_tool_reread, base: r.s_ours_text, baseName: 'of ours' },
 ]);
-table(`Issue 3 (Node) ~1 MB input as JSON text (${r.big_bytes} bytes, ${EDITS} edits) — target: ours ≤ 1.5× JSON.parse + Ajv`, [
+table(`Tool input (Node) ~1 MB input as JSON text (${r.big_bytes} bytes, ${EDITS} edits) — target: ours ≤ 1.5× JSON.parse + Ajv`, [
   { label: 'validateToolInputJson(tool, text)', result: r.l_ours_text, base: r.l_ajv_text, baseName: 'JSON.parse+Ajv' },
   { label: 'JSON.parse + Ajv validate', result: r.l_ajv_text, base: r.l_ajv_text, baseName: 'JSON.parse+Ajv' },
   { label: 'JSON.parse alone', result: r.l_jsonparse, base: r.l_ajv_text, baseName: 'JSON.parse+Ajv' },
@@ -141,7 +141,7 @@ table(`Issue 3 (Node) ~1 MB input as JSON text (${r.big_bytes} bytes, ${EDITS} e
   { label: 'validateToolInput(tool, value) [1 MB value]', result: r.l_ours_value, base: r.l_ajv_value, baseName: 'Ajv value' },
   { label: 'Ajv validate(value) [1 MB value]', result: r.l_ajv_value, base: r.l_ajv_value, baseName: 'Ajv value' },
 ]);
-table('Issue 3 (Node) schema compile per tool (schema varied by $comment each call) — no target', [
+table('Tool input (Node) schema compile per tool (schema varied by $comment each call) — no target', [
   { label: 'defineTool (definition check + compile)', result: r.c_ours, base: r.c_ajv, baseName: 'Ajv compile' },
   { label: 'defineTool, schema already cached', result: r.c_ours_cached, base: r.c_ajv, baseName: 'Ajv compile' },
   { label: 'Ajv 8 (2020) compile, shared instance', result: r.c_ajv, base: r.c_ajv, baseName: 'Ajv compile' },

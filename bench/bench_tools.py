@@ -1,4 +1,4 @@
-"""Issue 3 "Performance", Python: validate_tool_input vs jsonschema and fastjsonschema.
+"""Tool input validation performance, Python: validate_tool_input vs jsonschema and fastjsonschema.
 
 Usage: .venv/bin/python bench/bench_tools.py [--json out.json]
 Reads bench/out/tool_cases.json, which bench_tools.mjs writes (the same tool, small input and
@@ -24,7 +24,7 @@ from agent_contract import _runtime
 from agent_contract._host_text import DEFAULT_MAX_BYTES, DEFAULT_MAX_DEPTH, max_chars, write
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from bench_python import measure_group, per, table  # noqa: E402  (same timing as the issue 2 bench)
+from bench_python import measure_group, per, table  # noqa: E402  (same timing as bench_python.py)
 # The test build (scripts/build-testing.sh): `echo` and the full-reply twins are not shipped.
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "py-host", "tests"))
 from testing_core import call as testing_call  # noqa: E402
@@ -158,7 +158,7 @@ def main() -> None:
     )
 
     table(
-        f"Issue 3 (Python) single call, small valid input ({len(small_text)} bytes) — target: ours ≥ 2× faster than jsonschema",
+        f"Tool input (Python) single call, small valid input ({len(small_text)} bytes) — target: ours ≥ 2× faster than jsonschema",
         [
             ("validate_tool_input(tool, value)", r["s_ours"], r["s_jsonschema"], "jsonschema"),
             ("jsonschema Draft202012Validator.validate", r["s_jsonschema"], r["s_jsonschema"], "jsonschema"),
@@ -180,7 +180,7 @@ def main() -> None:
         ],
     )
     table(
-        f"Issue 3 (Python) per-item batch cost, {ITEMS} small inputs — target: ours ≤ fastjsonschema",
+        f"Tool input (Python) per-item batch cost, {ITEMS} small inputs — target: ours ≤ fastjsonschema",
         [
             ("validate_tool_input per item", r["b_ours_loop"], r["b_fastjsonschema_loop"], "fastjsonschema"),
             ("check_tool_call per item (1-tool registry)", r["b_ours_check_loop"], r["b_fastjsonschema_loop"], "fastjsonschema"),
@@ -192,7 +192,7 @@ def main() -> None:
         ],
     )
     table(
-        f"Issue 3 (Python) ~1 MB input as JSON text ({r['big_bytes']} bytes) — no target",
+        f"Tool input (Python) ~1 MB input as JSON text ({r['big_bytes']} bytes) — no target",
         [
             ("validate_tool_input_json(tool, text)", r["l_ours_text"], r["l_fastjsonschema_text"], "loads+fastjsonschema"),
             ("json.loads + jsonschema validate", r["l_jsonschema_text"], r["l_fastjsonschema_text"], "loads+fastjsonschema"),

@@ -1,4 +1,4 @@
-// Issue 12 §1: memory per call of the verdict-reply functions in Node. Each function is called
+// Memory per call of the verdict-reply functions in Node. Each function is called
 // 10^6 times (BENCH_CALLS to change) on a valid input; the JS heap (after a full GC) and the
 // wasm instance's memory are read after a warm-up and at the end: no growth is the target.
 // Run with `node --expose-gc bench_verdict_memory.mjs [--json out.json]`.
@@ -32,7 +32,7 @@ const rows = [
   measure('parseDecisionJson', () => parseDecisionJson(decisionText), CALLS),
   measure('parseAgentActionsJsonl (2 lines)', () => parseAgentActionsJsonl(jsonl), CALLS / 2),
 ];
-console.log('\nMemory per call (issue 12 §1), Node — target: no growth');
+console.log('\nMemory per call of the verdict-reply functions, Node — target: no growth');
 for (const r of rows) {
   const ok = r.wasmGrowth === 0 && r.heapGrowth < 1 << 20;
   console.log(`  ${r.name.padEnd(34)} ${String(r.calls).padStart(8)} calls  ${(r.ns / 1000).toFixed(2).padStart(6)} µs/call  JS heap ${(r.heapGrowth / 1024).toFixed(0).padStart(6)} KiB  wasm ${(r.wasmGrowth / 1024).toFixed(0).padStart(5)} KiB  ${ok ? 'no growth' : 'GROWTH'}`);

@@ -1,4 +1,4 @@
-"""Issue 12 §1: memory per call of the verdict-reply functions in Python. Each function is called
+"""Memory per call of the verdict-reply functions in Python. Each function is called
 10^6 times (BENCH_CALLS to change) on a valid input; the process's resident memory (after a full
 collection) and the wasm instance's memory are read after a warm-up and at the end: no growth is
 the target. Usage: python bench_verdict_memory.py"""
@@ -46,7 +46,7 @@ def main() -> None:
         measure("parse_decision_json", lambda: agent_contract.parse_decision_json(decision), CALLS // 4),
         measure("parse_agent_actions_jsonl (2 lines)", lambda: agent_contract.parse_agent_actions_jsonl(jsonl), CALLS // 4),
     ]
-    print("\nMemory per call (issue 12 §1), Python — target: no growth")
+    print("\nMemory per call of the verdict-reply functions, Python — target: no growth")
     for r in rows:
         ok = r["wasm_growth"] == 0 and r["rss_growth"] < 1 << 20
         print(

@@ -1,5 +1,5 @@
 """The first call in a new Python process, cold (no compiled core cached: it compiles) and warm
-(the compiled core cached by an earlier process), issue 11 §5: warm target <= 100 ms.
+(the compiled core cached by an earlier process); warm target <= 100 ms.
 
 Each sample is a fresh interpreter; it reports the time of its first call (the component loaded
 or compiled, instantiated, seeded, then one parse), and separately the package import. Medians of

@@ -1,4 +1,4 @@
-// (d) wasm sizes, raw and `gzip -9`, for the browser/Node modules (the full core and, issue 12 §4,
+// Wasm sizes, raw and `gzip -9`, for the browser/Node modules (the full core and
 // the protocol core of 'agent-contract/protocol') and the Python component.
 // Usage: node sizes.mjs [--json out.json]
 import { execFileSync } from 'node:child_process';
@@ -14,7 +14,7 @@ const files = {
   protocol: 'pkg/dist/agent_contract_protocol_bg.wasm',
   component: 'py-host/src/agent_contract/core.wasm',
 };
-// Issue 12 (f): the protocol entry's core ≤ 150 KB gzip, the full one ≤ 450 KB; the component
+// Targets: the protocol entry's core ≤ 150 KB gzip, the full one ≤ 450 KB; the component
 // (Python, full) has no target of its own: the full one's is shown.
 const LIMITS = { web: 450 * 1024, protocol: 150 * 1024, component: 450 * 1024 };
 
@@ -27,7 +27,7 @@ function gzip9(path) {
 }
 
 const results = {};
-console.log('\n(d) wasm sizes — targets (issue 12 f): protocol core ≤ 150 KB, full core ≤ 450 KB gzip -9');
+console.log('\nWasm sizes — targets: protocol core ≤ 150 KB, full core ≤ 450 KB gzip -9');
 for (const [key, rel] of Object.entries(files)) {
   let raw;
   try {

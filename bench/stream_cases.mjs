@@ -1,4 +1,4 @@
-// Inputs of the issue 4 benches (bench_streams.mjs). bench_streams.py builds the very same texts
+// Inputs of the stream benches (bench_streams.mjs). bench_streams.py builds the very same texts
 // and deltas with the same code (checked: same lengths and hashes, printed by both).
 import { readFileSync } from 'node:fs';
 

@@ -1,4 +1,4 @@
-// Stream assembly scaling (issue 4 §3): arguments of 1 KB, 100 KB and 10 MB streamed in 64-byte
+// Stream assembly scaling: arguments of 1 KB, 100 KB and 10 MB streamed in 64-byte
 // deltas through one assembler, against the "append and re-parse the whole buffer per delta"
 // approach (a lower bound of the AI SDK's parsePartialJson per delta, which also repairs the
 // text before parsing). Usage: node stream_scaling.mjs  (not part of the test suite)

@@ -1,6 +1,5 @@
-// The targets of issue 2, side by side, from the JSON the three benches wrote.
-// and of issue 3 (tool validation, compile, registry).
-// and of issue 4 (strict JSON parse, stream assembly).
+// The performance targets side by side, from the JSON the benches wrote: agent action parsing and
+// wasm size, tool validation (compile, registry), strict JSON parse and stream assembly, the two cores.
 // Usage: node summary.mjs <js.json> <python.json> <sizes.json> [<tools_js.json> <tools_py.json> <registry.json>
 //          [<streams_js.json> <streams_py.json> [<entries.json>]]]
 import { readFileSync } from 'node:fs';
@@ -44,9 +43,9 @@ if (py?.batch_ours_jsonl) {
   ]);
 }
 
-print('Summary (medians; targets from issue 2)', rows);
+print('Summary (medians; targets)', rows);
 
-// Issue 3.
+// Tool validation, compile, registry.
 const rows3 = [];
 const target3 = (label, ours, base, baseName, max, note = '') => {
   if (!ours || !base) return rows3.push([label, 'not measured', '', '', 'NOT measured']);
@@ -73,9 +72,9 @@ if (sizes?.component) {
   rows3.push(['wasm web/node raw, gzip -9', kb(sizes.web.raw), kb(sizes.web.gzip), '', 'reported']);
   rows3.push(['wasm component raw, gzip -9', kb(sizes.component.raw), kb(sizes.component.gzip), '', 'reported']);
 }
-if (tjs || tpy || reg) print('Summary (medians; targets from issue 3)', rows3);
+if (tjs || tpy || reg) print('Summary (medians; tool validation targets)', rows3);
 
-// Issue 4.
+// Strict JSON parse, stream assembly.
 const rows4 = [];
 const scaling = (label, s) => {
   if (!s) return rows4.push([label, 'not measured', '', '', 'NOT measured']);
@@ -96,9 +95,9 @@ vs('Node recorded OpenAI stream: ours vs AI SDK', sjs?.r_ours_sse ?? sjs?.r_ours
 vs('Py recorded OpenAI stream: ours vs partial-json', spy?.r_ours_sse ?? spy?.r_ours_events, spy?.r_partial, 'partial-json');
 vs('Node 100 KB stream: ours vs AI SDK', sjs?.synthetic?.[1]?.ours, sjs?.synthetic?.[1]?.aisdk, 'AI SDK');
 vs('Py 100 KB stream: ours vs partial-json', spy?.synthetic?.[1]?.ours, spy?.synthetic?.[1]?.partial, 'partial-json');
-if (sjs || spy) print('Summary (medians; targets from issue 4)', rows4);
+if (sjs || spy) print('Summary (medians; JSON parse and stream targets)', rows4);
 
-// Issue 12 §4: the two cores' sizes against target (f), and the hot paths through both entries.
+// The two cores' sizes against their targets, and the hot paths through both entries.
 const rows12 = [];
 const gz = (key, limit) => {
   const x = sizes?.[key];
@@ -113,7 +112,7 @@ if (ent) {
     `${ent.g.protocolVsJsonParse.toFixed(2)}× (≤ 2×)`, ent.g.protocolVsJsonParse <= 2 ? 'met' : 'NOT met']);
   rows12.push(['    protocol/full core: parseAgentAction, ...Json, parseJson', `${ent.a.ratio.toFixed(2)}×, ${ent.b.ratio.toFixed(2)}×, ${(ent.g.protocol / ent.g.full).toFixed(2)}×`, '', '', '(no target)']);
 }
-if (sizes || ent) print('Summary (targets from issue 12 §4)', rows12);
+if (sizes || ent) print('Summary (targets for the two cores)', rows12);
 
 function print(title, rs) {
   console.log(`\n${title}`);

@@ -1,4 +1,4 @@
-// The "typical tool" of issue 3's performance section, shared by bench_tools.mjs (and written
+// The "typical tool" of the tool validation benches, shared by bench_tools.mjs (and written
 // to out/tool_cases.json for bench_tools.py, so Python validates the very same schema and
 // inputs): an object with 5 properties, an enum, a pattern, a nested array of objects.
 //

@@ -1,4 +1,4 @@
-// Issue 12 §1, old beside new under load: the verdict path, the full-reply path and the peer,
+// Verdict replies, old beside new under load: the verdict path, the full-reply path and the peer,
 // interleaved batches of a fixed size timed in process CPU time (process.cpuUsage), so that
 // time spent waiting for a core on a loaded machine does not count. Medians of 15 rounds.
 // Usage: node verdict_ab.mjs [a|b|ab]

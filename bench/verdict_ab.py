@@ -1,4 +1,4 @@
-"""Issue 12 §1, old beside new under load: the verdict path, the full-reply path, the echo floor
+"""Verdict replies, old beside new under load: the verdict path, the full-reply path, the echo floor
 and pydantic, interleaved batches of a fixed size timed in process CPU time
 (time.process_time_ns), so that time spent waiting for a core on a loaded machine does not
 count. Medians of 15 rounds. Usage: python verdict_ab.py"""

@@ -164,7 +164,7 @@ def test_provider_assemblers_do_not_interfere() -> None:
 
 
 def memory() -> int:
-    return int(_runtime.call_args("memory-bytes", ()))
+    return _runtime.assembler_instance().memory_bytes()
 
 
 def test_100k_provider_assemblers_closed_or_dropped_do_not_grow_memory() -> None:

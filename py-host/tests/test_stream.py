@@ -190,7 +190,7 @@ def test_other_thread_is_refused() -> None:
 
 
 def memory() -> int:
-    return int(_runtime.call_args("memory-bytes", ()))
+    return _runtime.assembler_instance().memory_bytes()
 
 
 def use(a: ac.Assembler) -> None:

@@ -59,6 +59,7 @@ RESPONSE = {"sessionId": "s1", "messages": [MESSAGE], "events": [], "tools": [],
 SSE = 'data: {"choices":[{"index":0,"delta":{},"finish_reason":"stop"}]}\n\ndata: [DONE]\n\n'
 POLICY = {"rules": [{"effect": "allow", "tool": "echo"}]}
 EVENTS = [{"type": "agent_start"}, {"type": "agent_end", "messages": []}]
+ROW = {"messages": [{"role": "user", "content": "hi"}, {"role": "assistant", "content": "hello"}]}
 
 
 async def _async_lines(lines: list[str]) -> Any:
@@ -145,6 +146,10 @@ BASELINE: dict[str, Callable[[], list[Any]]] = {
     "check_event_sequence": lambda: [EVENTS, {}],
     "safe_check_event_sequence": lambda: [EVENTS, {}],
     "check_session_response": lambda: [RESPONSE, {}],
+    "check_chat_row": lambda: [ROW, {}],
+    "check_chat_rows": lambda: [[ROW, json.dumps(ROW)], {}],
+    "check_chat_rows_jsonl": lambda: [json.dumps(ROW) + "\n", {}],
+    "check_sessions": lambda: [[SESSION], {}],
     "safe_check_session_response": lambda: [RESPONSE, {}],
     "protocol_schemas": lambda: [],
     "admit_prompt": lambda: [{"sessionId": "s", "prompt": [{"type": "text", "text": "hi"}]}, {}, {}],

@@ -30,6 +30,8 @@ use crate::value::{pointer_child, pointer_index, write_json, Value};
 
 /// The longest name OpenAI takes for a function.
 const NAME_MAX: usize = 64;
+/// Declared tool names an unknown call's message lists.
+const DECLARED_SHOWN: usize = 10;
 /// Distinct schemas one batch keeps compiled; past it the map starts again (a dataset has a
 /// handful of tool sets; a hostile one only costs recompiles).
 const SCHEMAS_KEPT: usize = 1024;
@@ -62,13 +64,18 @@ struct Tool {
     schema: Option<Rc<CompiledSchema>>,
 }
 
-/// A call made and not answered yet.
+/// A call made and not answered yet; `seq` is its place among the row's calls, the order
+/// unanswered calls are reported in.
 struct Pending {
-    id: String,
+    seq: usize,
     name: String,
     message: usize,
     path: String,
 }
+
+/// The calls not answered yet, by id: an answer finds its call in O(log n), so a message with
+/// thousands of calls and their answers stays linear.
+type Calls = BTreeMap<String, Pending>;
 
 /// The check of one row: its problems and counts.
 pub struct RowCheck<'o> {
@@ -199,7 +206,7 @@ impl<'o> RowCheck<'o> {
             }
         };
         self.messages = messages.len();
-        let mut pending: Vec<Pending> = Vec::new();
+        let mut pending = Calls::new();
         let mut ids: BTreeSet<String> = BTreeSet::new();
         let mut answered: BTreeSet<String> = BTreeSet::new();
         for (i, message) in messages.iter().enumerate() {
@@ -218,16 +225,18 @@ impl<'o> RowCheck<'o> {
         }
         // The calls of the last message are what the row teaches: they need no answer.
         let last = messages.len() - 1;
-        pending.retain(|p| p.message != last);
+        pending.retain(|_, p| p.message != last);
         self.unanswered(&mut pending, "before the end of the row");
     }
 
-    fn unanswered(&mut self, pending: &mut Vec<Pending>, when: &str) {
-        for p in pending.drain(..) {
+    fn unanswered(&mut self, pending: &mut Calls, when: &str) {
+        let mut calls: Vec<(String, Pending)> = std::mem::take(pending).into_iter().collect();
+        calls.sort_by_key(|(_, p)| p.seq);
+        for (id, p) in calls {
             self.problem(
                 Code::RowCallUnanswered,
                 p.path,
-                format!("call {:?} to {:?} is not answered by a tool message {when}", p.id, p.name),
+                format!("call {id:?} to {:?} is not answered by a tool message {when}", p.name),
             );
         }
     }
@@ -487,7 +496,7 @@ impl<'o> RowCheck<'o> {
         tools: &BTreeMap<String, Tool>,
         parallel: bool,
         ids: &mut BTreeSet<String>,
-        pending: &mut Vec<Pending>,
+        pending: &mut Calls,
     ) {
         let list = match present(message.get("tool_calls")) {
             None => return,
@@ -522,7 +531,7 @@ impl<'o> RowCheck<'o> {
         i: usize,
         tools: &BTreeMap<String, Tool>,
         ids: &mut BTreeSet<String>,
-        pending: &mut Vec<Pending>,
+        pending: &mut Calls,
     ) {
         if !matches!(call, Value::Object(_)) {
             self.invalid(path.to_owned(), format!("a tool call must be an object {{id, type, function}}, got {}", call.kind_name()));
@@ -563,10 +572,14 @@ impl<'o> RowCheck<'o> {
         };
         let tool = name.as_ref().and_then(|n| tools.get(n));
         if let (Some(n), None) = (&name, tool) {
-            let declared = if tools.is_empty() {
-                "the row declares no tools".to_owned()
-            } else {
-                format!("the row declares {}", tools.keys().map(|k| format!("{k:?}")).collect::<Vec<_>>().join(", "))
+            // At most a few names: a row with many tools and many bad calls stays linear.
+            let declared = match tools.len() {
+                0 => "the row declares no tools".to_owned(),
+                n => {
+                    let names: Vec<String> = tools.keys().take(DECLARED_SHOWN).map(|k| format!("{k:?}")).collect();
+                    let more = if n > DECLARED_SHOWN { format!(" and {} more", n - DECLARED_SHOWN) } else { String::new() };
+                    format!("the row declares {}{more}", names.join(", "))
+                }
             };
             self.problem(Code::RowToolUnknown, format!("{fpath}/name"), format!("call to {n:?}, which is not declared: {declared}"));
         }
@@ -593,13 +606,14 @@ impl<'o> RowCheck<'o> {
             if !ids.insert(id.clone()) {
                 self.problem(Code::RowCallIdDuplicate, format!("{path}/id"), format!("call id {id:?} is already the id of an earlier call"));
             } else {
-                pending.push(Pending { id, name: name.unwrap_or_default(), message: i, path: format!("{path}/id") });
+                let seq = ids.len();
+                pending.insert(id, Pending { seq, name: name.unwrap_or_default(), message: i, path: format!("{path}/id") });
             }
         }
     }
 
     /// A tool message answers an earlier call not yet answered.
-    fn answer(&mut self, message: &Value, path: &str, pending: &mut Vec<Pending>, answered: &mut BTreeSet<String>) {
+    fn answer(&mut self, message: &Value, path: &str, pending: &mut Calls, answered: &mut BTreeSet<String>) {
         let id = match message.get("tool_call_id") {
             Some(Value::String(id)) => id,
             other => {
@@ -610,8 +624,7 @@ impl<'o> RowCheck<'o> {
                 return;
             }
         };
-        if let Some(at) = pending.iter().position(|p| &p.id == id) {
-            pending.remove(at);
+        if pending.remove(id).is_some() {
             answered.insert(id.clone());
             return;
         }

@@ -28,7 +28,8 @@ problem at one line, never a cascade:
   rows:     schema_mismatch (an argument of the wrong type for its tool's `parameters`),
             unanswered_call (an assistant tool call with no tool message answering it),
             truncated (the file's last row cut mid-value), non_utf8 (a 0xFF byte in a string).
-The manifest gives the exact code where the format alone decides it (`code`), else only `kind`.
+The manifest gives each fault's code: for rows, ROW_ARGUMENTS_MISMATCH, ROW_CALL_UNANSWERED and
+JSON_INVALID (`checkChatRow`).
 """
 
 import argparse
@@ -283,6 +284,7 @@ def chat_row(rng, episodes):
     start = rng.randrange(len(episodes))
     for e in range(rng.randrange(1, 4)):
         renamed = {}
+        made = 0
         for msg in episodes[(start + e) % len(episodes)]:
             if msg["role"] == "user":
                 messages.append({"role": "user", "content": msg["text"]})
@@ -291,7 +293,8 @@ def chat_row(rng, episodes):
                 if msg["calls"]:
                     m["tool_calls"] = []
                     for cid, name, args in msg["calls"]:
-                        new = "call_%d_%d" % (e, len(renamed) + 1)
+                        made += 1
+                        new = "call_%d_%d" % (e, made)
                         renamed[cid] = new
                         used.add(name)
                         m["tool_calls"].append({"id": new, "type": "function", "function": {"name": name, "arguments": json.dumps(args)}})
@@ -435,7 +438,9 @@ def main(argv=None):
             if kind in ("truncated", "non_utf8"):
                 fault["code"] = CODES[kind]
             elif kind == "schema_mismatch":
-                fault["code"] = "SCHEMA_MISMATCH"
+                fault["code"] = "ROW_ARGUMENTS_MISMATCH"
+            else:
+                fault["code"] = "ROW_CALL_UNANSWERED"
             faults.append(fault)
 
     options = {k: getattr(a, k) for k in ("sessions", "rows", "session_kb", "pi_share", "fault_share", "gz_share", "rows_per_file", "seed")}

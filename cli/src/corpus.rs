@@ -28,6 +28,8 @@ use agent_contract::value::{write_json, Number, Value};
 pub enum Kind {
     /// Session files (`checkSession` line by line, incrementally).
     Sessions { pi: bool, strict: bool },
+    /// Chat dataset rows, one per line (`checkChatRowsJsonl`, one line at a time).
+    Rows { strict: bool },
 }
 
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -156,18 +158,96 @@ fn open<'a>(input: &Input, bar: Option<&'a indicatif::ProgressBar>) -> std::io::
 }
 
 fn options(kind: Kind) -> Value {
-    let Kind::Sessions { pi, strict } = kind;
     let s = |x: &str| Value::String(x.to_owned());
-    Value::Object(vec![
-        ("dialect".to_owned(), s(if pi { "pi" } else { "seed" })),
-        ("strict".to_owned(), Value::Bool(strict)),
-        // Every problem of a file, up to the core's ceiling.
-        ("maxIssues".to_owned(), Value::Number(Number { value: 10_000.0, text: None })),
-    ])
+    // Every problem of a file (a row), up to the core's ceiling.
+    let max = ("maxIssues".to_owned(), Value::Number(Number { value: 10_000.0, text: None }));
+    match kind {
+        Kind::Sessions { pi, strict } => Value::Object(vec![
+            ("dialect".to_owned(), s(if pi { "pi" } else { "seed" })),
+            ("strict".to_owned(), Value::Bool(strict)),
+            max,
+        ]),
+        Kind::Rows { strict } => Value::Object(vec![("strict".to_owned(), Value::Bool(strict)), max]),
+    }
+}
+
+fn check_one(
+    kind: Kind,
+    input: &Input,
+    options: &Value,
+    buf: &mut [u8],
+    bar: Option<&indicatif::ProgressBar>,
+) -> Outcome {
+    match kind {
+        Kind::Sessions { .. } => check_session_file(input, options, buf, bar),
+        Kind::Rows { .. } => check_rows_file(input, options, buf.len(), bar),
+    }
+}
+
+fn text_of(v: &Value, key: &str) -> String {
+    match v.get(key) {
+        Some(Value::String(s)) => s.clone(),
+        _ => String::new(),
+    }
+}
+
+/// One dataset file, line by line: each line (with its line end, so a blank line is the core's
+/// `ROW_LINE_BLANK`) through `checkChatRowsJsonl`, its line number the file's. Holds one line.
+fn check_rows_file(input: &Input, options: &Value, capacity: usize, bar: Option<&indicatif::ProgressBar>) -> Outcome {
+    use std::io::BufRead;
+    let mut outcome = Outcome { checked: 0, bytes: 0, problems: Vec::new(), error: None };
+    let mut source = match open(input, bar) {
+        Ok(source) => std::io::BufReader::with_capacity(capacity, source),
+        Err(e) => {
+            outcome.error = Some(format!("{}: {e}", input.name));
+            return outcome;
+        }
+    };
+    let mut line = Vec::new();
+    let mut n = 0;
+    loop {
+        line.clear();
+        match source.read_until(b'\n', &mut line) {
+            Ok(0) => break,
+            Ok(got) => outcome.bytes += got as u64,
+            Err(e) => {
+                outcome.error = Some(format!("{}: {e}", input.name));
+                return outcome;
+            }
+        }
+        n += 1;
+        let reports = match api::check_chat_rows_jsonl::<&Value>(&line, Some(&options)) {
+            Ok(Value::Array(reports)) => reports,
+            Ok(_) => Vec::new(),
+            Err(e) => {
+                outcome.problems.push(Found {
+                    line: n,
+                    code: e.code.as_str().to_owned(),
+                    path: e.path,
+                    message: e.message,
+                });
+                continue;
+            }
+        };
+        for report in reports {
+            outcome.checked += 1;
+            if let Some(Value::Array(problems)) = report.get("problems") {
+                for p in problems {
+                    outcome.problems.push(Found {
+                        line: n,
+                        code: text_of(p, "code"),
+                        path: text_of(p, "path"),
+                        message: text_of(p, "message"),
+                    });
+                }
+            }
+        }
+    }
+    outcome
 }
 
 /// One file through the core's incremental session reader, in reads of `buf`'s size.
-fn check_one(input: &Input, options: &Value, buf: &mut [u8], bar: Option<&indicatif::ProgressBar>) -> Outcome {
+fn check_session_file(input: &Input, options: &Value, buf: &mut [u8], bar: Option<&indicatif::ProgressBar>) -> Outcome {
     let mut outcome = Outcome { checked: 0, bytes: 0, problems: Vec::new(), error: None };
     let mut reader = match api::create_session_reader::<&Value>(Some(&options)) {
         Ok(reader) => reader,
@@ -375,7 +455,7 @@ pub fn run(kind: Kind, paths: &[PathBuf], jobs: Option<usize>, format: Output) -
         loop {
             let i = next.fetch_add(1, Ordering::Relaxed);
             let Some(input) = inputs.get(i) else { break };
-            let outcome = check_one(input, &options, &mut buf, bar.as_ref());
+            let outcome = check_one(kind, input, &options, &mut buf, bar.as_ref());
             let mut p = printer.lock().unwrap_or_else(|e| e.into_inner());
             p.waiting.insert(i, outcome);
             while let Some(ready) = {
@@ -408,6 +488,7 @@ pub fn run(kind: Kind, paths: &[PathBuf], jobs: Option<usize>, format: Output) -
     let mut p = printer.into_inner().unwrap_or_else(|e| e.into_inner());
     let what = match kind {
         Kind::Sessions { .. } => "entries",
+        Kind::Rows { .. } => "rows",
     };
     let written = p.summary(what, format);
     if let Some(e) = failed_output.into_inner().unwrap_or_else(|e| e.into_inner()).or(written.err()) {

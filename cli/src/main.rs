@@ -110,6 +110,18 @@ enum Check {
         #[arg(required = true)]
         paths: Vec<PathBuf>,
     },
+    /// Chat dataset rows (OpenAI chat fine-tuning format, one `{messages, tools}` per line), many
+    /// files in parallel: PATHs as for `check sessions`. Problems by path, then line.
+    Rows {
+        /// Unknown fields are problems instead of being ignored.
+        #[arg(long)]
+        strict: bool,
+        /// Files checked at once (default: every core).
+        #[arg(long, short = 'j', value_parser = clap::value_parser!(u16).range(1..))]
+        jobs: Option<u16>,
+        #[arg(required = true)]
+        paths: Vec<PathBuf>,
+    },
 }
 
 #[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -130,8 +142,16 @@ fn main() -> ExitCode {
         let _ = std::env::set_current_dir(cwd);
     }
     let cli = Cli::parse();
-    if let Command::Check(Check::Sessions { dialect, strict, jobs, paths }) = &cli.command {
-        let kind = corpus::Kind::Sessions { pi: *dialect == Dialect::Pi, strict: *strict };
+    let corpus = match &cli.command {
+        Command::Check(Check::Sessions { dialect, strict, jobs, paths }) => {
+            Some((corpus::Kind::Sessions { pi: *dialect == Dialect::Pi, strict: *strict }, jobs, paths))
+        }
+        Command::Check(Check::Rows { strict, jobs, paths }) => {
+            Some((corpus::Kind::Rows { strict: *strict }, jobs, paths))
+        }
+        _ => None,
+    };
+    if let Some((kind, jobs, paths)) = corpus {
         let format = match cli.format {
             Format::Human => corpus::Output::Human,
             Format::Json => corpus::Output::Json,
@@ -155,7 +175,7 @@ fn main() -> ExitCode {
             read(file).map(|text| check_session(file, *dialect, *strict, &text))
         }
         Command::Diff { old, new } => read(old).and_then(|a| read(new).map(|b| diff(old, &a, new, &b))),
-        Command::Check(Check::Sessions { .. }) => unreachable!("handled above"),
+        Command::Check(Check::Sessions { .. } | Check::Rows { .. }) => unreachable!("handled above"),
     };
     match outcome {
         Ok(report) => {

@@ -1,4 +1,4 @@
-//! `check sessions` over the generated corpus (bench/corpus/generate.py, small size): the same
+//! `check sessions` and `check rows` over the generated corpus (bench/corpus/generate.py, small size): the same
 //! report for any `--jobs`, for `.jsonl.gz` and plain files, for a glob and a directory; exactly
 //! the injected faults found; a progress bar on a terminal only; exit codes 0 / 1 / 2. And the
 //! generator itself: byte-identical output on every run, equal to the committed checksum.
@@ -56,8 +56,15 @@ fn check(dir: &Path, args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_agent-contract")).current_dir(dir).args(args).output().expect("the binary runs")
 }
 
+/// `check sessions --dialect D` (`dialect` "seed" or "pi") or `check rows` (`dialect` "rows").
 fn jsonl(dir: &Path, dialect: &str, jobs: &str, paths: &[&str]) -> Output {
-    let mut args = vec!["--format", "jsonl", "check", "sessions", "--dialect", dialect, "--jobs", jobs];
+    let mut args = vec!["--format", "jsonl", "check"];
+    if dialect == "rows" {
+        args.push("rows");
+    } else {
+        args.extend_from_slice(&["sessions", "--dialect", dialect]);
+    }
+    args.extend_from_slice(&["--jobs", jobs]);
     args.extend_from_slice(paths);
     check(dir, &args)
 }
@@ -118,7 +125,7 @@ fn the_generator_rebuilds_byte_identical_files_and_the_committed_checksum() {
 fn jobs_1_and_2_give_the_same_report_with_exactly_the_injected_faults() {
     let dir = corpus();
     let faults = manifest(dir)["faults"].as_array().unwrap().clone();
-    for (sub, dialect) in [("sessions/seed", "seed"), ("sessions/pi", "pi")] {
+    for (sub, dialect) in [("sessions/seed", "seed"), ("sessions/pi", "pi"), ("rows", "rows")] {
         let one = jsonl(dir, dialect, "1", &[sub]);
         let two = jsonl(dir, dialect, "2", &[sub]);
         assert_eq!(one.status.code(), Some(1), "{}", String::from_utf8_lossy(&one.stderr));
@@ -155,6 +162,17 @@ fn jobs_1_and_2_give_the_same_report_with_exactly_the_injected_faults() {
         let mut sorted = order.clone();
         sorted.sort();
         assert_eq!(order, sorted);
+        // `--format json`: the same problems in one document.
+        let mut args = vec!["--format", "json", "check"];
+        if dialect == "rows" {
+            args.push("rows");
+        } else {
+            args.extend_from_slice(&["sessions", "--dialect", dialect]);
+        }
+        args.push(sub);
+        let document: Value = serde_json::from_slice(&check(dir, &args).stdout).expect("one JSON document");
+        assert_eq!(document["ok"], Value::Bool(false));
+        assert_eq!(document["problems"].as_array().map(Vec::len), Some(expected.len()));
     }
 }
 
@@ -166,10 +184,15 @@ fn gzipped_and_plain_files_give_the_same_report() {
         .iter()
         .filter(|(p, _)| p.starts_with("sessions"))
         .all(|(p, _)| p.to_string_lossy().ends_with(".gz")));
-    let a = jsonl(&plain, "seed", "2", &["sessions/seed"]);
-    let b = jsonl(&gz, "seed", "2", &["sessions/seed"]);
-    assert_eq!(a.status.code(), Some(1));
-    assert_eq!(String::from_utf8_lossy(&a.stdout), String::from_utf8_lossy(&b.stdout).replace(".jsonl.gz", ".jsonl"));
+    for (sub, dialect) in [("sessions/seed", "seed"), ("sessions/pi", "pi"), ("rows", "rows")] {
+        let a = jsonl(&plain, dialect, "2", &[sub]);
+        let b = jsonl(&gz, dialect, "2", &[sub]);
+        assert_eq!(a.status.code(), Some(1));
+        assert_eq!(
+            String::from_utf8_lossy(&a.stdout),
+            String::from_utf8_lossy(&b.stdout).replace(".jsonl.gz", ".jsonl")
+        );
+    }
 }
 
 #[test]

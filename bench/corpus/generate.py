@@ -327,7 +327,13 @@ def row_with_fault(row, kind, rng):
         args[key] = 42  # every first required parameter is a string
         call["function"]["arguments"] = json.dumps(args)
     elif kind == "unanswered_call":
-        _, call = rng.choice(calls)
+        # A call with a later user or assistant message: a row may end on calls not answered yet
+        # (the turn it teaches), so a call with nothing but tool messages after it is not a fault.
+        msgs = row["messages"]
+        answered = [c for c in calls if any(m["role"] != "tool" for m in msgs[c[0] + 1:])]
+        if not answered:
+            return None
+        _, call = rng.choice(answered)
         row["messages"] = [m for m in row["messages"] if m.get("tool_call_id") != call["id"]]
     return row
 

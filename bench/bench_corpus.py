@@ -8,6 +8,7 @@ Generates (once, kept in --dir) a plain corpus of --sessions session files of ~2
 (bench/corpus/generate.py, seed 4, a quarter in the pi dialect), then times, best of --runs:
   - `agent-contract check sessions --jobs 1` and `--jobs 2`, seed files and pi files apart
     (wall time; user + system CPU time; max RSS from /usr/bin/time -v's fields)
+  - `agent-contract check rows --jobs 1` and `--jobs 2` on 3,000 generated chat rows
   - `split` + `JSON.parse` per line in Node (bench/corpus/parse_lines.mjs), and `json.loads` per
     line in Python, over the same files: no check at all, the floor a checker written in those
     languages starts from.
@@ -101,7 +102,16 @@ def main():
         py = [python_floor(paths) for _ in range(a.runs)]
         rows.append((dialect, "Python json.loads per line", n, size, min(r[0] for r in py), min(r[1] for r in py), 0))
 
-    print("\n| files | what | MB | sessions/s | MB/s (wall) | MB/s per CPU s | max RSS |")
+    # Chat dataset rows: 3 files of 1,000 rows (~24 KB a row), `check rows`.
+    rows_dir = os.path.join(a.dir, "rows-3000")
+    if not os.path.exists(os.path.join(rows_dir, "manifest.json")):
+        subprocess.run([sys.executable, os.path.join(ROOT, "bench", "corpus", "generate.py"), "--out", rows_dir, "--sessions", "0", "--rows", "3000"], check=True)
+    n, size = corpus_bytes(rows_dir, "rows")
+    for jobs in (1, 2):
+        wall, cpu, rss = best([timed([a.bin, "check", "rows", "--jobs", str(jobs), "rows"], cwd=rows_dir) for _ in range(a.runs)])
+        rows.append(("rows", "native CLI check rows --jobs %d" % jobs, n, size, wall, cpu, rss))
+
+    print("\n| files | what | MB | files/s | MB/s (wall) | MB/s per CPU s | max RSS |")
     print("|---|---|---|---|---|---|---|")
     for dialect, what, n, size, wall, cpu, rss in rows:
         print("| %s, %d files | %s | %.0f | %.0f | %.0f | %.0f | %s |" % (

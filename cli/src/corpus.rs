@@ -406,10 +406,9 @@ impl Printer {
             }
             Output::Json => {
                 let mut entries = vec![("ok".to_owned(), Value::Bool(t.problems == 0 && t.errors == 0))];
-                entries.extend(fields);
+                // `problems` is the list here; its count is the list's length.
+                entries.extend(fields.into_iter().filter(|(k, _)| k != "problems"));
                 entries.push(("problems".to_owned(), Value::Array(std::mem::take(&mut self.document))));
-                // `problems` is the list; its count is in the list's length.
-                entries.retain(|(k, v)| k != "problems" || matches!(v, Value::Array(_)));
                 let mut text = String::new();
                 write_json(&mut text, &Value::Object(entries));
                 writeln!(self.out, "{text}")?;

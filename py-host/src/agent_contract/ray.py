@@ -1,0 +1,164 @@
+"""Ray Data over the core: session files and chat dataset files checked on every worker of a
+cluster, one report row per problem, the rows the native `agent-contract check sessions|rows
+--format jsonl` prints.
+
+    import ray.data
+    from agent_contract.ray import CheckSessions, read_corpus
+
+    ds = read_corpus("s3://bucket/sessions/")          # read_binary_files(include_paths=True)
+    problems = ds.map_batches(CheckSessions, fn_constructor_kwargs={"dialect": "seed"},
+                              batch_format="pyarrow", concurrency=16)
+    problems.filter(expr="not ok").write_parquet("out/")
+
+The classes take batches of whole files (`bytes` and `path` columns: what
+`ray.data.read_binary_files(..., include_paths=True)` gives) in any `batch_format` ("pyarrow",
+"pandas", "numpy"), and answer a pyarrow table of `REPORT_SCHEMA`. A session is a whole file, and
+a dataset row's line number is its line in its file, so files are never split into lines here:
+each file crosses to the core once, as `check_session` (sessions) or `check_chat_rows_jsonl`
+(rows: the core splits the lines and compiles each distinct tool schema once per file). Ray's
+file reader has already decompressed a `.gz` file (by its name, as the CLI decides). No rule
+and no count lives here.
+
+The package never needs ray: this module imports nothing of it, and pyarrow only when a batch
+arrives; `read_corpus` imports `ray.data` when it is called.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Optional
+
+__all__ = ["CheckSessions", "CheckChatRows", "read_corpus", "REPORT_COLUMNS"]
+
+# Every problem of a file, up to the core's ceiling, as the native CLI asks.
+_MAX_ISSUES = 10_000
+
+# The report's columns, in order. One row per problem (`ok` false), or one row for a file with
+# none (`ok` true, `code`, `pointer` and `message` null). `path` is the file (the CLI's `file`),
+# `pointer` the JSON Pointer in the line (the CLI's `path`), `line` the 1-based line (0: the
+# file as a whole; the CLI leaves `line` out then). `checked` (entries of a session, rows of a
+# dataset file) and `bytes` (decompressed) are the file's on its first row and 0 on the others,
+# so that their sums over a dataset are the corpus's totals, as in the CLI's summary.
+REPORT_COLUMNS = ("path", "line", "ok", "code", "pointer", "message", "checked", "bytes")
+
+
+def _schema() -> Any:
+    import pyarrow as pa
+
+    return pa.schema(
+        [
+            ("path", pa.string()),
+            ("line", pa.int64()),
+            ("ok", pa.bool_()),
+            ("code", pa.string()),
+            ("pointer", pa.string()),
+            ("message", pa.string()),
+            ("checked", pa.int64()),
+            ("bytes", pa.int64()),
+        ]
+    )
+
+
+def _column(batch: Any, name: str) -> list[Any]:
+    """One column of a batch as a list, whatever its format: a pyarrow Table, a pandas
+    DataFrame, or a dict of numpy arrays (or of lists)."""
+    if hasattr(batch, "column_names") and hasattr(batch, "column"):
+        if name not in batch.column_names:
+            raise KeyError(name)
+        return list(batch.column(name).to_pylist())
+    column = batch[name]
+    if hasattr(column, "tolist"):
+        return list(column.tolist())
+    return list(column)
+
+
+class _CheckFiles:
+    """What both classes share: the options (validated by the core in the constructor, which
+    also instantiates the core in the worker), the batch walk and the report table."""
+
+    def __init__(self, options: dict[str, Any]) -> None:
+        self._options = options
+        # An empty text: the options are read and validated by the core now (an invalid one
+        # raises ContractError when the worker starts, not on its first file), and the core is
+        # compiled and instantiated before the first batch.
+        self._check(b"")
+
+    def _check(self, text: bytes) -> tuple[int, list[tuple[int, str, str, str]]]:
+        raise NotImplementedError
+
+    def __call__(self, batch: Any) -> Any:
+        import pyarrow as pa
+
+        try:
+            paths = _column(batch, "path")
+            contents = _column(batch, "bytes")
+        except KeyError as missing:
+            raise ValueError(
+                "a batch of files needs the columns 'path' and 'bytes' (missing %s): read them with "
+                "ray.data.read_binary_files(paths, include_paths=True)" % missing
+            ) from None
+        out: dict[str, list[Any]] = {name: [] for name in REPORT_COLUMNS}
+        for path, data in zip(paths, contents):
+            path = str(path)
+            text = bytes(data)
+            checked, problems = self._check(text)
+            rows = problems or [(0, None, None, None)]
+            for i, (line, code, pointer, message) in enumerate(rows):
+                out["path"].append(path)
+                out["line"].append(line)
+                out["ok"].append(code is None)
+                out["code"].append(code)
+                out["pointer"].append(pointer)
+                out["message"].append(message)
+                out["checked"].append(checked if i == 0 else 0)
+                out["bytes"].append(len(text) if i == 0 else 0)
+        return pa.Table.from_pydict(out, schema=_schema())
+
+
+class CheckSessions(_CheckFiles):
+    """Session files (`check_session` on each whole file): `dialect` "seed" or "pi", `strict`,
+    and any other session option (`options`, read by the core). Problems in line order (a
+    file-level problem, line 0, first), as the CLI lists them."""
+
+    def __init__(self, dialect: str = "seed", strict: bool = False, options: Optional[dict[str, Any]] = None) -> None:
+        super().__init__({"maxIssues": _MAX_ISSUES, **(options or {}), "dialect": dialect, "strict": strict})
+
+    def _check(self, text: bytes) -> tuple[int, list[tuple[int, str, str, str]]]:
+        from ._session import check_session
+
+        report = check_session(text, self._options)  # type: ignore[arg-type]
+        problems = [(p["line"], p["code"], p["path"], p["message"]) for p in report["problems"]]
+        if report.get("truncated"):
+            # The report stopped at maxIssues: said once, for the file, in the CLI's words.
+            limit = self._options["maxIssues"]
+            problems.append((0, "INPUT_TOO_LARGE", "", "more than %d problems: the first %d are listed" % (limit, limit)))
+        problems.sort(key=lambda p: p[0])  # stable: the core's order within a line
+        return report["entries"], problems
+
+
+class CheckChatRows(_CheckFiles):
+    """Chat dataset files (`check_chat_rows_jsonl` on each whole file: one report per line,
+    its number the file's): `strict` and any other row option (`options`)."""
+
+    def __init__(self, strict: bool = False, options: Optional[dict[str, Any]] = None) -> None:
+        super().__init__({"maxIssues": _MAX_ISSUES, **(options or {}), "strict": strict})
+
+    def _check(self, text: bytes) -> tuple[int, list[tuple[int, str, str, str]]]:
+        from ._rows import check_chat_rows_jsonl
+
+        reports = check_chat_rows_jsonl(text, self._options)  # type: ignore[arg-type]
+        problems = [(r["line"], p["code"], p["path"], p["message"]) for r in reports for p in r["problems"]]
+        return len(reports), problems
+
+
+def read_corpus(paths: Any, **read_args: Any) -> Any:
+    """`ray.data.read_binary_files` over `paths` (files, directories, any filesystem ray
+    reads) with `include_paths=True`, taking from directories the files the CLI takes:
+    `*.jsonl` and `*.jsonl.gz`. The reads ask for no CPU (`num_cpus=0`): they wait on storage,
+    the checks are the work, and a pool of checking actors as large as the cluster's CPUs would
+    otherwise leave Ray Data's resource budget no CPU for any read, and the pipeline would never
+    start. Other keyword arguments go to `read_binary_files`."""
+    import ray.data
+
+    read_args.setdefault("file_extensions", ["jsonl", "jsonl.gz"])
+    read_args.setdefault("num_cpus", 0)
+    return ray.data.read_binary_files(paths, include_paths=True, **read_args)

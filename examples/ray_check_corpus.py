@@ -45,7 +45,7 @@ def main() -> None:
         # Materialized once: the totals and the problems come from the same run.
         report = report.materialize()
         totals = report.sum(["checked", "bytes"])
-        problems = report.filter(expr="not ok").drop_columns(["ok", "checked", "bytes"])
+        problems = report.filter(lambda row: not row["ok"]).drop_columns(["ok", "checked", "bytes"])
         problems.write_parquet(a.out)
         print(
             "%d problems in %s %s (%.1f MB) -> %s"

@@ -8,7 +8,7 @@ cluster, one report row per problem, the rows the native `agent-contract check s
     ds = read_corpus("s3://bucket/sessions/")          # read_binary_files(include_paths=True)
     problems = ds.map_batches(CheckSessions, fn_constructor_kwargs={"dialect": "seed"},
                               batch_format="pyarrow", concurrency=16)
-    problems.filter(expr="not ok").write_parquet("out/")
+    problems.filter(lambda row: not row["ok"]).write_parquet("out/")
 
 The classes take batches of whole files (`bytes` and `path` columns: what
 `ray.data.read_binary_files(..., include_paths=True)` gives) in any `batch_format` ("pyarrow",

@@ -20,7 +20,6 @@ os.environ["RAY_USAGE_STATS_ENABLED"] = "0"
 # Ray's own address lookup answers the loopback address (what it does on macOS and Windows),
 # so that every process of the simulated cluster, and the driver, meet on 127.0.0.1.
 os.environ["RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER"] = "0"
-os.environ.setdefault("RAY_ACCEL_ENV_VAR_OVERRIDE_ON_ZERO", "0")
 
 import numpy as np
 import pandas as pd

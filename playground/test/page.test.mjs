@@ -267,9 +267,10 @@ test('a 1 MB session is checked and drawn in under a second', { timeout: 60_000 
   await page.select('#kind', 'session');
   await page.waitForFunction(() => Number(document.getElementById('verdict').dataset.run) > 0);
   await page.$eval('#input', (t, value) => { t.value = value; }, text);
-  // The fastest of three checks (the machine running the suite is shared; timing.mjs does the same).
+  // The fastest of five checks: the machine running the suites is shared (timing.mjs keeps the
+  // fastest run too), and the bound is the page's, not the scheduler's.
   const walls = [];
-  for (let i = 0; i < 3; i++) {
+  for (let i = 0; i < 5; i++) {
     walls.push(await page.evaluate(async () => {
       const verdictEl = document.getElementById('verdict');
       const n = Number(verdictEl.dataset.run);

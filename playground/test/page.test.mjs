@@ -114,18 +114,28 @@ const KIND_OF_OP = {
   classifyJsonRpcJson: 'jsonrpc', checkStdoutPurity: 'ndjson', admitPrompt: 'acp',
 };
 
+const VALUE_SHOWN = new Set(['parseAgentActionJson', 'parseDecisionJson', 'defineToolJson', 'createRegistry',
+  'validateToolInputJson', 'assembleProviderStream', 'admitPrompt']);
+
 test('every example gives the verdict its fixture expects', { timeout: 180_000 }, async () => {
   const examples = pickExamples(fixturesDir, sharedConformance);
   const kinds = new Set(examples.map((e) => e.kind));
   assert.deepEqual([...kinds].sort(), Object.values(KIND_OF_OP).sort(), 'every kind has an example');
   const { page, log } = await open(base);
   let failing = 0;
+  let shownValues = 0;
   for (const ex of examples) {
     const c = fixtureCase(ex.file, ex.id);
     await pickExample(page, ex.id);
     const actual = await verdict(page);
     assert.equal(actual.kind, KIND_OF_OP[c.op], `${ex.id}: kind`);
     assertVerdict(actual, c, ex.id);
+    // The accepted value, formatted, is the fixture's (the kinds whose value is the function's
+    // result as it is; a plan's decoded bytes are shown by their size).
+    if (actual.ok === 'true' && c.expect.ok && VALUE_SHOWN.has(c.op) && !JSON.stringify(c.expect.value).includes('bytesHex')) {
+      assert.deepEqual(JSON.parse(await page.$eval('#value', (p) => p.textContent)), c.expect.value, `${ex.id}: value`);
+      shownValues++;
+    }
     // A refused JSON text is shown with its span marked (a stream's errors name events, not text).
     if (actual.ok === 'false') {
       failing++;
@@ -133,6 +143,7 @@ test('every example gives the verdict its fixture expects', { timeout: 180_000 }
     }
   }
   assert.ok(failing > 0 && failing < examples.length);
+  assert.ok(shownValues >= 7, `${shownValues} accepted values compared`);
   console.log(`playground examples: ${examples.length} verdicts as their fixtures expect (${failing} refused)`);
   assert.deepEqual(log.errors, []);
   // Only the full core, once, for the tool kinds; nothing else after load.
@@ -309,6 +320,57 @@ test('a session with problems marks them in the tree, and its context says why i
   await page.$eval('#tree g.node[data-entry-id="d"]', (g) => g.dispatchEvent(new MouseEvent('click', { bubbles: true })));
   assert.match(await page.$eval('#entry-context', (p) => p.textContent), /^Not available: readSession refuses this file \(line 4: ENTRY_PARENT_MISSING\)/);
   assert.deepEqual(log.errors, []);
+  await page.close();
+});
+
+test('a text error marks its position; a dropped file is checked; a wrapped ACP request points under /params', { timeout: 60_000 }, async () => {
+  const { page, log } = await open(base);
+  // action/json/trailing: the core's position (byte 35) is the `x` after the value.
+  await pickExample(page, 'action/json/trailing');
+  assert.equal(await page.$eval('#highlight', (m) => m.textContent), 'x');
+  // A byte offset after a multi-byte character still lands on the right character.
+  await page.select('#kind', 'action');
+  await checked(page, () => page.$eval('#input', (t) => {
+    t.value = '{"type": "message", "content": "é😀"} y';
+    document.getElementById('check').click();
+  }));
+  assert.equal((await verdict(page)).code, 'JSON_TRAILING_CONTENT');
+  assert.equal(await page.$eval('#highlight', (m) => m.textContent), 'y');
+
+  // A file dropped on the input (kind detected: a decision).
+  await page.select('#kind', 'auto');
+  await checked(page, () => page.$eval('#input', (t) => {
+    const data = new DataTransfer();
+    data.items.add(new File(['{"kind": "final", "answer": ""}'], 'decision.json', { type: 'application/json' }));
+    t.dispatchEvent(new DragEvent('drop', { dataTransfer: data, bubbles: true, cancelable: true }));
+  }));
+  const dropped = await verdict(page);
+  assert.equal(dropped.kind, 'decision');
+  assert.equal(await page.$eval('#input', (t) => t.value), '{"kind": "final", "answer": ""}');
+  assert.deepEqual([dropped.ok, dropped.code, dropped.path], ['false', 'FIELD_EMPTY', '/answer']);
+  assert.equal(await page.$eval('#highlight', (m) => m.textContent), '""');
+
+  // The whole JSON-RPC request: the core admits its params, the mark is under /params.
+  const request = { jsonrpc: '2.0', id: 1, method: 'session/prompt',
+    params: { sessionId: 's', prompt: [{ type: 'text', text: 'hi' }, { type: 'image', mimeType: 'image/png', data: 'iVBORw0KGgo=' }] } };
+  await checked(page, () => page.$eval('#input', (t, text) => {
+    t.value = text;
+    document.getElementById('check').click();
+  }, JSON.stringify(request, null, 2)));
+  const acp = await verdict(page);
+  assert.deepEqual([acp.kind, acp.ok, acp.code, acp.path], ['acp', 'false', 'CAPABILITY_NOT_ADVERTISED', '/prompt/1/type']);
+  assert.equal(await page.$eval('#highlight', (m) => m.textContent), '"image"');
+  // With the capability given, the plan is shown.
+  await checked(page, () => page.$eval('#context', (t) => {
+    t.value = '{"image": true}';
+    document.getElementById('check').click();
+  }));
+  assert.equal((await verdict(page)).ok, 'true');
+  const plan = JSON.parse(await page.$eval('#value', (p) => p.textContent));
+  assert.equal(plan.sessionId, 's');
+  assert.equal(plan.images.length, 1);
+  assert.deepEqual(log.errors, []);
+  assert.deepEqual(log.requests.filter((r) => r.afterLoad), []);
   await page.close();
 });
 

@@ -103,8 +103,7 @@ async function run() {
   clearTimeout(pending);
   const token = ++latest;
   const started = performance.now();
-  const chosen = currentState();
-  const state = resolveKind(chosen);
+  const state = resolveKind(currentState());
   showControls(state.kind);
   let result;
   try {
@@ -118,7 +117,7 @@ async function run() {
   if (token !== latest) return;
   current = { result, state };
   render(result, state);
-  writeFragment(chosen);
+  writeFragment(state);
   ui.verdict.dataset.elapsedMs = String(Math.round(performance.now() - started));
   ui.verdict.dataset.run = String(++runs);
 }
@@ -129,7 +128,12 @@ function runSoon() {
   pending = setTimeout(run, 300);
 }
 
-function writeFragment(state) {
+// The link names the kind that ran (a guess included) and only the controls that kind reads, so
+// it reproduces the verdict whatever the guess would be.
+function writeFragment(ran) {
+  const spec = KINDS[ran.kind];
+  const state = { kind: ran.kind, text: ran.text, context: spec.context ? ran.context : '',
+    provider: spec.provider ? ran.provider : '', dialect: spec.dialect ? ran.dialect : '' };
   // Base64 makes 4 characters of 3 bytes, and a character is at least one byte: a text this long
   // is never encoded.
   const tooLong = state.text.length + state.context.length > (MAX_FRAGMENT / 4) * 3;

@@ -349,6 +349,8 @@ test('a text error marks its position; a dropped file is checked; a wrapped ACP 
   assert.equal(await page.$eval('#input', (t) => t.value), '{"kind": "final", "answer": ""}');
   assert.deepEqual([dropped.ok, dropped.code, dropped.path], ['false', 'FIELD_EMPTY', '/answer']);
   assert.equal(await page.$eval('#highlight', (m) => m.textContent), '""');
+  // The link names the guessed kind, so it does not depend on the guess.
+  assert.match(await page.$eval('#share', (a) => a.getAttribute('href')), /^#kind=decision&text=[A-Za-z0-9_-]+$/);
 
   // The whole JSON-RPC request: the core admits its params, the mark is under /params.
   const request = { jsonrpc: '2.0', id: 1, method: 'session/prompt',

@@ -65,7 +65,9 @@ export function renderSvg({ rows, lanes }, selected) {
     const p = rows[r.parentRow];
     edges += p.lane === r.lane
       ? `M${x(p.lane)} ${y(p.row)}V${y(r.row)}`
-      : `M${x(p.lane)} ${y(p.row)}V${y(r.row) - ROW / 2}H${x(r.lane)}V${y(r.row)}`;
+      // A fork steps right at the parent's row, then runs down its own lane, which no other
+      // branch uses: the line never passes through an unrelated entry.
+      : `M${x(p.lane)} ${y(p.row)}H${x(r.lane)}V${y(r.row)}`;
   }
   const parts = [`<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}">`,
     `<path class="edges" d="${edges}"/>`];

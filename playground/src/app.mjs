@@ -16,6 +16,7 @@ const ui = {
   form: $('controls'), example: $('example'), kind: $('kind'), detected: $('detected'),
   provider: $('provider'), providerRow: $('provider-row'), dialect: $('dialect'), dialectRow: $('dialect-row'),
   input: $('input'), context: $('context'), contextRow: $('context-row'), contextLabel: $('context-label'),
+  tool: $('tool'), toolRow: $('tool-row'),
   file: $('file'), share: $('share'), verdict: $('verdict'),
   issuesBox: $('issues-box'), issuesTitle: $('issues-title'), issues: $('issues'),
   sourceBox: $('source-box'), source: $('source'), valueBox: $('value-box'), value: $('value'),
@@ -62,9 +63,12 @@ function fillSelects() {
 function currentState() {
   return {
     kind: ui.kind.value, text: ui.input.value, context: ui.context.value,
-    provider: ui.provider.value, dialect: ui.dialect.value,
+    provider: ui.provider.value, dialect: ui.dialect.value, tool: ui.tool.value || wantedTool,
   };
 }
+
+// The tool a link names, until the context's tools are known and the select can hold it.
+let wantedTool = '';
 
 function applyState(state) {
   ui.kind.value = KINDS[state.kind] ? state.kind : 'auto';
@@ -72,6 +76,8 @@ function applyState(state) {
   ui.context.value = state.context ?? '';
   if (PROVIDERS.includes(state.provider)) ui.provider.value = state.provider;
   if (DIALECTS.includes(state.dialect)) ui.dialect.value = state.dialect;
+  wantedTool = state.tool ?? '';
+  ui.tool.replaceChildren();
 }
 
 // The kind to run and its controls: the chosen one, or the guess for the text.
@@ -93,6 +99,17 @@ function showControls(kind) {
   ui.dialectRow.hidden = !spec.dialect;
   ui.contextRow.hidden = !spec.context;
   if (spec.context) ui.contextLabel.textContent = spec.context;
+  if (!spec.tool) ui.toolRow.hidden = true;
+}
+
+// The tool select lists the context's tools when it defines more than one.
+function showTools(result) {
+  const names = result.tools || [];
+  ui.toolRow.hidden = names.length < 2;
+  const same = names.length === ui.tool.options.length && names.every((n, i) => ui.tool.options[i].value === n);
+  if (!same) ui.tool.replaceChildren(...names.map((n) => new Option(n, n)));
+  if (result.tool) ui.tool.value = result.tool;
+  wantedTool = '';
 }
 
 let runs = 0;
@@ -116,6 +133,10 @@ async function run() {
   }
   if (token !== latest) return;
   current = { result, state };
+  if (KINDS[state.kind].tool) {
+    showTools(result);
+    state.tool = result.tool;
+  }
   render(result, state);
   writeFragment(state);
   ui.verdict.dataset.elapsedMs = String(Math.round(performance.now() - started));
@@ -133,7 +154,9 @@ function runSoon() {
 function writeFragment(ran) {
   const spec = KINDS[ran.kind];
   const state = { kind: ran.kind, text: ran.text, context: spec.context ? ran.context : '',
-    provider: spec.provider ? ran.provider : '', dialect: spec.dialect ? ran.dialect : '' };
+    provider: spec.provider ? ran.provider : '', dialect: spec.dialect ? ran.dialect : '',
+    // Only when there is a choice: a single definition needs no name.
+    tool: spec.tool && ui.tool.options.length > 1 ? ran.tool : '' };
   // Base64 makes 4 characters of 3 bytes, and a character is at least one byte: a text this long
   // is never encoded.
   const tooLong = state.text.length + state.context.length > (MAX_FRAGMENT / 4) * 3;
@@ -357,11 +380,11 @@ function wire() {
   });
   ui.input.addEventListener('input', runSoon);
   ui.context.addEventListener('input', runSoon);
-  for (const select of [ui.kind, ui.provider, ui.dialect]) select.addEventListener('change', run);
+  for (const select of [ui.kind, ui.provider, ui.dialect, ui.tool]) select.addEventListener('change', run);
   ui.example.addEventListener('change', () => {
     const ex = examples[Number(ui.example.value)];
     if (!ex) return;
-    applyState({ kind: ex.kind, text: ex.text, context: ex.context ?? '', provider: ex.provider, dialect: ex.dialect });
+    applyState({ kind: ex.kind, text: ex.text, context: ex.context ?? '', provider: ex.provider, dialect: ex.dialect, tool: '' });
     run();
   });
   ui.file.addEventListener('change', () => {

@@ -1,5 +1,5 @@
 // The page's state in the URL fragment, `#kind=<kind>&text=<base64url of UTF-8>` (and
-// `context`, `provider`, `dialect` when the kind has them). A fragment is never sent to a
+// `context`, `provider`, `dialect`, `tool` when the kind has them). A fragment is never sent to a
 // server, so a link carries the input to whoever opens it and nowhere else.
 
 function toBase64Url(text) {
@@ -17,12 +17,12 @@ function fromBase64Url(text) {
 }
 
 const TEXTS = ['text', 'context'];
-const WORDS = ['kind', 'provider', 'dialect'];
+const WORDS = ['kind', 'provider', 'dialect', 'tool'];
 
-/** The fragment (with its `#`) for a state {kind, text, context?, provider?, dialect?}. */
+/** The fragment (with its `#`) for a state {kind, text, context?, provider?, dialect?, tool?}. */
 export function encodeFragment(state) {
   const parts = [];
-  for (const key of ['kind', 'text', 'context', 'provider', 'dialect']) {
+  for (const key of ['kind', 'text', 'context', 'provider', 'dialect', 'tool']) {
     const value = state[key];
     if (value === undefined || value === null || value === '') continue;
     parts.push(`${key}=${TEXTS.includes(key) ? toBase64Url(value) : encodeURIComponent(value)}`);

@@ -11,7 +11,7 @@ export const KINDS = {
   decision: { label: 'Decision', core: 'protocol', fn: 'parseDecisionJson' },
   tool: { label: 'Tool definition', core: 'full', fn: 'defineToolJson' },
   registry: { label: 'Tool registry', core: 'full', fn: 'createRegistry' },
-  'tool-input': { label: 'Tool input (against a tool)', core: 'full', fn: 'validateToolInputJson', context: 'Tool definition (JSON)' },
+  'tool-input': { label: 'Tool input (against a tool)', core: 'full', fn: 'validateToolInputJson', context: 'Tool definition or registry (JSON)', tool: true },
   stream: { label: 'Provider SSE stream', core: 'protocol', fn: 'assembleProviderStream', provider: true },
   session: { label: 'Session (JSONL)', core: 'protocol', fn: 'checkSession', dialect: true },
   jsonrpc: { label: 'JSON-RPC message', core: 'protocol', fn: 'classifyJsonRpcJson' },
@@ -65,13 +65,16 @@ export function runKind(kind, state, api) {
     case 'registry':
       return attempt(() => ({ ok: true, value: plain(api.createRegistry(api.parseJson(text))) }));
     case 'tool-input': {
-      let tool;
+      let tools;
       try {
-        tool = api.defineToolJson(state.context ?? '');
+        tools = toolsOf(api, state.context ?? '');
       } catch (error) {
-        return { ...failure(error, 'context'), stage: 'the tool definition' };
+        return { ...failure(error, 'context'), stage: 'the tool definitions' };
       }
-      return attempt(() => ({ ok: true, value: api.validateToolInputJson(tool, text) }));
+      if (tools.length === 0) return { pageError: 'The registry holds no tool to check the input against.' };
+      const tool = tools.find((t) => t.name === state.tool) ?? tools[0];
+      const names = tools.map((t) => t.name);
+      return { ...attempt(() => ({ ok: true, value: api.validateToolInputJson(tool, text) })), tools: names, tool: tool.name };
     }
     case 'stream':
       return attempt(() => ({ ok: true, value: api.assembleProviderStream(state.provider, text) }));
@@ -86,6 +89,16 @@ export function runKind(kind, state, api) {
     default:
       throw new Error(`unknown kind ${kind}`);
   }
+}
+
+// The tools the context defines: one definition (`defineToolJson`), or a registry, as a list or
+// as `{tools: [...]}` (`createRegistry`), whose tool is then chosen by name.
+function toolsOf(api, context) {
+  const value = api.parseJson(context);
+  if (Array.isArray(value) || (value !== null && typeof value === 'object' && 'tools' in value)) {
+    return api.createRegistry(value).tools;
+  }
+  return [api.defineToolJson(context)];
 }
 
 // Deep-frozen results with methods (compiled tools) as plain data for display.

@@ -376,6 +376,45 @@ test('a text error marks its position; a dropped file is checked; a wrapped ACP 
   await page.close();
 });
 
+test('a tool input is checked against the tool chosen from a registry, and the link keeps the choice', { timeout: 60_000 }, async () => {
+  const registry = { tools: [
+    { name: 'read_file', description: 'Read a file.', permission: 'read',
+      inputSchema: { type: 'object', properties: { path: { type: 'string' } }, required: ['path'] } },
+    { name: 'write_file', description: 'Write a file.', permission: 'write',
+      inputSchema: { type: 'object', properties: { path: { type: 'string' }, content: { type: 'string' } }, required: ['path', 'content'] } },
+  ] };
+  const fragment = `#kind=tool-input&text=${Buffer.from('{"path": "a.md"}').toString('base64url')}`
+    + `&context=${Buffer.from(JSON.stringify(registry, null, 2)).toString('base64url')}`;
+  const first = await open(base + fragment);
+  await first.page.waitForFunction(() => Number(document.getElementById('verdict').dataset.run) > 0);
+  // The first tool by default.
+  assert.deepEqual(await first.page.$$eval('#tool option', (o) => o.map((x) => x.value)), ['read_file', 'write_file']);
+  assert.equal((await verdict(first.page)).ok, 'true');
+  await checked(first.page, () => first.page.select('#tool', 'write_file'));
+  const refused = await verdict(first.page);
+  assert.deepEqual([refused.ok, refused.code, refused.path], ['false', 'SCHEMA_MISMATCH', '']);
+  assert.deepEqual(await first.page.$$eval('#issues button', (b) => b.map((x) => x.dataset.path)), ['/content']);
+  const link = await first.page.$eval('#share', (a) => a.href);
+  assert.match(link, /&tool=write_file$/);
+  await first.page.close();
+
+  const { page, log } = await open(link);
+  await page.waitForFunction(() => Number(document.getElementById('verdict').dataset.run) > 0);
+  assert.equal(await page.$eval('#tool', (s) => s.value), 'write_file');
+  assert.deepEqual(await verdict(page), refused);
+  // A registry the core refuses: its error, marked in the registry text.
+  await checked(page, () => page.$eval('#context', (t) => {
+    t.value = '[{"name": "x", "description": "", "inputSchema": {}}]';
+    document.getElementById('check').click();
+  }));
+  const bad = await verdict(page);
+  assert.deepEqual([bad.ok, bad.code, bad.path], ['false', 'TOOL_DESCRIPTION_EMPTY', '/0/description']);
+  assert.equal(await page.$eval('#highlight', (m) => m.textContent), '""');
+  assert.match(await page.$eval('#source-title', (h) => h.textContent), /registry/);
+  assert.deepEqual(log.errors, []);
+  await page.close();
+});
+
 test('the keyboard reaches every control, with a visible focus', { timeout: 60_000 }, async () => {
   const { page, log } = await open(base);
   await pickExample(page, 'session/blank-line');

@@ -61,7 +61,13 @@ export function runKind(kind, state, api) {
     case 'decision':
       return attempt(() => ({ ok: true, value: api.parseDecisionJson(text) }));
     case 'tool':
-      return attempt(() => ({ ok: true, value: plain(api.defineToolJson(text)) }));
+      return attempt(() => {
+        const tool = api.defineToolJson(text);
+        const value = plain(tool);
+        // Its compiled schema is not needed past the verdict.
+        tool.free();
+        return { ok: true, value };
+      });
     case 'registry':
       return attempt(() => ({ ok: true, value: plain(api.createRegistry(api.parseJson(text))) }));
     case 'tool-input': {
@@ -74,7 +80,9 @@ export function runKind(kind, state, api) {
       if (tools.length === 0) return { pageError: 'The registry holds no tool to check the input against.' };
       const tool = tools.find((t) => t.name === state.tool) ?? tools[0];
       const names = tools.map((t) => t.name);
-      return { ...attempt(() => ({ ok: true, value: api.validateToolInputJson(tool, text) })), tools: names, tool: tool.name };
+      const result = attempt(() => ({ ok: true, value: api.validateToolInputJson(tool, text) }));
+      for (const t of tools) if (typeof t.free === 'function') t.free();
+      return { ...result, tools: names, tool: tool.name };
     }
     case 'stream':
       return attempt(() => ({ ok: true, value: api.assembleProviderStream(state.provider, text) }));

@@ -36,6 +36,7 @@ export const LEFT_OUT = {
   strictSchemaIssues: 'a tool schema question: in the tools module with the engine',
   geminiSchemaIssues: 'strictSchemaIssues',
   jsonSchemaForTarget: 'strictSchemaIssues',
+  standardJsonSchema: 'strictSchemaIssues',
   toStandardSchema: 'defineTool and validateToolInput',
   normalizeToolResult: 'validates structured content against the outputSchema with the schema engine',
   compareContracts: 'reads tool definitions again (defineTool)',

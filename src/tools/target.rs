@@ -29,6 +29,9 @@
 //! `$schema` written out, so that a consumer asking for draft-07 (which cannot catch an error
 //! inside its own call) still gets a schema that means what the tool checks.
 
+use std::cell::RefCell;
+use std::collections::HashMap;
+
 use crate::error::{Code, ContractError, Result};
 use crate::value::{pointer_child, pointer_index, Value};
 
@@ -144,9 +147,13 @@ fn with_own_schema(schema: &Value, own: Draft) -> Value {
 
 fn to_draft_07(schema: &Value, source: Draft) -> Result<Value> {
     let root_base = root_base(schema)?;
-    let mut resources = Vec::new();
-    collect_resources(schema, "", &root_base, source, &mut resources)?;
-    let conv = Converter { source, resources };
+    let mut found = Vec::new();
+    collect_resources(schema, "", &root_base, source, &mut found)?;
+    let mut resources = HashMap::with_capacity(found.len());
+    for (url, node) in found {
+        resources.entry(url.to_string()).or_insert(node);
+    }
+    let conv = Converter { source, resources, members: RefCell::new(HashMap::new()) };
     let out = conv.schema(schema, "", &root_base, schema, true)?;
     let Value::Object(entries) = out else { return Ok(out) };
     Ok(Value::Object(entries.into_iter().filter(|(k, _)| k != "$schema").collect()))
@@ -218,10 +225,35 @@ fn collect_resources<'a>(
 
 struct Converter<'a> {
     source: Draft,
-    resources: Vec<(url::Url, &'a Value)>,
+    /// The schema resources by base URI (the first of a repeated one, as `$id`s are unique in a
+    /// schema the engine compiles).
+    resources: HashMap<String, &'a Value>,
+    /// The members of the large objects `$ref` pointers walk through, by the object's address,
+    /// built once each: many pointers into one `$defs` cost their length, not the map's size.
+    members: RefCell<HashMap<*const Value, HashMap<&'a str, &'a Value>>>,
 }
 
+/// Objects with more members than this are looked up through an index.
+const INDEXED: usize = 16;
+
 impl<'a> Converter<'a> {
+    /// The member `name` of `v`, as `Value::get` finds it (the first of that name).
+    fn member(&self, v: &'a Value, name: &str) -> Option<&'a Value> {
+        let Value::Object(entries) = v else { return None };
+        if entries.len() <= INDEXED {
+            return v.get(name);
+        }
+        let mut members = self.members.borrow_mut();
+        let index = members.entry(v as *const Value).or_insert_with(|| {
+            let mut index = HashMap::with_capacity(entries.len());
+            for (k, item) in entries {
+                index.entry(k.as_str()).or_insert(item);
+            }
+            index
+        });
+        index.get(name).copied()
+    }
+
     fn list(&self, v: &'a Value, path: &str, base: &url::Url, resource: &'a Value) -> Result<Value> {
         let Value::Array(items) = v else { return Ok(v.clone()) };
         let mut out = Vec::with_capacity(items.len());
@@ -328,14 +360,18 @@ impl<'a> Converter<'a> {
     /// `dependentRequired` and `dependentSchemas` as one draft-07 `dependencies`.
     fn dependencies(&self, node: &'a Value, path: &str, base: &url::Url, resource: &'a Value) -> Result<Value> {
         let mut out: Vec<(String, Value)> = Vec::new();
+        let mut at: HashMap<String, usize> = HashMap::new();
         if let Some(Value::Object(required)) = node.get("dependentRequired") {
-            out.extend(required.iter().cloned());
+            for (name, names) in required {
+                at.entry(name.clone()).or_insert(out.len());
+                out.push((name.clone(), names.clone()));
+            }
         }
         if let Some(Value::Object(schemas)) = node.get("dependentSchemas") {
             let here = pointer_child(path, "dependentSchemas");
             for (name, s) in schemas {
                 let s = self.schema(s, &pointer_child(&here, name), base, resource, false)?;
-                match out.iter_mut().find(|(n, _)| n == name) {
+                match at.get(name).map(|&i| &mut out[i]) {
                     Some((_, slot)) => {
                         let required = std::mem::replace(slot, Value::Null);
                         *slot = Value::Object(vec![
@@ -361,8 +397,8 @@ impl<'a> Converter<'a> {
         } else {
             let mut url = base.join(uri).map_err(|_| unsupported(path, "the $ref is not a URI reference".into()))?;
             url.set_fragment(None);
-            match self.resources.iter().find(|(u, _)| *u == url) {
-                Some((_, node)) => *node,
+            match self.resources.get(url.as_str()) {
+                Some(node) => *node,
                 None => {
                     return Err(unsupported(
                         path,
@@ -398,23 +434,20 @@ impl<'a> Converter<'a> {
         while i < segments.len() {
             let key = segments[i].as_str();
             let next = segments.get(i + 1);
-            let member = |v: &'a Value, name: &str| match v {
-                Value::Object(_) => v.get(name),
-                _ => None,
-            };
+            let member = |v: &'a Value, name: &str| self.member(v, name);
             let element = |v: &'a Value, index: &str| match v {
                 Value::Array(items) => index.parse::<usize>().ok().and_then(|n| items.get(n)),
                 _ => None,
             };
-            let prefix = matches!(node.get("prefixItems"), Some(Value::Array(items)) if !items.is_empty());
-            let step: Option<(Vec<String>, &'a Value, usize)> = match (node.get(key), next) {
+            let prefix = matches!(self.member(node, "prefixItems"), Some(Value::Array(items)) if !items.is_empty());
+            let step: Option<(Vec<String>, &'a Value, usize)> = match (self.member(node, key), next) {
                 (None, _) => None,
                 (Some(v), Some(name)) if MAP.contains(&key) || key == "$defs" => {
                     let renamed = if key == "$defs" { "definitions" } else { key };
                     member(v, name).map(|s| (vec![renamed.to_owned(), name.clone()], s, 2))
                 }
                 (Some(v), Some(name)) if key == "dependentSchemas" => member(v, name).map(|s| {
-                    let both = matches!(node.get("dependentRequired"), Some(r) if r.get(name).is_some());
+                    let both = self.member(node, "dependentRequired").is_some_and(|r| self.member(r, name).is_some());
                     let mut to = vec!["dependencies".to_owned(), name.clone()];
                     if both {
                         to.extend(["allOf".to_owned(), "0".to_owned()]);

@@ -17,12 +17,12 @@
 //! Keywords with no faithful draft-07 form are `SCHEMA_TARGET_UNSUPPORTED` at their pointer:
 //! `$anchor`, `$dynamicRef`, `$dynamicAnchor`, `$recursiveRef`, `$recursiveAnchor`,
 //! `$vocabulary`, `unevaluatedProperties`, `unevaluatedItems`, `minContains`, `maxContains`,
-//! `contentSchema`; keywords draft-07 reads as assertions where 2020-12 ignores them
-//! (`dependencies`, `additionalItems`, the array form of `items`); a `$schema` below the root;
-//! an `$id` with a fragment (draft-07 reads it as an anchor); a `$ref` to a document the schema
-//! does not hold (its draft, and so its meaning, is unknown here). Any other target is that
-//! error at `""`, as the Standard JSON Schema spec asks ("throw if the target is not
-//! supported").
+//! `contentSchema`; keywords draft-07 reads as assertions where the source ignores them
+//! (`dependencies`; in 2020-12 `additionalItems` and the array form of `items`; in 2019-09
+//! `prefixItems`); a `$schema` below the root; an `$id` with a fragment (draft-07 reads it as
+//! an anchor); a `$ref` to a document the schema does not hold (its draft, and so its meaning,
+//! is unknown here). Any other target is that error at `""`, as the Standard JSON Schema spec
+//! asks ("throw if the target is not supported").
 //!
 //! `standard_json_schema` is the converter `toStandardSchema` hands to consumers: the same,
 //! except that a schema with a keyword draft-07 cannot hold is given in its own draft with its
@@ -279,10 +279,7 @@ impl<'a> Converter<'a> {
             _ => (base.clone(), resource),
         };
         let base = &base;
-        let prefix = match node.get("prefixItems") {
-            Some(Value::Array(items)) => !items.is_empty(),
-            _ => false,
-        };
+        let prefix = self.source == Draft::D2020 && matches!(node.get("prefixItems"), Some(Value::Array(items)) if !items.is_empty());
         let mut out: Vec<(String, Value)> = Vec::with_capacity(entries.len());
         let mut dependencies_at = None;
         let mut ref_at = None;
@@ -298,6 +295,9 @@ impl<'a> Converter<'a> {
                 }
                 "dependencies" => {
                     return Err(unsupported(&here, format!("a {} schema ignores \"dependencies\": draft-07 asserts it", self.source.name())));
+                }
+                "prefixItems" if self.source == Draft::D2019 => {
+                    return Err(unsupported(&here, "2019-09 ignores \"prefixItems\": draft-07 would assert it".into()));
                 }
                 "additionalItems" if self.source == Draft::D2020 => {
                     return Err(unsupported(&here, "2020-12 ignores \"additionalItems\": draft-07 asserts it".into()));
@@ -439,7 +439,8 @@ impl<'a> Converter<'a> {
                 Value::Array(items) => index.parse::<usize>().ok().and_then(|n| items.get(n)),
                 _ => None,
             };
-            let prefix = matches!(self.member(node, "prefixItems"), Some(Value::Array(items)) if !items.is_empty());
+            let prefix = self.source == Draft::D2020
+                && matches!(self.member(node, "prefixItems"), Some(Value::Array(items)) if !items.is_empty());
             let step: Option<(Vec<String>, &'a Value, usize)> = match (self.member(node, key), next) {
                 (None, _) => None,
                 (Some(v), Some(name)) if MAP.contains(&key) || key == "$defs" => {

@@ -279,7 +279,8 @@ impl<'a> Converter<'a> {
             _ => (base.clone(), resource),
         };
         let base = &base;
-        let prefix = self.source == Draft::D2020 && matches!(node.get("prefixItems"), Some(Value::Array(items)) if !items.is_empty());
+        let prefix = self.source == Draft::D2020
+            && matches!(node.get("prefixItems"), Some(Value::Array(items)) if !items.is_empty());
         let mut out: Vec<(String, Value)> = Vec::with_capacity(entries.len());
         let mut dependencies_at = None;
         let mut ref_at = None;
@@ -294,7 +295,10 @@ impl<'a> Converter<'a> {
                     return Err(unsupported(&here, "draft-07 reads $schema only at the root".into()));
                 }
                 "dependencies" => {
-                    return Err(unsupported(&here, format!("a {} schema ignores \"dependencies\": draft-07 asserts it", self.source.name())));
+                    return Err(unsupported(
+                        &here,
+                        format!("a {} schema ignores \"dependencies\": draft-07 asserts it", self.source.name()),
+                    ));
                 }
                 "prefixItems" if self.source == Draft::D2019 => {
                     return Err(unsupported(&here, "2019-09 ignores \"prefixItems\": draft-07 would assert it".into()));
@@ -303,16 +307,30 @@ impl<'a> Converter<'a> {
                     return Err(unsupported(&here, "2020-12 ignores \"additionalItems\": draft-07 asserts it".into()));
                 }
                 "items" if self.source == Draft::D2020 && matches!(v, Value::Array(_)) => {
-                    return Err(unsupported(&here, "2020-12 has no array form of \"items\": draft-07 asserts it".into()));
+                    return Err(unsupported(
+                        &here,
+                        "2020-12 has no array form of \"items\": draft-07 asserts it".into(),
+                    ));
                 }
                 "$defs" if node.get("definitions").is_some() => {
-                    return Err(unsupported(&here, "both $defs and definitions: draft-07 has one place for both".into()));
+                    return Err(unsupported(
+                        &here,
+                        "both $defs and definitions: draft-07 has one place for both".into(),
+                    ));
                 }
                 "$defs" => Some(("definitions".to_owned(), self.map(v, &here, base, resource)?)),
+                "prefixItems" if !matches!(v, Value::Array(_)) => {
+                    return Err(unsupported(&here, "\"prefixItems\" is not a list".into()));
+                }
                 "prefixItems" if prefix => Some(("items".to_owned(), self.list(v, &here, base, resource)?)),
+                // An empty prefixItems constrains nothing, and draft-07's array items needs one.
                 "prefixItems" => None,
-                "items" if prefix => Some(("additionalItems".to_owned(), self.schema(v, &here, base, resource, false)?)),
-                "items" | "additionalItems" if matches!(v, Value::Array(_)) => Some((k.clone(), self.list(v, &here, base, resource)?)),
+                "items" if prefix => {
+                    Some(("additionalItems".to_owned(), self.schema(v, &here, base, resource, false)?))
+                }
+                "items" | "additionalItems" if matches!(v, Value::Array(_)) => {
+                    Some((k.clone(), self.list(v, &here, base, resource)?))
+                }
                 "items" | "additionalItems" => Some((k.clone(), self.schema(v, &here, base, resource, false)?)),
                 "dependentRequired" | "dependentSchemas" => {
                     if !matches!(v, Value::Object(_)) {
@@ -343,7 +361,9 @@ impl<'a> Converter<'a> {
             }
         }
         if let Some(at) = ref_at {
-            let wrap = entries.iter().any(|(k, _)| k != "$ref" && !(root && k == "$schema") && !ANNOTATIONS.contains(&k.as_str()));
+            let wrap = entries
+                .iter()
+                .any(|(k, _)| k != "$ref" && !(root && k == "$schema") && !ANNOTATIONS.contains(&k.as_str()));
             if wrap {
                 let (_, reference) = out.remove(at);
                 let reference = Value::Object(vec![("$ref".to_owned(), reference)]);
@@ -408,8 +428,8 @@ impl<'a> Converter<'a> {
             }
         };
         let Some(fragment) = fragment.filter(|f| f.starts_with('/')) else { return Ok(r.to_owned()) };
-        let decoded =
-            percent_decode(fragment).ok_or_else(|| unsupported(path, "the $ref's fragment is not percent-encoded UTF-8".into()))?;
+        let decoded = percent_decode(fragment)
+            .ok_or_else(|| unsupported(path, "the $ref's fragment is not percent-encoded UTF-8".into()))?;
         let segments: Vec<String> = decoded[1..].split('/').map(|s| s.replace("~1", "/").replace("~0", "~")).collect();
         let mapped = self.pointer(target, &segments);
         if mapped == segments {
@@ -458,7 +478,10 @@ impl<'a> Converter<'a> {
                 (Some(v), Some(index)) if key == "prefixItems" => {
                     element(v, index).map(|s| (vec!["items".to_owned(), index.clone()], s, 2))
                 }
-                (Some(v), Some(index)) if (key == "items" || key == "additionalItems" || LIST.contains(&key)) && matches!(v, Value::Array(_)) => {
+                (Some(v), Some(index))
+                    if (key == "items" || key == "additionalItems" || LIST.contains(&key))
+                        && matches!(v, Value::Array(_)) =>
+                {
                     element(v, index).map(|s| (vec![key.to_owned(), index.clone()], s, 2))
                 }
                 (Some(v), _) if key == "items" && prefix => Some((vec!["additionalItems".to_owned()], v, 1)),

@@ -38,6 +38,14 @@ test('the Standard Schema object validates with the core and gives the JSON Sche
     $schema: 'https://json-schema.org/draft/2020-12/schema', type: 'object', properties: { a: { type: 'string' } }, unevaluatedProperties: false,
   });
   assert.throws(() => api.jsonSchemaForTarget(open.inputSchema, 'draft-07'), { code: 'SCHEMA_TARGET_UNSUPPORTED', path: '/unevaluatedProperties' });
+  // The output schema goes through the same converter.
+  const pair = api.defineTool({
+    name: 'p', description: 'd', permission: 'read', inputSchema: { type: 'object' },
+    outputSchema: { type: 'object', properties: { xy: { prefixItems: [{ type: 'number' }, { type: 'number' }], items: false } }, $defs: { n: { type: 'number' } } },
+  });
+  assert.deepEqual(api.toStandardSchema(pair)['~standard'].jsonSchema.output({ target: 'draft-07' }), {
+    type: 'object', properties: { xy: { items: [{ type: 'number' }, { type: 'number' }], additionalItems: false } }, definitions: { n: { type: 'number' } },
+  });
 });
 
 // A model that calls read_file with `input` on its first step and answers on its second.

@@ -491,8 +491,10 @@ export interface StandardToolIssue {
 /**
  * Standard Schema v1 (with the Standard JSON Schema extension) over a tool's input: any
  * Standard Schema consumer (the Vercel AI SDK's `tool({inputSchema})`...) validates with
- * `validateToolInput` and reads the JSON Schema clients get. `jsonSchema.input({target})` throws
- * `SCHEMA_TARGET_UNSUPPORTED` for a draft the schema does not mean the same in.
+ * `validateToolInput` and reads the JSON Schema clients get. `jsonSchema.input({target})` is
+ * `standardJsonSchema`: converted to `draft-07` where every keyword has a faithful form there,
+ * else the schema in its own draft with its `$schema`; it throws `SCHEMA_TARGET_UNSUPPORTED`
+ * only for a target it does not give (`openapi-3.0`, another name).
  */
 export interface StandardToolSchema<Input = unknown> {
   readonly '~standard': {
@@ -506,9 +508,19 @@ export interface StandardToolSchema<Input = unknown> {
     readonly types?: { readonly input: Input; readonly output: Input };
   };
 }
-export function toStandardSchema<Input = unknown>(tool: ToolDefinition | ToolDefinitionInput): StandardToolSchema<Input>;
-/** `schema` for a JSON Schema draft (`"draft-2020-12"`, `"draft-07"`), when every keyword in it means the same there; throws `SCHEMA_TARGET_UNSUPPORTED` otherwise. */
+/** A tool `defineTool` typed from a literal definition carries its input type. */
+export function toStandardSchema<Input>(tool: TypedToolDefinition<string, Input>): StandardToolSchema<Input>;
+export function toStandardSchema<Input = ToolInput>(tool: ToolDefinition | ToolDefinitionInput): StandardToolSchema<Input>;
+/**
+ * `schema` for a JSON Schema draft: its own (as it is) or `"draft-07"` (from 2020-12 or 2019-09:
+ * `prefixItems` → array `items` + `additionalItems`, `$defs` → `definitions`,
+ * `dependentRequired` / `dependentSchemas` → `dependencies`, a `$ref` beside assertions → inside
+ * `allOf`, `$ref` pointers following). Throws `SCHEMA_TARGET_UNSUPPORTED` at the first keyword
+ * with no faithful form there, or at `""` for a target it does not give.
+ */
 export function jsonSchemaForTarget(schema: JsonObject, target: string): JsonObject;
+/** As `jsonSchemaForTarget`, but a schema with a keyword the target cannot hold comes in its own draft, with its `$schema`; throws only for a target it does not give. */
+export function standardJsonSchema(schema: JsonObject, target: string): JsonObject;
 export type ContractChange = 'identical' | 'compatible' | 'breaking';
 export interface ContractReport {
   change: ContractChange;
@@ -1039,6 +1051,7 @@ declare const api: {
   normalizeToolResult: typeof normalizeToolResult;
   strictSchemaIssues: typeof strictSchemaIssues;
   jsonSchemaForTarget: typeof jsonSchemaForTarget;
+  standardJsonSchema: typeof standardJsonSchema;
   toStandardSchema: typeof toStandardSchema;
   compareContracts: typeof compareContracts;
   diffCatalogs: typeof diffCatalogs;

@@ -318,6 +318,20 @@ pub fn json_schema_for_target<V: HostValue>(schema: &V, target: &V) -> Result<Va
     crate::tools::target::json_schema_for_target(&schema, &target.string())
 }
 
+#[cfg(feature = "schema")]
+/// `standardJsonSchema(schema, target)`: what a Standard JSON Schema converter answers (the
+/// `toStandardSchema` object's `jsonSchema.input`): `jsonSchemaForTarget`'s schema, or, when a
+/// keyword has no faithful form in the target, the schema in its own draft with its `$schema`.
+pub fn standard_json_schema<V: HostValue>(schema: &V, target: &V) -> Result<Value> {
+    let schema =
+        crate::tools::registry::read_value(schema, &crate::Limits::ceilings(), crate::input::Undefined::Reject)?;
+    if target.kind() != crate::input::Kind::String {
+        return Err(ContractError::new(Code::FieldType, "", "the target must be a string such as \"draft-07\"")
+            .in_layer(Layer::Contract));
+    }
+    crate::tools::target::standard_json_schema(&schema, &target.string())
+}
+
 // Messages and sessions (seed 004; `session`). Options: `strict`, `dialect`, `maxIssues` and the
 // limits (for session texts, the limits of each line).
 

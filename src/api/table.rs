@@ -193,9 +193,10 @@ pub const OPERATIONS: &[Operation] = &[
     op("strictSchemaIssues", &[Value], O::None, Reply::Value).schema(),
     op("geminiSchemaIssues", &[Value], O::None, Reply::Value).schema(),
     op("jsonSchemaForTarget", &[Value, Name], O::None, Reply::Value).schema(),
+    op("standardJsonSchema", &[Value, Name], O::None, Reply::Value).schema(),
     op("compareContracts", &[Tool, Tool], O::None, Reply::Value).schema(),
     op("diffCatalogs", &[Registry, Registry], O::None, Reply::Value).schema(),
-    op("toStandardSchema", &[Tool], O::None, Reply::Host(&["validateToolInput", "jsonSchemaForTarget"]))
+    op("toStandardSchema", &[Tool], O::None, Reply::Host(&["validateToolInput", "standardJsonSchema"]))
         .schema()
         .only(Hosts::Js),
     // Provider streams.

@@ -612,6 +612,12 @@ pub fn json_schema_for_target(schema: JsValue, target: JsValue) -> String {
     reply(api::json_schema_for_target(&program_data(schema), &program_data(target)))
 }
 
+#[cfg(feature = "schema")]
+#[wasm_bindgen(js_name = standardJsonSchema)]
+pub fn standard_json_schema(schema: JsValue, target: JsValue) -> String {
+    reply(api::standard_json_schema(&program_data(schema), &program_data(target)))
+}
+
 /// The stream assembler (`createAssembler` in the package): its state lives in this wasm
 /// instance, one Rust value per JS object. wasm-bindgen gives it `free()`; the package also
 /// frees it when the JS object is garbage-collected (see `pkg/api.mjs`). Every method returns a

@@ -126,6 +126,7 @@ __all__ = [
     "normalize_tool_result",
     "strict_schema_issues",
     "json_schema_for_target",
+    "standard_json_schema",
     "compare_contracts",
     "diff_catalogs",
     "SchemaIssue",
@@ -907,6 +908,16 @@ def json_schema_for_target(schema: Any, target: Any) -> dict[str, Any]:
     means the same there; else ContractError SCHEMA_TARGET_UNSUPPORTED at the keyword."""
     result: dict[str, Any] = _unwrap(
         _reply(_runtime.call_args("json-schema-for-target", (_config(schema), _config(target))))
+    )
+    return result
+
+
+def standard_json_schema(schema: Any, target: Any) -> dict[str, Any]:
+    """What a Standard JSON Schema converter answers for `target`: json_schema_for_target's
+    schema, or, when a keyword has no faithful form there, the schema in its own draft with its
+    `$schema`. An unsupported target is ContractError SCHEMA_TARGET_UNSUPPORTED."""
+    result: dict[str, Any] = _unwrap(
+        _reply(_runtime.call_args("standard-json-schema", (_config(schema), _config(target))))
     )
     return result
 

@@ -357,7 +357,11 @@ function targetOf(options) {
 function standardSchema(api, tool) {
   const definition = api.defineTool(tool);
   const schemas = {
-    input: () => api.toMcpTools(api.createRegistry([definition]))[0].inputSchema,
+    // The projection whose target accepts the tool's name (Gemini's takes `:`, MCP's every other
+    // rule's names): both write the same client schema.
+    input: () => definition.names === 'gemini'
+      ? api.toGeminiTools(api.createRegistry([definition]))[0].functionDeclarations[0].parametersJsonSchema
+      : api.toMcpTools(api.createRegistry([definition]))[0].inputSchema,
     output: () => {
       if (!definition.outputSchema) throw new TypeError(`tool ${definition.name} has no outputSchema`);
       return definition.outputSchema;

@@ -48,6 +48,16 @@ test('the Standard Schema object validates with the core and gives the JSON Sche
   });
 });
 
+test("an imported catalog's tool is a Standard Schema under its own name rule", () => {
+  const inputSchema = { properties: { when: { type: 'string', format: 'date' } } };
+  for (const [name, names] of [['github.search_issues', 'mcp'], ['ns:lookup', 'gemini'], ['get-weather', 'openai']]) {
+    const tool = api.defineTool({ name, description: 'd', permission: 'read', inputSchema }, { names, formats: 'assert' });
+    const schema = api.toStandardSchema(tool)['~standard'];
+    assert.deepEqual(schema.jsonSchema.input({ target: 'draft-2020-12' }), { type: 'object', ...inputSchema }, name);
+    assert.deepEqual(schema.validate({ when: 'tomorrow' }).issues.map((i) => [i.code, i.path]), [['SCHEMA_MISMATCH', ['when']]], name);
+  }
+});
+
 // A model that calls read_file with `input` on its first step and answers on its second.
 function model(input) {
   let step = 0;

@@ -41,7 +41,19 @@ before(() => {
   installProject(project, tarball);
   cpSync(apps, project, { recursive: true });
 });
-after(() => rmSync(work, { recursive: true, force: true }));
+// wrangler process groups still running (a test that timed out before its own `finally`).
+const running = new Set();
+const killGroup = (child) => {
+  try {
+    process.kill(-child.pid, 'SIGKILL');
+  } catch {
+    child.kill('SIGKILL');
+  }
+};
+after(() => {
+  for (const child of running) killGroup(child);
+  rmSync(work, { recursive: true, force: true });
+});
 
 // No telemetry, no login, no update check, no prompt; config and caches in the temporary project.
 const quietEnv = () => ({
@@ -82,6 +94,7 @@ async function workerReply(main) {
   let output = '';
   wrangler.stdout.on('data', (d) => { output += d; });
   wrangler.stderr.on('data', (d) => { output += d; });
+  running.add(wrangler);
   const exited = new Promise((resolve) => wrangler.once('exit', resolve));
   const started = Date.now();
   try {
@@ -99,12 +112,9 @@ async function workerReply(main) {
       }
     }
   } finally {
-    try {
-      process.kill(-wrangler.pid, 'SIGKILL');
-    } catch {
-      wrangler.kill('SIGKILL');
-    }
+    killGroup(wrangler);
     await exited;
+    running.delete(wrangler);
   }
 }
 

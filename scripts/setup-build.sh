@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # Installs what the build (scripts/build.sh) and the demo need, on a fresh machine: the wasm32
 # targets, the wasm-bindgen CLI at exactly the version of the wasm-bindgen crate in Cargo.lock,
-# wasm-tools (its `strip` and `component` commands only: the build uses no other, and the rest
-# more than doubles its compile), and the Python venv with the package installed (editable) and
-# its one runtime dependency. Skips what is already there. The test command's extra tooling is
+# wasm-tools (its `strip` and `component` commands only: the build uses no other, and fewer
+# features compile faster), and the Python venv with the package installed (editable) and its
+# one runtime dependency. Skips what is already there. The test command's extra tooling is
 # scripts/setup.sh; the fuzzers' is scripts/setup-fuzz.sh.
 set -euo pipefail
 cd "$(dirname "$0")/.."

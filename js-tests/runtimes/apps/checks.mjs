@@ -1,11 +1,12 @@
 // The verdicts every runtime app reports, from both entries: an accepted action and a refused one
 // (code, path), a tool input accepted and refused against its schema, a session line (one
-// JSON Lines entry) accepted and refused, and the protocol entry's strict JSON parse.
+// JSON Lines entry) accepted and refused, the protocol entry's strict JSON parse, and the /init
+// entries, which load in these runtimes too.
 function verdict(result) {
   return result.ok ? { ok: true } : { ok: false, code: result.error.code, path: result.error.path };
 }
 
-export function checks(full, protocol) {
+export function checks(full, protocol, fullInit, protocolInit) {
   const action = full.parseAgentAction({ type: 'tool_call', callId: 'call_1', tool: 'read_file', input: { path: 'a.txt' } });
   let thrown;
   try {
@@ -32,5 +33,6 @@ export function checks(full, protocol) {
     protocolAction: verdict(protocol.safeParseAgentActionJson('{"type":"finish","summary":"done"}')),
     refusedProtocolAction: verdict(protocol.safeParseAgentActionJson('{"type":"finish"}')),
     oneErrorClass: full.ContractError === protocol.ContractError,
+    initEntries: [verdict(fullInit.safeParseAgentAction({ type: 'finish' })), verdict(protocolInit.safeParseAgentAction({ type: 'finish' }))],
   };
 }

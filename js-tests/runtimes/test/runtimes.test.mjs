@@ -1,8 +1,8 @@
 // The packed package in the runtimes agents run in, each installed from npm at the version pinned
 // in this folder's lock file: Cloudflare Workers (wrangler dev, real workerd), Deno, Bun, and
 // esbuild's ESM bundles of both entries run in Node. Each imports 'agent-contract' and
-// 'agent-contract/protocol' with no init call and reports the verdicts of apps/checks.mjs,
-// compared here in full.
+// 'agent-contract/protocol' (and their /init entries) with no init call and reports the
+// verdicts of apps/checks.mjs, compared here in full.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync, spawn } from 'node:child_process';
@@ -31,6 +31,7 @@ const EXPECTED = {
   protocolAction: { ok: true },
   refusedProtocolAction: { ok: false, code: 'FIELD_MISSING', path: '/summary' },
   oneErrorClass: true,
+  initEntries: [{ ok: false, code: 'FIELD_MISSING', path: '/summary' }, { ok: false, code: 'FIELD_MISSING', path: '/summary' }],
 };
 
 let work, project;
@@ -135,7 +136,7 @@ test('Cloudflare Workers: the bundle wrangler uploads holds the wasm as a module
   const log = run(node22, [wranglerJs, 'deploy', '--dry-run', '--config', config, '--outdir', out]);
   const files = readdirSync(out);
   const wasm = files.filter((f) => f.endsWith('.wasm'));
-  // Both cores, each once: the full one and the protocol one, imported as modules.
+  // Both cores, each once (the /init entries share them): the full one and the protocol one.
   assert.equal(wasm.length, 2, files.join(', '));
   const gzip = files.filter((f) => /\.(m?js|wasm)$/.test(f)).reduce((n, f) => n + gzipSync(readFileSync(join(out, f)), { level: 9 }).length, 0);
   console.log(`Worker upload: ${files.join(', ')}; ${Math.round(gzip / 1024)} KiB gzip -9 (${/Total Upload:.*/.exec(log)?.[0]})`);

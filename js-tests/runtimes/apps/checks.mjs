@@ -33,6 +33,7 @@ export function checks(full, protocol, fullInit, protocolInit) {
     protocolAction: verdict(protocol.safeParseAgentActionJson('{"type":"finish","summary":"done"}')),
     refusedProtocolAction: verdict(protocol.safeParseAgentActionJson('{"type":"finish"}')),
     oneErrorClass: full.ContractError === protocol.ContractError,
+    initSharesTheApi: fullInit.default === full.default && protocolInit.default === protocol.default,
     initEntries: [verdict(fullInit.safeParseAgentAction({ type: 'finish' })), verdict(protocolInit.safeParseAgentAction({ type: 'finish' }))],
   };
 }

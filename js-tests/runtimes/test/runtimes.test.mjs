@@ -31,6 +31,7 @@ const EXPECTED = {
   protocolAction: { ok: true },
   refusedProtocolAction: { ok: false, code: 'FIELD_MISSING', path: '/summary' },
   oneErrorClass: true,
+  initSharesTheApi: true,
   initEntries: [{ ok: false, code: 'FIELD_MISSING', path: '/summary' }, { ok: false, code: 'FIELD_MISSING', path: '/summary' }],
 };
 

@@ -10,14 +10,28 @@ export class NotInitializedError extends Error {
   // `where`: the entries that export init / initSync and the wasm file they load (the full
   // package's by default).
   constructor(cause, where = { entries: "'agent-contract' and 'agent-contract/init'", file: 'agent_contract_bg.wasm' }) {
-    super('agent-contract: the WebAssembly module is not loaded. Call `await init(input)` or '
-      + `\`initSync(bytes | module)\` (exported by ${where.entries}) before `
-      + 'the first call; `input` is the URL, a Response, the bytes or the compiled WebAssembly.Module of '
-      + `agent-contract/dist/${where.file}, served or copied by your application.`
+    super(`agent-contract: the WebAssembly module is not loaded. ${remedy(where)}`
       + (cause ? ` The automatic loading failed: ${cause.message || cause}` : ''),
       cause ? { cause } : undefined);
     this.name = 'NotInitializedError';
   }
+}
+
+// What to call, in the runtime at hand: workerd compiles no wasm from bytes or a URL, so there only
+// an imported module works (its `workerd` entry condition does that); Deno needs no permission
+// for a source phase import of the module.
+function remedy({ entries, file }) {
+  const fn = `(exported by ${entries}) before the first call`;
+  if (globalThis.navigator?.userAgent === 'Cloudflare-Workers') {
+    return `In Cloudflare Workers, import the wasm as a module and pass it to initSync ${fn}: `
+      + `\`import wasm from 'agent-contract/dist/${file}'; initSync(wasm);\` (workerd compiles no wasm from bytes or a URL).`;
+  }
+  if (typeof Deno === 'object') {
+    return `In Deno, import the wasm as a module and pass it to initSync ${fn}: `
+      + `\`import source wasm from 'agent-contract/dist/${file}'; initSync(wasm);\` (no permission needed).`;
+  }
+  return `Call \`await init(input)\` or \`initSync(bytes | module)\` ${fn}; \`input\` is the URL, a Response, `
+    + `the bytes or the compiled WebAssembly.Module of agent-contract/dist/${file}, served or copied by your application.`;
 }
 
 // The options object form of wasm-bindgen's functions is taken too: {module_or_path} / {module}.

@@ -383,7 +383,7 @@ impl<'o> RowCheck<'o> {
             }
         };
         let known: &[&str] = match role {
-            "assistant" => &["role", "content", "name", "tool_calls", "weight", "refusal", "function_call"],
+            "assistant" => &["role", "content", "name", "tool_calls", "weight", "refusal", "function_call", "audio"],
             "tool" => &["role", "content", "tool_call_id"],
             _ => &["role", "content", "name"],
         };

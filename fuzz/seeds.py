@@ -7,7 +7,7 @@ import hashlib, json, os, pathlib, sys
 
 root = pathlib.Path(__file__).resolve().parent.parent
 out = root / "fuzz" / "corpus"
-seeds = {t: set() for t in ["json", "host_text", "text_ops", "tool_input", "provider_sse", "registry", "ndjson", "session"]}
+seeds = {t: set() for t in ["json", "host_text", "text_ops", "tool_input", "provider_sse", "registry", "ndjson", "session", "chat_row"]}
 
 TEXT_OPS = {"parseAgentActionJson": 0, "defineToolJson": 1, "parseDecisionJson": 2, "parseAgentActionsJsonl": 3, "parseJson": 4}
 HOST_OPS = {"parseAgentAction": 0, "defineTool": 1, "parseDecision": 2, "previewAction": 3, "parseAgentActions": 4,
@@ -71,6 +71,12 @@ for path in sorted((root / "fixtures").glob("*.json")):
         if op == "promptLifecycle" and isinstance(case.get("input"), list):
             calls = [c if isinstance(c, str) else c.get("call", "") for c in case["input"]]
             seeds["session"].add(bytes([7] + [LIFECYCLE.index(c) for c in calls if c in LIFECYCLE]))
+        if op in ("checkChatRow", "checkChatRowsJsonl"):
+            body = text if text is not None else dump(case.get("input"))
+            seeds["chat_row"].add(bytes([1 if (case.get("options") or {}).get("strict") else 0]) + body)
+        if op == "checkChatRows" and isinstance(case.get("input"), list):
+            lines = [r.encode() if isinstance(r, str) else dump(r) for r in case["input"]]
+            seeds["chat_row"].add(b"\0" + b"\n".join(lines) + b"\n")
         if op == "assembleStream":
             seeds["registry"].add(bytes([10]) + dump(case["input"]))
         if op == "assembleProviderStream":

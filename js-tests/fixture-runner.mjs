@@ -154,7 +154,9 @@ function checkOutcome(got, expect, api) {
   }
   if (!expect.ok) return checkError(got.error, expect.error ?? expect, api);
   const want = build(expect.value, expect.host).value;
-  if (Array.isArray(want) && want.length > 0 && want.every((w) => w && typeof w === 'object' && hasOwn.call(w, 'ok'))
+  // A batch's outcomes ({ok, value} / {ok, error}), not a list of reports ({ok, problems}).
+  const isOutcome = (w) => w && typeof w === 'object' && hasOwn.call(w, 'ok') && !hasOwn.call(w, 'problems');
+  if (Array.isArray(want) && want.length > 0 && want.every(isOutcome)
       && Array.isArray(got.value) && got.value.every((g) => g && typeof g === 'object' && hasOwn.call(g, 'ok'))) {
     if (got.value.length !== want.length) throw new Error(`expected ${want.length} items, got ${got.value.length}`);
     got.value.forEach((item, i) => {
@@ -445,7 +447,8 @@ export function runCase(api, c, recording, sessionFile = () => null, reference =
   }
   const fn = api[c.op];
   if (typeof fn !== 'function') throw new Error(`unknown op ${c.op}`);
-  const isText = c.op.endsWith('Json') || c.op.endsWith('Jsonl');
+  // checkChatRow takes a row as a value (`input`) or as its JSON text (`text`, `bytesHex`).
+  const isText = c.op.endsWith('Json') || c.op.endsWith('Jsonl') || (c.op === 'checkChatRow' && !hasOwn.call(c, 'input'));
   // Tool input operations take the tool first (a definition as JSON), then the input or text.
   const withTool = hasOwn.call(c, 'tool');
   const call = (f) => {

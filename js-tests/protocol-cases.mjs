@@ -9,7 +9,7 @@
  *  the protocol entry raises it, one for a function of LEFT_OUT raises LEFT_OUT_CASES instead. */
 export const PROTOCOL_CASES = 2348;
 /** Cases of fixtures/ whose function is in LEFT_OUT (the full entry runs them). */
-export const LEFT_OUT_CASES = 731;
+export const LEFT_OUT_CASES = 772;
 
 /** The functions of 'agent-contract' that 'agent-contract/protocol' does not have, and why. */
 export const LEFT_OUT = {
@@ -44,6 +44,9 @@ export const LEFT_OUT = {
   fromSeedTool: 'makes a tool contract (defineTool)',
   toSeedTool: 'reads a tool contract again (defineTool)',
   validateToolInputs: 'validateToolInput',
+  checkChatRow: 'validates call arguments against the row\'s tool parameters with the schema engine',
+  checkChatRows: 'checkChatRow',
+  checkChatRowsJsonl: 'checkChatRow',
 };
 
 // The API function a fixture op calls, where it is not the op itself (fixture-runner.mjs).

@@ -1030,6 +1030,18 @@ export function createApi(load, renew) {
     protocolSchemas: () => unwrap(done(core.protocolSchemas())),
     // Compiled tools: many inputs for one tool in one crossing, one outcome each.
     validateToolInputs: (tool, inputs, options) => each(validateInputsOutcome(tool, inputs, options)),
+    // Dataset rows: every report is the core's; a batch gets room for its reports first.
+    checkChatRow: (row, options) => unwrap(done(core.checkChatRow(row, options))),
+    checkChatRows: (rows, options) => {
+      roomFor(itemCount(rows, memory().batchItemsMax));
+      return unwrap(done(core.checkChatRows(rows, options)));
+    },
+    checkChatRowsJsonl: (text, options) => {
+      text = textArgument(text);
+      // At most one line per character (and past `batchItemsMax` lines the core answers at once).
+      roomFor(Math.min(textLength(text), memory().batchItemsMax));
+      return unwrap(done(core.checkChatRowsJsonl(text, options)));
+    },
   };
   // A session holds its text (a string, or its own copy of the bytes) and the core's reading
   // of it; each tree query reads the text again in the core (`querySession`), so no tree rule

@@ -331,7 +331,24 @@ export type ErrorCode =
   | 'EVENT_SEQUENCE_INVALID'
   | 'EVENT_MESSAGE_UNKNOWN'
   // Compiled tools
-  | 'TOOL_HANDLE_FREED';
+  | 'TOOL_HANDLE_FREED'
+  | 'ROW_FIELD_INVALID'
+  | 'ROW_FIELD_UNKNOWN'
+  | 'ROW_ROLE_UNKNOWN'
+  | 'ROW_CONTENT_INVALID'
+  | 'ROW_WEIGHT_INVALID'
+  | 'ROW_LEGACY_FUNCTIONS'
+  | 'ROW_TOOL_NAME_INVALID'
+  | 'ROW_TOOL_DUPLICATE'
+  | 'ROW_TOOL_SCHEMA_INVALID'
+  | 'ROW_TOOL_UNKNOWN'
+  | 'ROW_ARGUMENTS_INVALID'
+  | 'ROW_ARGUMENTS_MISMATCH'
+  | 'ROW_CALL_ID_DUPLICATE'
+  | 'ROW_TOOL_RESULT_UNMATCHED'
+  | 'ROW_CALL_UNANSWERED'
+  | 'ROW_PARALLEL_CALLS'
+  | 'ROW_LINE_BLANK';
 
 export interface Position {
   /** Byte offset in the UTF-8 text, from 0. */
@@ -778,6 +795,34 @@ export function querySession(text: JsonText, query: SessionQuery, options?: Sess
 /** A seed ToolDefinition as a tool contract; the seed has no permissions, so they are required here. */
 export function fromSeedTool(definition: SeedToolDefinition, extra: { permissions: readonly Permission[] }, options?: Options): ToolDefinition;
 export function toSeedTool(tool: ToolDefinition | ToolDefinitionInput): SeedToolDefinition;
+// Dataset rows (docs/reference.md "Dataset rows")
+
+/** Options of the dataset row operations. */
+export interface ChatRowOptions extends LimitOptions {
+  /** Fields the format does not have are ROW_FIELD_UNKNOWN instead of being ignored. */
+  strict?: boolean;
+  /** Most problems one row's report lists (`truncated: true` when more were found). Default 100. */
+  maxIssues?: number;
+}
+export interface ChatRowProblem { code: ErrorCode; path: string; message: string }
+export interface ChatRowReport {
+  ok: boolean;
+  problems: ChatRowProblem[];
+  /** The row's messages and tool calls (0 when the row could not be read). */
+  stats: { messages: number; toolCalls: number };
+  truncated?: true;
+}
+/** A row of a JSON Lines dataset: its report and its 1-based line. */
+export interface ChatRowLineReport extends ChatRowReport { line: number }
+/** One row of the OpenAI chat fine-tuning format (`{messages, tools?, parallel_tool_calls?}`), as
+ *  a value or as its JSON text (a string or bytes); throws only for invalid options. */
+export function checkChatRow(row: unknown, options?: ChatRowOptions): ChatRowReport;
+/** One report per row of a list (a string element is that row's JSON text); the rows' tool
+ *  schemas are compiled once for the whole list. */
+export function checkChatRows(rows: readonly unknown[], options?: ChatRowOptions): ChatRowReport[];
+/** One report per line of a JSON Lines dataset; a line that is not a row is reported, never
+ *  thrown. */
+export function checkChatRowsJsonl(text: JsonText, options?: ChatRowOptions): ChatRowLineReport[];
 /** The incremental session reader: chunks of a session text in, problems out, the report at the end. */
 export interface SessionChecker {
   /** Feeds a chunk (cut anywhere); returns the problems of the lines it completed. */
@@ -1155,5 +1200,9 @@ declare const api: {
   protocolSchemas: typeof protocolSchemas;
   // Compiled tools
   validateToolInputs: typeof validateToolInputs;
+  // Dataset rows
+  checkChatRow: typeof checkChatRow;
+  checkChatRows: typeof checkChatRows;
+  checkChatRowsJsonl: typeof checkChatRowsJsonl;
 };
 export default api;

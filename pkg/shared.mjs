@@ -102,5 +102,9 @@ export const {
   protocolSchemas,
   // Compiled tools
   validateToolInputs,
+  // Dataset rows
+  checkChatRow,
+  checkChatRows,
+  checkChatRowsJsonl,
 } = api;
 export default api;

@@ -8,7 +8,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ./scripts/setup-fuzz.sh
-targets=(json host_text text_ops tool_input provider_sse registry ndjson session)
+targets=(json host_text text_ops tool_input provider_sse registry ndjson session chat_row)
 mode=${1:-short}
 if [ "$mode" = "--long" ] && [ -n "${2:-}" ]; then targets=("$2"); fi
 python3 fuzz/seeds.py

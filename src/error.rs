@@ -184,6 +184,24 @@ codes! {
     EventMessageUnknown => "EVENT_MESSAGE_UNKNOWN", Protocol, false;
     // Compiled tools
     ToolHandleFreed => "TOOL_HANDLE_FREED", Contract, false;
+    // Dataset rows (`dataset::chat_row`): problems of training data, never the model's to retry
+    RowFieldInvalid => "ROW_FIELD_INVALID", Protocol, false;
+    RowFieldUnknown => "ROW_FIELD_UNKNOWN", Protocol, false;
+    RowRoleUnknown => "ROW_ROLE_UNKNOWN", Protocol, false;
+    RowContentInvalid => "ROW_CONTENT_INVALID", Protocol, false;
+    RowWeightInvalid => "ROW_WEIGHT_INVALID", Protocol, false;
+    RowLegacyFunctions => "ROW_LEGACY_FUNCTIONS", Protocol, false;
+    RowToolNameInvalid => "ROW_TOOL_NAME_INVALID", Protocol, false;
+    RowToolDuplicate => "ROW_TOOL_DUPLICATE", Protocol, false;
+    RowToolSchemaInvalid => "ROW_TOOL_SCHEMA_INVALID", Protocol, false;
+    RowToolUnknown => "ROW_TOOL_UNKNOWN", Protocol, false;
+    RowArgumentsInvalid => "ROW_ARGUMENTS_INVALID", Protocol, false;
+    RowArgumentsMismatch => "ROW_ARGUMENTS_MISMATCH", Protocol, false;
+    RowCallIdDuplicate => "ROW_CALL_ID_DUPLICATE", Protocol, false;
+    RowToolResultUnmatched => "ROW_TOOL_RESULT_UNMATCHED", Protocol, false;
+    RowCallUnanswered => "ROW_CALL_UNANSWERED", Protocol, false;
+    RowParallelCalls => "ROW_PARALLEL_CALLS", Protocol, false;
+    RowLineBlank => "ROW_LINE_BLANK", Protocol, false;
 }
 
 /// Where a text input stopped being acceptable: byte offset (0-based), line and column (1-based,

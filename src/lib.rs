@@ -7,6 +7,8 @@
 // Folders are the architecture (docs/architecture.md has the code map):
 pub mod acp; // the ACP edge without I/O: prompt admission, base64, sniffing, lifecycle
 pub mod api; // the operations every host exposes
+#[cfg(feature = "schema")]
+pub mod dataset; // training data: rows of tool-calling datasets (OpenAI chat fine-tuning format)
 pub mod entropy; // the wasm32 getrandom backend fed by the hosts
 pub mod error; // the one error type: closed layers, stable codes
 pub mod input; // the host-value layer: `HostValue`, limits, options, field states

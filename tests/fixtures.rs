@@ -227,6 +227,13 @@ fn run(case: &Json) -> Value {
         "parseAgentEvent" => outcome(api::parse_agent_event(&input.unwrap(), opts.as_ref())),
         "checkEventSequence" => outcome(api::check_event_sequence(&input.unwrap(), opts.as_ref())),
         "checkSessionResponse" => outcome(api::check_session_response(&input.unwrap(), opts.as_ref())),
+        // Dataset rows: a row as a value (`input`) or as its JSON text (`text`, `textHex`, `bytesHex`).
+        "checkChatRow" => match input {
+            Some(row) => outcome(api::check_chat_row(&row, opts.as_ref())),
+            None => outcome(api::check_chat_row_json(&text_arg(case), opts.as_ref())),
+        },
+        "checkChatRows" => outcome(api::check_chat_rows(&input.unwrap(), opts.as_ref())),
+        "checkChatRowsJsonl" => outcome(api::check_chat_rows_jsonl(&text_arg(case), opts.as_ref())),
         // ACP prompt admission and lifecycle:
         "isCanonicalBase64" => {
             let arg = match case.get("text") {

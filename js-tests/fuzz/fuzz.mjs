@@ -277,6 +277,9 @@ export function targets(m, r) {
     t('checkEventSequence', () => [[m.value(), m.value(), m.value()]]), t('safeCheckEventSequence', () => [m.value()]),
     t('checkSessionResponse', () => [m.value()]), t('safeCheckSessionResponse', () => [m.value()]),
     t('protocolSchemas', () => []),
+    // Dataset rows
+    t('checkChatRow', () => [r.chance(0.5) ? m.value() : m.text()]), t('checkChatRows', () => [[m.value(), m.text(), m.value()]]),
+    t('checkChatRowsJsonl', () => [m.text()]),
   ];
 }
 

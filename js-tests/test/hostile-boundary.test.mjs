@@ -28,6 +28,7 @@ const ENTRY = { type: 'message', id: 'a', parentId: null, timestamp: '2025-01-01
 const SESSION = JSON.stringify(HEADER) + '\n' + JSON.stringify(ENTRY) + '\n';
 const REQUEST = { jsonrpc: '2.0', method: 'm', id: 1 };
 const RESPONSE = { sessionId: 's1', messages: [MESSAGE], events: [], tools: [], entries: [] };
+const ROW = { messages: [{ role: 'user', content: 'hi' }, { role: 'assistant', content: 'hello' }] };
 const SSE = 'data: {"choices":[{"index":0,"delta":{},"finish_reason":"stop"}]}\n\ndata: [DONE]\n\n';
 
 // Valid arguments for each export: the call succeeds with them, so the Proxy put in one
@@ -100,6 +101,9 @@ const BASELINE = {
   checkEventSequence: () => [[{ type: 'agent_start' }, { type: 'agent_end', messages: [] }], {}],
   safeCheckEventSequence: () => [[{ type: 'agent_start' }, { type: 'agent_end', messages: [] }], {}],
   checkSessionResponse: () => [RESPONSE, {}],
+  checkChatRow: () => [ROW, {}],
+  checkChatRows: () => [[ROW, JSON.stringify(ROW)], {}],
+  checkChatRowsJsonl: () => [JSON.stringify(ROW) + '\n', {}],
   safeCheckSessionResponse: () => [RESPONSE, {}],
   protocolSchemas: () => [],
   admitPrompt: () => [{ sessionId: 's', prompt: [{ type: 'text', text: 'hi' }] }, {}, {}],

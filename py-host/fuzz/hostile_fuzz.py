@@ -792,6 +792,11 @@ def _targets() -> dict[str, Callable[[Gen], tuple[tuple[Any, ...], Callable[...,
     for name in ["parse_agent_message_json", "safe_parse_agent_message_json", "check_session", "read_session",
                  "safe_read_session"]:
         t[name] = text_op(getattr(ac, name))
+    # Dataset rows and batches of sessions
+    t["check_chat_row"] = value_op(ac.check_chat_row, "value")
+    t["check_chat_rows"] = value_op(ac.check_chat_rows, "value")
+    t["check_chat_rows_jsonl"] = text_op(ac.check_chat_rows_jsonl)
+    t["check_sessions"] = value_op(ac.check_sessions, "value")
 
     def query(g: Gen) -> Any:
         text, q, opts = g.text(), g.value(), g.options()

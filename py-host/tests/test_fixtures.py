@@ -314,6 +314,13 @@ def run(case: dict[str, Any]) -> dict[str, Any]:
         return outcome(lambda: ac.query_session(session_text(case), case["query"], options))
     if op == "assembleStream":
         return assemble_stream(value, options)
+    # Dataset rows: a row as a value (`input`) or as its JSON text (`text`, `bytesHex`).
+    if op == "checkChatRow":
+        return outcome(lambda: ac.check_chat_row(value if "input" in case else text_arg(case), options))
+    if op == "checkChatRows":
+        return outcome(lambda: ac.check_chat_rows(value, options))
+    if op == "checkChatRowsJsonl":
+        return outcome(lambda: ac.check_chat_rows_jsonl(text_arg(case), options))
     if op == "isCanonicalBase64":
         return outcome(lambda: ac.is_canonical_base64(case["text"] if "text" in case else value))
     if op == "sniffMediaType":

@@ -720,3 +720,35 @@ pub fn parse_decision_verdict<V: HostValue>(value: &V, options: Option<&V>) -> R
 pub fn parse_decision_json_verdict<O: HostValue>(text: &[u8], options: Option<&O>) -> Result<u32> {
     parse_decision_json(text, options).map(|d| crate::protocol::verdict::decision_verdict(&d))
 }
+
+// Dataset rows (`dataset`): the OpenAI chat fine-tuning format. Options: `strict` (unknown fields
+// reported), `maxIssues` (most problems in one row's report) and the limits (of each row).
+
+#[cfg(feature = "schema")]
+/// `checkChatRow(row, options?)`: one row's report `{ok, problems, stats}`. A string row is the
+/// row's JSON text; any other value is the row itself. Fails only on options.
+pub fn check_chat_row<V: HostValue>(row: &V, options: Option<&V>) -> Result<Value> {
+    let options = Options::read(options)?;
+    Ok(crate::dataset::chat_row::check_host_row(row, &options, &mut Default::default()))
+}
+
+#[cfg(feature = "schema")]
+/// `checkChatRow` for a row given as JSON text (a string or bytes: the hosts' text argument).
+pub fn check_chat_row_json<O: HostValue>(text: &[u8], options: Option<&O>) -> Result<Value> {
+    let options = Options::read(options)?;
+    Ok(crate::dataset::chat_row::check_row_text(text, &options, &mut Default::default()))
+}
+
+#[cfg(feature = "schema")]
+/// `checkChatRows(rows, options?)`: one report per row of a list, the rows' tool schemas compiled
+/// once for the whole batch.
+pub fn check_chat_rows<V: HostValue>(rows: &V, options: Option<&V>) -> Result<Value> {
+    crate::dataset::check_chat_rows(rows, &Options::read(options)?)
+}
+
+#[cfg(feature = "schema")]
+/// `checkChatRowsJsonl(text, options?)`: one report per line (`{line, ok, problems, stats}`), a
+/// line that is not a row reported as such; the batch never stops at a bad line.
+pub fn check_chat_rows_jsonl<O: HostValue>(text: &[u8], options: Option<&O>) -> Result<Value> {
+    crate::dataset::check_chat_rows_jsonl(text, &Options::read(options)?)
+}

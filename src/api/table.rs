@@ -107,7 +107,7 @@ pub enum Hosts {
     All,
     /// JS only: loading the wasm, Web Streams, the Standard Schema object, the memory report.
     Js,
-    /// Python only: its iterator helpers.
+    /// Python only: its iterator helpers and `checkSessions`.
     Python,
 }
 
@@ -226,6 +226,11 @@ pub const OPERATIONS: &[Operation] = &[
     op("checkEventSequence", &[Value], O::Session, Reply::Value).safe(),
     op("checkSessionResponse", &[Value], O::Session, Reply::Value).safe(),
     op("protocolSchemas", &[], O::None, Reply::Value),
+    op("checkSessions", &[Value], O::Session, Reply::Host(&["checkSession"])).only(Hosts::Python),
+    // Dataset rows: the OpenAI chat fine-tuning format.
+    op("checkChatRow", &[Value], O::Rules, Reply::Report).schema(),
+    op("checkChatRows", &[Value], O::Rules, Reply::Batch).schema(),
+    op("checkChatRowsJsonl", &[Text], O::Rules, Reply::Batch).schema(),
     // The ACP edge.
     op("admitPrompt", &[Value, Value], O::Admission, Reply::Value).safe(),
     op("isCanonicalBase64", &[Value], O::None, Reply::Bool),

@@ -470,6 +470,60 @@ impl Guest for Core {
         session_call(&carried_bytes(&text), &options, |t, o| api::check_session(t, o))
     }
 
+    fn check_chat_row(value: String) -> String {
+        Self::check_chat_row_with_options(value, String::new())
+    }
+
+    fn check_chat_row_with_options(value: String, options: String) -> String {
+        reply((|| {
+            let (v, o) = (host_value(&value)?, host_options(&options)?);
+            api::check_chat_row(&&v, o.as_ref().as_ref())
+        })())
+    }
+
+    fn check_chat_row_text(text: String) -> String {
+        session_call(text.as_bytes(), "", |t, o| api::check_chat_row_json(t, o))
+    }
+
+    fn check_chat_row_text_with_options(text: String, options: String) -> String {
+        session_call(text.as_bytes(), &options, |t, o| api::check_chat_row_json(t, o))
+    }
+
+    fn check_chat_row_text_bytes(text: String) -> String {
+        session_call(&carried_bytes(&text), "", |t, o| api::check_chat_row_json(t, o))
+    }
+
+    fn check_chat_row_text_bytes_with_options(text: String, options: String) -> String {
+        session_call(&carried_bytes(&text), &options, |t, o| api::check_chat_row_json(t, o))
+    }
+
+    fn check_chat_rows(values: String) -> String {
+        Self::check_chat_rows_with_options(values, String::new())
+    }
+
+    fn check_chat_rows_with_options(values: String, options: String) -> String {
+        reply((|| {
+            let (v, o) = (host_value(&values)?, host_options(&options)?);
+            api::check_chat_rows(&&v, o.as_ref().as_ref())
+        })())
+    }
+
+    fn check_chat_rows_jsonl(text: String) -> String {
+        session_call(text.as_bytes(), "", |t, o| api::check_chat_rows_jsonl(t, o))
+    }
+
+    fn check_chat_rows_jsonl_with_options(text: String, options: String) -> String {
+        session_call(text.as_bytes(), &options, |t, o| api::check_chat_rows_jsonl(t, o))
+    }
+
+    fn check_chat_rows_jsonl_bytes(text: String) -> String {
+        session_call(&carried_bytes(&text), "", |t, o| api::check_chat_rows_jsonl(t, o))
+    }
+
+    fn check_chat_rows_jsonl_bytes_with_options(text: String, options: String) -> String {
+        session_call(&carried_bytes(&text), &options, |t, o| api::check_chat_rows_jsonl(t, o))
+    }
+
     fn read_session(text: String) -> String {
         session_call(text.as_bytes(), "", |t, o| api::read_session(t, o))
     }

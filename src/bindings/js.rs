@@ -1247,3 +1247,31 @@ pub fn protocol_schemas() -> String {
 pub fn describe() -> String {
     reply(Ok(api::describe::describe()))
 }
+
+// Dataset rows. A row given as a string or bytes is its JSON text, crossing whole (a row is
+// one line of a dataset); any other value is read in place.
+
+#[cfg(feature = "schema")]
+#[wasm_bindgen(js_name = checkChatRow)]
+pub fn check_chat_row(row: JsValue, options: JsValue) -> String {
+    let o = CallOptions::read(&options, OptionSet::Rules);
+    let text = Text::of(&row);
+    reply(match &text {
+        Text::Other(v) => api::check_chat_row(&o.value(v.clone()), Some(&o.input)),
+        _ => api::check_chat_row_json(&text.bytes(0, text.len()), Some(&o.input)),
+    })
+}
+
+#[cfg(feature = "schema")]
+#[wasm_bindgen(js_name = checkChatRows)]
+pub fn check_chat_rows(rows: JsValue, options: JsValue) -> String {
+    let o = CallOptions::read(&options, OptionSet::Rules);
+    reply(api::check_chat_rows(&o.value(rows), Some(&o.input)))
+}
+
+#[cfg(feature = "schema")]
+#[wasm_bindgen(js_name = checkChatRowsJsonl)]
+pub fn check_chat_rows_jsonl(text: JsValue, options: JsValue) -> String {
+    let o = CallOptions::read(&options, OptionSet::Rules);
+    reply(session_text(&text).and_then(|t| api::check_chat_rows_jsonl(&t, Some(&o.input))))
+}

@@ -642,6 +642,35 @@ pub fn cases() -> Vec<Case> {
                 session_text(text)
             },
         },
+        // Dataset rows
+        Case {
+            name: "checkChatRow n/48 calls in one message, answered in reverse",
+            build: |n| {
+                let calls = list(n / 48, |i| {
+                    format!(r#"{{"id":"c{i}","type":"function","function":{{"name":"f","arguments":"{{}}"}}}}"#)
+                });
+                let answers: String = (0..n / 48)
+                    .rev()
+                    .map(|i| format!(r#",{{"role":"tool","tool_call_id":"c{i}","content":"ok"}}"#))
+                    .collect();
+                let text = format!(
+                    r#"{{"messages":[{{"role":"user","content":"go"}},{{"role":"assistant","tool_calls":{calls}}}{answers}],"tools":[{{"type":"function","function":{{"name":"f","parameters":{{"type":"object"}}}}}}]}}"#
+                );
+                let bytes = text.len();
+                let text: &'static [u8] = Box::leak(text.into_bytes().into_boxed_slice());
+                built(bytes, move || ok(api::check_chat_row_json::<&Value>(text, None)))
+            },
+        },
+        Case {
+            name: "checkChatRowsJsonl n/128 rows calling undeclared tools",
+            build: |n| {
+                let line = r#"{"messages":[{"role":"user","content":"go"},{"role":"assistant","tool_calls":[{"id":"c","type":"function","function":{"name":"g","arguments":"{\"a\":1}"}}]}],"tools":[{"type":"function","function":{"name":"f","parameters":{"type":"object","properties":{"a":{"type":"integer"}}}}}]}"#;
+                let text = format!("{line}\n").repeat(n / 128);
+                let bytes = text.len();
+                let text: &'static [u8] = Box::leak(text.into_bytes().into_boxed_slice());
+                built(bytes, move || ok(api::check_chat_rows_jsonl::<&Value>(text, None)))
+            },
+        },
         Case {
             name: "SSE n blank lines",
             build: |n| {

@@ -267,6 +267,15 @@ __all__ = [
     "Tool",
     "validate_tool_inputs",
     "TOOL_HANDLE_FREED",
+    # Dataset rows and batches of sessions:
+    "check_chat_row",
+    "check_chat_rows",
+    "check_chat_rows_jsonl",
+    "check_sessions",
+    "ChatRowOptions",
+    "ChatRowProblem",
+    "ChatRowReport",
+    "ChatRowLineReport",
 ]
 
 Text = Union[str, bytes, bytearray, memoryview]
@@ -1036,3 +1045,8 @@ from ._types import (  # noqa: E402
     TurnEndEvent,
     TurnStartEvent,
 )
+
+# --- Dataset rows and batches of sessions ---------------------------------------------------
+
+from ._rows import check_chat_row, check_chat_rows, check_chat_rows_jsonl, check_sessions  # noqa: E402
+from ._types import ChatRowLineReport, ChatRowOptions, ChatRowProblem, ChatRowReport  # noqa: E402

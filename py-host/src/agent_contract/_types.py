@@ -395,6 +395,33 @@ class SessionReport(TypedDict):
     truncated: NotRequired[bool]
 
 
+class ChatRowOptions(LimitOptions, total=False):
+    strict: bool
+    maxIssues: int
+
+
+class ChatRowProblem(TypedDict):
+    code: str
+    path: str
+    message: str
+
+
+class ChatRowStats(TypedDict):
+    messages: int
+    toolCalls: int
+
+
+class ChatRowReport(TypedDict):
+    ok: bool
+    problems: list[ChatRowProblem]
+    stats: ChatRowStats
+    truncated: NotRequired[bool]
+
+
+class ChatRowLineReport(ChatRowReport):
+    line: int
+
+
 class SessionContext(TypedDict):
     compaction: Optional[CompactionEntry]
     messages: list[AgentMessage]

@@ -62,6 +62,11 @@ PYTHONPATH="$root/py-host/src${PYTHONPATH:+:$PYTHONPATH}" .venv/bin/python bench
 (cd bench && node bench_entries.mjs --json out/entries.json)
 (cd bench && node summary.mjs out/js.json out/python.json out/sizes.json out/tools_js.json out/tools_py.json out/registry.json \
   out/streams_js.json out/streams_py.json out/entries.json)
+# The native command line on a generated session corpus (bench/corpus/generate.py, kept in
+# /tmp/agent-contract-corpus): MB/s with --jobs 1 and 2 beside JSON.parse / json.loads per line,
+# and max RSS on corpora of BENCH_CORPUS_GB (default 0.5 and 2 GB, generated and deleted).
+cargo build --quiet --release -p agent-contract-cli
+.venv/bin/python bench/bench_corpus.py --memory "${BENCH_CORPUS_GB:-0.5,2}" --json "$out/corpus.json"
 # The hostile cases' absolute time bounds (1 s per call at the default limits, the fuzzers' short
 # runs' 1 s per MB): asserted here, not in the test suite, which asserts growth ratios that a
 # loaded machine cannot break (js-tests/timing.mjs, py-host/tests/timing.py).

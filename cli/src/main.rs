@@ -4,6 +4,7 @@
 //! core's JSON Pointers to `file:line:column`, and prints. Exit codes: 0 no problem, 1 problems,
 //! 2 usage or I/O error (clap's own usage errors exit 2 too).
 
+mod corpus;
 mod locate;
 mod report;
 
@@ -20,6 +21,12 @@ use clap::{Parser, Subcommand, ValueEnum};
 
 use report::{Problem, Report};
 
+// Natively, mimalloc: the core allocates and frees a value tree per checked line, which glibc's
+// allocator made a third of the time of `check sessions` (bench/RESULTS.md).
+#[cfg(not(target_os = "wasi"))]
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 #[derive(Parser)]
 #[command(
     name = "agent-contract",
@@ -29,7 +36,8 @@ use report::{Problem, Report};
 struct Cli {
     #[command(subcommand)]
     command: Command,
-    /// Output: one line per problem and a summary (human), or one JSON document (json).
+    /// Output: one line per problem and a summary (human), one JSON document (json), or one JSON
+    /// object per problem and a last `{"summary"}` line (jsonl; `check sessions` only).
     #[arg(long, value_enum, default_value_t = Format::Human, global = true)]
     format: Format,
 }
@@ -38,6 +46,7 @@ struct Cli {
 enum Format {
     Human,
     Json,
+    Jsonl,
 }
 
 #[derive(Subcommand)]
@@ -84,6 +93,35 @@ enum Check {
         strict: bool,
         file: PathBuf,
     },
+    /// Many session files, in parallel: files, directories (their `*.jsonl` and `*.jsonl.gz`,
+    /// recursively), globs, `-` (standard input); `.gz` files are decompressed as they are read.
+    /// Problems are listed by path, then line, whatever `--jobs`; a progress bar shows on a
+    /// terminal.
+    Sessions {
+        /// `seed` (the protocol's rules) or `pi` (pi-mono's older session files).
+        #[arg(long, value_enum, default_value_t = Dialect::Seed)]
+        dialect: Dialect,
+        /// Unknown fields are problems instead of being ignored.
+        #[arg(long)]
+        strict: bool,
+        /// Files checked at once (default: every core).
+        #[arg(long, short = 'j', value_parser = clap::value_parser!(u16).range(1..))]
+        jobs: Option<u16>,
+        #[arg(required = true)]
+        paths: Vec<PathBuf>,
+    },
+    /// Chat dataset rows (OpenAI chat fine-tuning format, one `{messages, tools}` per line), many
+    /// files in parallel: PATHs as for `check sessions`. Problems by path, then line.
+    Rows {
+        /// Unknown fields are problems instead of being ignored.
+        #[arg(long)]
+        strict: bool,
+        /// Files checked at once (default: every core).
+        #[arg(long, short = 'j', value_parser = clap::value_parser!(u16).range(1..))]
+        jobs: Option<u16>,
+        #[arg(required = true)]
+        paths: Vec<PathBuf>,
+    },
 }
 
 #[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -104,6 +142,29 @@ fn main() -> ExitCode {
         let _ = std::env::set_current_dir(cwd);
     }
     let cli = Cli::parse();
+    let corpus = match &cli.command {
+        Command::Check(Check::Sessions { dialect, strict, jobs, paths }) => {
+            Some((corpus::Kind::Sessions { pi: *dialect == Dialect::Pi, strict: *strict }, jobs, paths))
+        }
+        Command::Check(Check::Rows { strict, jobs, paths }) => {
+            Some((corpus::Kind::Rows { strict: *strict }, jobs, paths))
+        }
+        _ => None,
+    };
+    if let Some((kind, jobs, paths)) = corpus {
+        let format = match cli.format {
+            Format::Human => corpus::Output::Human,
+            Format::Json => corpus::Output::Json,
+            Format::Jsonl => corpus::Output::Jsonl,
+        };
+        return match corpus::run(kind, paths, jobs.map(usize::from), format) {
+            Ok(code) => ExitCode::from(code),
+            Err(message) => {
+                eprintln!("agent-contract: {message}");
+                ExitCode::from(2)
+            }
+        };
+    }
     let outcome = match &cli.command {
         Command::Check(Check::Actions { file }) => read(file).map(|text| check_actions(file, &text)),
         Command::Check(Check::Tools { file }) => read(file).map(|text| check_tools(file, &text)),
@@ -114,12 +175,17 @@ fn main() -> ExitCode {
             read(file).map(|text| check_session(file, *dialect, *strict, &text))
         }
         Command::Diff { old, new } => read(old).and_then(|a| read(new).map(|b| diff(old, &a, new, &b))),
+        // Returned above; a corpus command never reaches the single-file commands.
+        Command::Check(Check::Sessions { .. } | Check::Rows { .. }) => return ExitCode::from(2),
     };
     match outcome {
         Ok(report) => {
             match cli.format {
                 Format::Human => print!("{}", report.human()),
                 Format::Json => println!("{}", report.json()),
+                // One file's report: its problems one per line would be `check sessions`' form;
+                // the single-file commands keep their one document.
+                Format::Jsonl => println!("{}", report.json()),
             }
             if report.problems.is_empty() {
                 ExitCode::SUCCESS

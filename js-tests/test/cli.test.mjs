@@ -8,6 +8,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, mkdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
 import { fileURLToPath } from 'node:url';
 
 const bin = fileURLToPath(new URL('../../pkg/bin/agent-contract.mjs', import.meta.url));
@@ -80,4 +81,31 @@ test('usage and I/O errors exit 2', () => {
   const version = run(['--version']);
   assert.equal(version.code, 0);
   assert.match(version.stdout, /^agent-contract \d+\.\d+\.\d+/);
+});
+
+test('check sessions and check rows under WASI: a directory walked, gzip read, --jobs accepted (one file at a time)', () => {
+  const corpus = join(dir, 'corpus');
+  mkdirSync(join(corpus, 'deeper'), { recursive: true });
+  const header = '{"type":"session","version":1,"id":"s1","timestamp":"2025-01-01T00:00:00Z","cwd":"/w"}';
+  const user = (id, parent) =>
+    `{"type":"message","id":"${id}","parentId":${parent},"timestamp":"2025-01-01T00:00:01Z","message":{"role":"user","content":[{"type":"text","text":"hi"}],"timestamp":1}}`;
+  writeFileSync(join(corpus, 'a.jsonl'), `${header}\n${user('a', 'null')}\n`);
+  writeFileSync(join(corpus, 'deeper', 'b.jsonl.gz'), gzipSync(`${header}\n${user('a', 'null')}\n${user('b', '"nope"')}\n`));
+  writeFileSync(join(corpus, 'notes.txt'), 'not a session');
+  const out = run(['--format', 'jsonl', 'check', 'sessions', '--jobs', '4', 'corpus'], { cwd: dir });
+  assert.equal(out.code, 1, out.stderr);
+  const lines = out.stdout.trim().split('\n').map((l) => JSON.parse(l));
+  assert.deepEqual(lines[0], {
+    file: 'corpus/deeper/b.jsonl.gz', line: 3, code: 'ENTRY_PARENT_MISSING', path: '/parentId',
+    message: 'parentId "nope" names no earlier entry of the file',
+  });
+  assert.deepEqual(lines[1].summary, { files: 2, filesWithProblems: 1, unreadable: 0, checked: 4, problems: 1, bytes: lines[1].summary.bytes });
+  const rows = join(dir, 'rows.jsonl');
+  writeFileSync(rows, '{"messages":[{"role":"user","content":"hi"},{"role":"assistant","content":"hello"}]}\n\n');
+  const r = run(['--format', 'jsonl', 'check', 'rows', 'rows.jsonl'], { cwd: dir });
+  assert.equal(r.code, 1, r.stderr);
+  const [blank, summary] = r.stdout.trim().split('\n').map((l) => JSON.parse(l));
+  assert.equal(blank.line, 2);
+  assert.equal(blank.code, 'ROW_LINE_BLANK');
+  assert.equal(summary.summary.checked, 2);
 });

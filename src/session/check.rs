@@ -407,8 +407,26 @@ fn line_too_large(offset: usize, line: usize, max: usize) -> ContractError {
         .at(Position { offset: offset + max, line, column: max + 1 })
 }
 
+/// The first LF, eight bytes at a time: a word XORed with eight LFs has a zero byte exactly where
+/// the word has an LF, and `(w - 0x01..) & !w & 0x80..` is non-zero when a word has a zero byte
+/// (bytes past the first zero may be flagged too, so the word is then searched byte by byte).
+/// Finding line ends was a tenth of a native session check with the bytewise search.
 fn memchr_lf(bytes: &[u8]) -> Option<usize> {
-    bytes.iter().position(|&b| b == b'\n')
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    const LF: u64 = ONES * b'\n' as u64;
+    let mut words = bytes.chunks_exact(8);
+    let mut at = 0;
+    for word in words.by_ref() {
+        let mut w = [0u8; 8];
+        w.copy_from_slice(word);
+        let x = u64::from_le_bytes(w) ^ LF;
+        if x.wrapping_sub(ONES) & !x & HIGH != 0 {
+            return word.iter().position(|&b| b == b'\n').map(|i| at + i);
+        }
+        at += 8;
+    }
+    words.remainder().iter().position(|&b| b == b'\n').map(|i| at + i)
 }
 
 pub fn problem_value(p: &Problem) -> Value {
@@ -427,4 +445,33 @@ pub fn check_session(text: &[u8], options: &Options) -> Value {
     checker.feed_text(text);
     checker.finish();
     checker.report()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::memchr_lf;
+
+    /// The word-at-a-time search finds the first LF exactly where a bytewise scan does: every
+    /// start in buffers of LFs among bytes that differ from it in one bit, at every alignment.
+    #[test]
+    fn memchr_lf_matches_a_bytewise_scan() {
+        let alphabet = [b'\n', b'\x0b', b'\x08', b'\x0e', b'\x8a', 0x00, 0xFF, b'a', b'\r', b'"'];
+        let mut state = 0x9E37_79B9_7F4A_7C15u64;
+        for len in 0..40 {
+            for _ in 0..200 {
+                let bytes: Vec<u8> = (0..len)
+                    .map(|_| {
+                        state ^= state << 13;
+                        state ^= state >> 7;
+                        state ^= state << 17;
+                        alphabet[(state >> 8) as usize % alphabet.len()]
+                    })
+                    .collect();
+                for start in 0..=len {
+                    let expected = bytes[start..].iter().position(|&b| b == b'\n');
+                    assert_eq!(memchr_lf(&bytes[start..]), expected, "{bytes:?} from {start}");
+                }
+            }
+        }
+    }
 }

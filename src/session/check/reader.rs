@@ -49,6 +49,14 @@ impl SessionReader {
             let end = start + i;
             if self.skipping {
                 self.skipping = false;
+            } else if self.pending.is_empty() {
+                // The whole line is in this chunk: checked where it is, not copied. (A line
+                // longer than `maxBytes` is the checker's own problem, as in `checkSession`.)
+                let mut line = &chunk[start..end];
+                if line.last() == Some(&b'\r') {
+                    line = &line[..line.len() - 1];
+                }
+                self.checker.line(line, self.pending_offset);
             } else {
                 self.pending.extend_from_slice(&chunk[start..end]);
                 let mut line = std::mem::take(&mut self.pending);

@@ -142,8 +142,13 @@ function definitionOf(tool) {
   const description = typeof tool.description === 'string' ? tool.description
     : typeof tool.title === 'string' ? tool.title
       : `The MCP tool ${typeof tool.name === 'string' ? tool.name : ''}`.trim();
-  const definition = { name: tool.name, description, inputSchema: tool.inputSchema, permissions: permissionsOf(tool.annotations) };
-  if (Object.hasOwn(tool, 'outputSchema')) definition.outputSchema = tool.outputSchema;
+  const definition = {};
+  if (Object.hasOwn(tool, 'name')) definition.name = tool.name;
+  definition.description = description;
+  if (Object.hasOwn(tool, 'inputSchema')) definition.inputSchema = tool.inputSchema;
+  definition.permissions = permissionsOf(tool.annotations);
+  // A member holding null is absent, as for the SDK's pydantic models in Python.
+  if (tool.outputSchema !== undefined && tool.outputSchema !== null) definition.outputSchema = tool.outputSchema;
   return definition;
 }
 
@@ -172,7 +177,7 @@ export function fromMcpTools(listToolsResult, options) {
     throw Array.isArray(result) ? moved(error, '/tools', '') : error;
   }
   for (const tool of registry.tools) {
-    if (tool.outputSchema !== undefined) {
+    if (tool.outputSchema !== undefined && tool.outputSchema !== null) {
       try {
         compile(tool.outputSchema, "the tool's outputSchema");
       } catch (error) {
@@ -230,9 +235,9 @@ export function checkMcpToolResult(tool, result) {
   if (checked === null || typeof checked !== 'object' || Array.isArray(checked)) {
     throw failure('FIELD_TYPE', '', 'a tools/call result must be an object');
   }
-  if (outputSchema === undefined || checked.isError === true) return checked;
+  if (outputSchema === undefined || outputSchema === null || checked.isError === true) return checked;
   const compiled = compile(outputSchema, "the tool's outputSchema");
-  if (checked.structuredContent === undefined) {
+  if (checked.structuredContent === undefined || checked.structuredContent === null) {
     throw failure('FIELD_MISSING', '/structuredContent', 'the tool has an outputSchema: a result that is not an error must carry structuredContent');
   }
   const structured = checked.structuredContent;

@@ -39,6 +39,7 @@ __all__ = [
     "check_mcp_tool_result",
     "create_mcp_validator",
     "from_mcp_tools",
+    "json_schema_validator",
 ]
 
 # The core options that make a tool an MCP tool: any MCP name (1-128 of A-Z a-z 0-9 _ - .) and
@@ -173,6 +174,10 @@ def create_mcp_validator(role: Optional[Literal["client", "server"]] = None) -> 
     """A validator whose error text names the check: `client` (structuredContent against a
     tool's outputSchema), `server` (an elicitation answer against its requestedSchema)."""
     return McpValidator(role)
+
+
+json_schema_validator = McpValidator()
+"""The validator with neutral error text."""
 
 
 def _permissions(annotations: Any) -> list[str]:

@@ -98,7 +98,11 @@ function compile(schema, label) {
 export function createMcpValidator(options) {
   let role = 'any';
   if (options !== undefined && options !== null) {
-    const given = copy(options).role;
+    const copied = copy(options);
+    if (copied === null || typeof copied !== 'object' || Array.isArray(copied)) {
+      throw new api.ContractError({ layer: 'contract', code: 'OPTION_INVALID', path: '', retryable: false, message: 'options must be an object' });
+    }
+    const given = copied.role;
     if (given !== undefined) {
       if (!Object.hasOwn(ROLES, given) || given === 'any') {
         throw new api.ContractError({

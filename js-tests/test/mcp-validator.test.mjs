@@ -313,4 +313,7 @@ test('the neutral wording; validators of one schema, by object or by copy, give 
     assert.equal(v({ n: 1 }).valid, true);
     assert.match(v({ n: 1.5 }).errorMessage, /^the value does not match the JSON Schema: \/n: .*\(type\)$/);
   }
+  assert.throws(() => jsonSchemaValidator.getValidator({ type: 'object', properties: { a: { pattern: '(?=a)' } } }),
+    (e) => e instanceof ContractError && e.code === 'TOOL_SCHEMA_UNSUPPORTED' && e.path === '/properties/a/pattern');
+  assert.throws(() => createMcpValidator('client'), (e) => e instanceof ContractError && e.code === 'OPTION_INVALID');
 });

@@ -24,6 +24,7 @@ from agent_contract.mcp import (
     check_mcp_tool_result,
     create_mcp_validator,
     from_mcp_tools,
+    json_schema_validator,
 )
 
 WEATHER_OUTPUT = {
@@ -251,6 +252,7 @@ def test_hostile_values_end_as_contract_errors_or_invalid() -> None:
         lambda: create_mcp_validator().get_validator(Exploding()),
         lambda: create_mcp_validator().get_validator({"type": "object", "properties": BadDump()}),
         lambda: create_mcp_validator("inputSchema"),  # type: ignore[arg-type]
+        lambda: create_mcp_validator(["client"]),  # type: ignore[arg-type]
         lambda: from_mcp_tools(Exploding()),
         lambda: from_mcp_tools({"tools": [BadDump()]}),
         lambda: from_mcp_tools(TOOLS, Exploding()),  # type: ignore[arg-type]
@@ -293,3 +295,14 @@ def test_property_an_unreadable_value_anywhere_is_refused(value: Any, key: str) 
     out = validate(data)
     assert out["valid"] is False
     assert "VALUE_NOT_JSON at /extra/" in str(out["error_message"])
+
+
+def test_the_neutral_validator_and_validators_of_one_schema_agree() -> None:
+    schema = {"type": "object", "properties": {"n": {"type": "integer"}}}
+    for validate in [json_schema_validator.get_validator(schema), json_schema_validator.get_validator(json.loads(json.dumps(schema)))]:
+        assert validate({"n": 1}) == {"valid": True, "data": {"n": 1}, "error_message": None}
+        message = str(validate({"n": 1.5})["error_message"])
+        assert message.startswith("the value does not match the JSON Schema: /n: ") and message.endswith("(type)")
+    with pytest.raises(ac.ContractError) as raised:
+        json_schema_validator.get_validator({"type": "object", "properties": {"a": {"pattern": "(?=a)"}}})
+    assert (raised.value.code, raised.value.path) == ("TOOL_SCHEMA_UNSUPPORTED", "/properties/a/pattern")

@@ -152,7 +152,7 @@ class McpValidator:
     returns `(value) -> {"valid", "data", "error_message"}`, which never raises."""
 
     def __init__(self, role: Optional[Literal["client", "server"]] = None) -> None:
-        if role not in _ROLES:
+        if not (role is None or (type(role) is str and role in ("client", "server"))):
             raise ContractError("contract", "OPTION_INVALID", "/role", f"role must be 'client' or 'server', got {role!r}", False)
         self._subject, self._schema = _ROLES[role]
 

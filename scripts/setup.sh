@@ -33,6 +33,8 @@ rustup toolchain list | grep -q '^nightly' || rustup toolchain install nightly -
 # Real bundlers and package linters for the npm package (js-tests/bundlers/, its own lock file).
 (cd js-tests/bundlers && npm ci --no-audit --no-fund --loglevel=error)
 (cd bench && npm ci --no-audit --no-fund --loglevel=error)
+# The playground page: esbuild, and puppeteer-core, pixelmatch and pngjs for its test.
+(cd playground && npm ci --no-audit --no-fund --loglevel=error)
 
 if [ ! -x .venv/bin/python ]; then
   python3 -m venv .venv

@@ -114,6 +114,48 @@ test("the SDK's default validator refuses the same formats (the behaviour ours m
   assert.deepEqual(Object.values(ANSWERS).map((a) => ours(a).valid), [true, false, false, false]);
 });
 
+// Formats as the SDK's default validator (Ajv with ajv-formats, full mode) judges them: the same
+// verdict on every sample but the pinned ones, where the core follows the format's
+// specification (docs/decisions.md, "MCP helpers").
+const FORMAT_SAMPLES = {
+  email: ['a@b.co', 'not-an-email', 'a..b@c.com', 'ü@example.com', 'a@-b.com', 'a@b', '"quoted"@example.com', 'user@[127.0.0.1]'],
+  'date-time': ['2026-05-01T12:00:00Z', '2026-05-01T12:00:00', '2026-05-01T12:00:00.5+02:00', 'yesterday', '2026-02-30T00:00:00Z',
+    '2026-05-01T23:59:60Z', '2026-05-01t12:00:00z', '2026-05-01 12:00:00Z'],
+  date: ['2026-05-01', '2026-13-01', '2026-5-1', '2024-02-29', '2026-02-29'],
+  time: ['12:00:00Z', '12:00:00', '25:00:00Z'],
+  uri: ['https://example.com', 'example.com', 'urn:isbn:123', 'http://[::1]/', 'http://a b'],
+  uuid: ['123e4567-e89b-12d3-a456-426614174000', '123e4567e89b12d3a456426614174000', 'urn:uuid:123e4567-e89b-12d3-a456-426614174000'],
+  ipv4: ['127.0.0.1', '256.0.0.1', '01.2.3.4'],
+  hostname: ['example.com', '-a.com', 'a_b.com'],
+};
+// [format, sample, Ajv's verdict, ours]: RFC 5321 takes a dotless domain, a quoted local part and
+// an address literal (Ajv's pattern does not); RFC 3339's date-time has `T` (Ajv also takes a
+// space); a uuid is the bare RFC 9562 form (Ajv also takes its URN).
+const FORMAT_DIFFERENCES = [
+  ['email', 'a@b', false, true],
+  ['email', '"quoted"@example.com', false, true],
+  ['email', 'user@[127.0.0.1]', false, true],
+  ['date-time', '2026-05-01 12:00:00Z', true, false],
+  ['uuid', 'urn:uuid:123e4567-e89b-12d3-a456-426614174000', true, false],
+];
+
+test("formats: the SDK's default validator's verdicts, but for the pinned differences", () => {
+  const differences = [];
+  let same = 0;
+  for (const [format, samples] of Object.entries(FORMAT_SAMPLES)) {
+    const schema = { type: 'object', properties: { v: { type: 'string', format } } };
+    const ajv = new AjvJsonSchemaValidator().getValidator(schema);
+    const ours = jsonSchemaValidator.getValidator(schema);
+    for (const sample of samples) {
+      const [a, o] = [ajv({ v: sample }).valid, ours({ v: sample }).valid];
+      if (a === o) same++;
+      else differences.push([format, sample, a, o]);
+    }
+  }
+  assert.deepEqual(differences, FORMAT_DIFFERENCES);
+  assert.equal(same, 33);
+});
+
 test('a Server with our validator refuses an elicitation answer that does not match requestedSchema', async () => {
   const server = new Server({ name: 's', version: '1.0.0' }, { capabilities: {}, jsonSchemaValidator: createMcpValidator({ role: 'server' }) });
   const client = new Client({ name: 'c', version: '1.0.0' }, { capabilities: { elicitation: { form: {} } } });

@@ -37,8 +37,12 @@ pub enum Arg {
 pub enum OptionKind {
     /// Takes no options.
     None,
-    /// `strict` and the limits (actions, tool definitions, messages).
+    /// `strict` and the limits (actions, tool calls, seed tools).
     Rules,
+    /// `Rules` and the catalog options `names` and `formats` (defining tools and registries).
+    Tool,
+    /// `Rules` and `names` (reading a defined tool again to validate an input).
+    ToolRead,
     /// The limits (`parseJson`).
     Json,
     /// The limits and `maxCalls`.
@@ -175,12 +179,12 @@ pub const OPERATIONS: &[Operation] = &[
     op("parseDecision", &[Value], O::Decision, Reply::Verdict).safe(),
     op("parseDecisionJson", &[Text], O::Decision, Reply::Verdict).safe(),
     // Tool contracts and the tool-call pipeline.
-    op("defineTool", &[Value], O::Rules, Reply::Value).safe().schema(),
-    op("defineToolJson", &[Text], O::Rules, Reply::Value).safe().schema(),
-    op("validateToolInput", &[Tool, Value], O::Rules, Reply::Value).safe().schema(),
-    op("validateToolInputJson", &[Tool, Text], O::Rules, Reply::TextVerdict).safe().schema(),
-    op("validateToolInputs", &[Tool, Value], O::Rules, Reply::Batch).schema(),
-    op("createRegistry", &[Value], O::Rules, Reply::Value).safe().schema(),
+    op("defineTool", &[Value], O::Tool, Reply::Value).safe().schema(),
+    op("defineToolJson", &[Text], O::Tool, Reply::Value).safe().schema(),
+    op("validateToolInput", &[Tool, Value], O::ToolRead, Reply::Value).safe().schema(),
+    op("validateToolInputJson", &[Tool, Text], O::ToolRead, Reply::TextVerdict).safe().schema(),
+    op("validateToolInputs", &[Tool, Value], O::ToolRead, Reply::Batch).schema(),
+    op("createRegistry", &[Value], O::Tool, Reply::Value).safe().schema(),
     op("catalog", &[Registry], O::None, Reply::Value).schema(),
     op("definePolicy", &[Value], O::None, Reply::Value).safe().schema(),
     op("checkToolCall", &[Registry, Value, Value], O::Rules, Reply::Value).safe().schema(),
@@ -193,9 +197,10 @@ pub const OPERATIONS: &[Operation] = &[
     op("strictSchemaIssues", &[Value], O::None, Reply::Value).schema(),
     op("geminiSchemaIssues", &[Value], O::None, Reply::Value).schema(),
     op("jsonSchemaForTarget", &[Value, Name], O::None, Reply::Value).schema(),
+    op("standardJsonSchema", &[Value, Name], O::None, Reply::Value).schema(),
     op("compareContracts", &[Tool, Tool], O::None, Reply::Value).schema(),
     op("diffCatalogs", &[Registry, Registry], O::None, Reply::Value).schema(),
-    op("toStandardSchema", &[Tool], O::None, Reply::Host(&["validateToolInput", "jsonSchemaForTarget"]))
+    op("toStandardSchema", &[Tool], O::None, Reply::Host(&["validateToolInput", "standardJsonSchema"]))
         .schema()
         .only(Hosts::Js),
     // Provider streams.

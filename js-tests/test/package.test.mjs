@@ -24,7 +24,9 @@ test('the packed tarball installs and works from CJS and ESM', () => {
       // The protocol entry: its modules, declarations, glue and wasm.
       'loader.mjs', 'protocol/index.mjs', 'protocol/index.cjs', 'protocol/browser.mjs', 'protocol/init.mjs',
       'protocol/shared.mjs', 'protocol/wasm.mjs', 'dist/protocol/index.d.ts', 'dist/protocol/index.d.cts',
-      'dist/agent_contract_protocol.js', 'dist/agent_contract_protocol_bg.wasm']) {
+      'dist/agent_contract_protocol.js', 'dist/agent_contract_protocol_bg.wasm',
+      // The MCP entry: its modules and declarations.
+      'mcp.mjs', 'mcp/index.mjs', 'mcp/index.cjs', 'mcp/browser.mjs', 'mcp.d.ts', 'dist/mcp.d.cts']) {
       assert.ok(files.includes(required), `tarball lacks ${required}`);
     }
     // The library's wasm once, its protocol core (the crate without the schema engine) and the
@@ -100,6 +102,17 @@ test('the packed tarball installs and works from CJS and ESM', () => {
         protocol.ContractError === ContractError, wasm.endsWith('dist/agent_contract_protocol_bg.wasm')]));`);
     const protocol = execFileSync('node', ['protocol.mjs'], { cwd: project, encoding: 'utf8' }).trim();
     assert.equal(protocol, JSON.stringify(['final', 'ACTION_NOT_OBJECT', 'undefined', true, true, true, true]));
+    // 'agent-contract/mcp': the helpers over the full entry's instance, from ESM and CommonJS.
+    writeFileSync(join(project, 'mcp.mjs'), `
+      import { jsonSchemaValidator, fromMcpTools } from 'agent-contract/mcp';
+      import { ContractError } from 'agent-contract';
+      import { createRequire } from 'node:module';
+      const cjs = createRequire(import.meta.url)('agent-contract/mcp');
+      const validate = jsonSchemaValidator.getValidator({ type: 'object', required: ['a'] });
+      let code; try { fromMcpTools({ tools: [{ name: 'x' }] }); } catch (e) { code = e instanceof ContractError && e.code; }
+      console.log(JSON.stringify([validate({ a: 1 }).valid, validate({}).valid, code, cjs.fromMcpTools === fromMcpTools]));`);
+    const mcp = execFileSync('node', ['mcp.mjs'], { cwd: project, encoding: 'utf8' }).trim();
+    assert.equal(mcp, JSON.stringify([true, false, 'FIELD_MISSING', true]));
     // npx runs the installed command line (offline: the package's own bin).
     writeFileSync(join(project, 'actions.jsonl'), '{"type":"finish","summary":"done"}\n');
     const npx = execFileSync('npx', ['--offline', 'agent-contract', 'check', 'actions', 'actions.jsonl'], { cwd: project, encoding: 'utf8' });

@@ -54,3 +54,8 @@ test("'agent-contract/protocol' is typed: the protocol functions, every type, no
   strictCompile('types/protocol.ts');
   strictCompile('types/protocol-require.cts');
 });
+
+test("'agent-contract/mcp' is typed: the SDK's Client and Server take its validator; require() too", () => {
+  strictCompile('types/mcp.ts');
+  strictCompile('types/mcp-require.cts');
+});

@@ -300,3 +300,24 @@ pub const HOST_OBJECTS: &[HostObject] = &[
     HostObject { name: "CompiledRegistry", makes: &["createRegistry"] },
     HostObject { name: "StdoutPurity", makes: &["checkStdoutPurity"] },
 ];
+
+/// A module of its own a host writes over rows, for one protocol's messages (JS: the package
+/// subpath `agent-contract/<name>`; Python: `agent_contract.<name>`). Its functions are not
+/// rows: they decide nothing, reading a caller's value only through a row's copy and calling
+/// only the rows listed (`tests/operation_table.rs` holds both modules to this).
+#[derive(Clone, Copy, Debug)]
+pub struct HostModule {
+    pub name: &'static str,
+    /// Its public functions and values (JS names; Python's are their snake_case).
+    pub functions: &'static [&'static str],
+    /// The rows it calls (or their safe forms).
+    pub rows: &'static [&'static str],
+}
+
+/// The MCP module: the TypeScript SDK's `jsonSchemaValidator`, and registries, tools/call
+/// params and results checked for MCP messages.
+pub const HOST_MODULES: &[HostModule] = &[HostModule {
+    name: "mcp",
+    functions: &["createMcpValidator", "jsonSchemaValidator", "fromMcpTools", "checkMcpToolCall", "checkMcpToolResult"],
+    rows: &["defineTool", "validateToolInput", "createRegistry", "definePolicy", "checkToolCall", "parseJson"],
+}];

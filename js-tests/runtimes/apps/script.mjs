@@ -4,6 +4,7 @@ import * as full from 'agent-contract';
 import * as protocol from 'agent-contract/protocol';
 import * as fullInit from 'agent-contract/init';
 import * as protocolInit from 'agent-contract/protocol/init';
+import * as mcp from 'agent-contract/mcp';
 import { checks } from './checks.mjs';
 
-console.log(JSON.stringify(checks(full, protocol, fullInit, protocolInit)));
+console.log(JSON.stringify(checks(full, protocol, fullInit, protocolInit, mcp)));

@@ -1,8 +1,8 @@
 // The packed package in the runtimes agents run in, each installed from npm at the version pinned
 // in this folder's lock file: Cloudflare Workers (wrangler dev, real workerd), Deno, Bun, and
-// esbuild's ESM bundles of both entries run in Node. Each imports 'agent-contract' and
-// 'agent-contract/protocol' (and their /init entries) with no init call and reports the
-// verdicts of apps/checks.mjs, compared here in full.
+// esbuild's ESM bundles of both entries run in Node. Each imports 'agent-contract',
+// 'agent-contract/protocol' (and their /init entries) and 'agent-contract/mcp' with no init
+// call and reports the verdicts of apps/checks.mjs, compared here in full.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync, spawn } from 'node:child_process';
@@ -22,6 +22,8 @@ const node22 = bin('node');
 const wranglerJs = join(here, 'node_modules', 'wrangler', 'bin', 'wrangler.js');
 
 const EXPECTED = {
+  mcpCall: { city: 'Oslo' },
+  refusedMcpCall: { contractError: true, code: 'SCHEMA_MISMATCH', path: '/arguments' },
   action: ['tool_call', 'call_1', 'read_file', 'a.txt'],
   refusedAction: { contractError: true, code: 'ACTION_INPUT_MISSING', path: '/input' },
   toolInput: { path: 'a.txt' },

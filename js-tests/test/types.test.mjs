@@ -23,7 +23,7 @@ test('pkg/index.d.ts types a strict TypeScript caller', () => strictCompile('typ
 test("the projections' types are the real clients' tool types (openai, @anthropic-ai/sdk, MCP SDK)", () =>
   strictCompile('types/clients.ts'));
 
-test('defineTool with a literal inputSchema types validateToolInput and checkToolCall (issue 11 §3)', () =>
+test('defineTool with a literal inputSchema types validateToolInput and checkToolCall', () =>
   strictCompile('types/inference.ts'));
 
 // The AI SDK's declarations name Node's types and the untyped `json-schema` package (no
@@ -50,7 +50,7 @@ test('loading the wasm is typed for ES module callers (agent-contract and agent-
 test('require() is typed as CommonJS (dist/index.d.cts): named members, no default', () =>
   strictCompile('types/require.cts'));
 
-test("'agent-contract/protocol' is typed: the protocol functions, every type, no tool function (issue 12 §4)", () => {
+test("'agent-contract/protocol' is typed: the protocol functions, every type, no tool function", () => {
   strictCompile('types/protocol.ts');
   strictCompile('types/protocol-require.cts');
 });

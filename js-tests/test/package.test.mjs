@@ -46,15 +46,15 @@ test('the packed tarball installs and works from CJS and ESM', () => {
       assert.ok(!byHash.has(hash), `${f} has the content of ${byHash.get(hash)}`);
       byHash.set(hash, f);
     }
-    // Size bounds: the library's wasm is ~2.4 MB raw, ~0.86 MB gzipped, its protocol core ~0.6 MB
-    // raw, the command line's ~1.9 MB raw, ~0.69 MB gzipped; the bounds leave room for growth, not
-    // for a second copy of any. (The gzip bounds of the two cores: size.test.mjs.)
+    // Size bounds: the library's wasm is ~2.5 MB raw, ~0.9 MB gzipped, its protocol core ~0.8 MB
+    // raw, the command line's ~2.1 MB raw; the bounds leave room for growth, not for a second copy
+    // of any. (The gzip bounds of the two cores: size.test.mjs.)
     const wasmBytes = readFileSync(join(extracted, 'package/dist/agent_contract_bg.wasm')).length;
     const cliBytes = readFileSync(join(extracted, 'package/dist/cli/agent-contract.wasm')).length;
     const protocolBytes = readFileSync(join(extracted, 'package/dist/agent_contract_protocol_bg.wasm')).length;
     assert.ok(packed[0].unpackedSize < wasmBytes + cliBytes + protocolBytes + 450_000,
       `unpacked ${packed[0].unpackedSize} bytes for wasm files of ${wasmBytes}, ${protocolBytes} and ${cliBytes} bytes`);
-    assert.ok(packed[0].size < 2_100_000, `tarball ${packed[0].size} bytes`);
+    assert.ok(packed[0].size < 2_200_000, `tarball ${packed[0].size} bytes`);
     const project = join(work, 'app');
     execFileSync('mkdir', [project]);
     writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'app', private: true }));

@@ -2,14 +2,9 @@
 // import gives the compiled WebAssembly.Module with the code, so neither --allow-read (Node's
 // entry reads the file) nor --allow-net is needed. Renewal works as in Node.
 import source wasm from './dist/agent_contract_bg.wasm';
-import { initSync, noteFailure, allowRenewal } from './wasm.mjs';
+import { loadSync } from './wasm.mjs';
 
 export * from './shared.mjs';
 export { default } from './shared.mjs';
 
-allowRenewal();
-try {
-  initSync(wasm);
-} catch (error) {
-  noteFailure(error);
-}
+loadSync(() => wasm);

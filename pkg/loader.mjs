@@ -50,7 +50,7 @@ function isBytes(input) {
 /**
  * createCore: the glue's factory (scripts/package-js.mjs); defaultWasmUrl: the wasm next to the
  * calling module (a `new URL(literal, import.meta.url)` there, so that bundlers see it);
- * where: for NotInitializedError's message. Returns {api, init, initSync, noteFailure, allowRenewal}.
+ * where: for NotInitializedError's message. Returns {api, init, initSync, noteFailure, loadSync}.
  */
 export function createLoader(createCore, defaultWasmUrl, where) {
   const file = where.file;
@@ -138,12 +138,20 @@ export function createLoader(createCore, defaultWasmUrl, where) {
     return pending;
   }
 
-  // For the entries: the automatic loading's failure (kept for the error message), and renewal.
+  // For the entries: the automatic loading's failure (kept for the error message)...
   const noteFailure = (error) => {
     failure = error;
   };
-  const allowRenewal = () => {
+  // ...and the entries that load while they are imported (Node, workerd, Deno): `source()` gives
+  // the bytes or the compiled module; renewal is allowed, and a failure is kept for the first
+  // call's NotInitializedError instead of thrown at import.
+  const loadSync = (source) => {
     renewable = true;
+    try {
+      initSync(source());
+    } catch (error) {
+      noteFailure(error);
+    }
   };
 
   const api = createApi(() => {
@@ -153,5 +161,5 @@ export function createLoader(createCore, defaultWasmUrl, where) {
     return core;
   }, () => (renewable ? instantiateSync(compiled) : undefined));
   Object.assign(api, { init, initSync, NotInitializedError });
-  return { api, init, initSync, noteFailure, allowRenewal };
+  return { api, init, initSync, noteFailure, loadSync };
 }

@@ -3,14 +3,9 @@
 // no wasm from bytes or a URL at run time, so the module comes in with the code and is
 // instantiated synchronously while the Worker loads: no init call. Renewal works as in Node.
 import wasm from './dist/agent_contract_bg.wasm';
-import { initSync, noteFailure, allowRenewal } from './wasm.mjs';
+import { loadSync } from './wasm.mjs';
 
 export * from './shared.mjs';
 export { default } from './shared.mjs';
 
-allowRenewal();
-try {
-  initSync(wasm);
-} catch (error) {
-  noteFailure(error);
-}
+loadSync(() => wasm);

@@ -16,7 +16,7 @@ export { NotInitializedError, defaultWasmUrl };
 
 const loader = createLoader(createCore, defaultWasmUrl,
   { entries: "'agent-contract/protocol' and 'agent-contract/protocol/init'", file: 'agent_contract_protocol_bg.wasm' });
-export const { init, initSync, noteFailure, allowRenewal } = loader;
+export const { init, initSync, noteFailure, loadSync } = loader;
 
 const PROTOCOL_NAMES = [
   'ContractError',

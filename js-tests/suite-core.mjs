@@ -17,7 +17,9 @@ function isToolRoot(schema) {
   return schema !== null && typeof schema === 'object' && !Array.isArray(schema) && (schema.type === undefined || schema.type === 'object');
 }
 
-export function schemaSuiteCheck(text) {
+// `toolOptions`: defineToolJson's options beyond the ceilings (`{formats: 'assert'}` for the
+// optional format tests).
+export function schemaSuiteCheck(text, toolOptions = {}) {
   const { schema, instances, resources = {} } = JSON.parse(text);
   const direct = isToolRoot(schema);
   const tool = defineToolJson(JSON.stringify({
@@ -26,7 +28,7 @@ export function schemaSuiteCheck(text) {
     permission: 'read',
     inputSchema: direct ? schema : { $ref: SCHEMA_URI },
     resources: direct ? resources : { ...resources, [SCHEMA_URI]: schema },
-  }), CEILINGS);
+  }), { ...CEILINGS, ...toolOptions });
   try {
     return instances.map((instance) => {
       const outcome = safeValidateToolInputJson(tool, JSON.stringify(instance), CEILINGS);

@@ -350,12 +350,18 @@ function targetOf(options) {
 
 // Standard Schema v1 with the Standard JSON Schema extension over one tool's input, so that
 // libraries that accept a Standard Schema take a tool as it is: validation is validateToolInput,
-// the JSON Schema the one the projections give clients, for a target draft only when the core says
-// it means the same there (jsonSchemaForTarget). Nothing here decides a verdict.
+// the JSON Schema the one the projections give clients, for a target draft as the core converts it
+// (standardJsonSchema: a schema draft-07 cannot hold comes in its own draft, with its $schema, so
+// that a consumer asking for draft-07 inside its own call does not fail). Nothing here decides a
+// verdict.
 function standardSchema(api, tool) {
   const definition = api.defineTool(tool);
   const schemas = {
-    input: () => api.toMcpTools(api.createRegistry([definition]))[0].inputSchema,
+    // The projection whose target accepts the tool's name (Gemini's takes `:`, MCP's every other
+    // rule's names): both write the same client schema.
+    input: () => definition.names === 'gemini'
+      ? api.toGeminiTools(api.createRegistry([definition]))[0].functionDeclarations[0].parametersJsonSchema
+      : api.toMcpTools(api.createRegistry([definition]))[0].inputSchema,
     output: () => {
       if (!definition.outputSchema) throw new TypeError(`tool ${definition.name} has no outputSchema`);
       return definition.outputSchema;
@@ -373,8 +379,8 @@ function standardSchema(api, tool) {
         return { issues: issues ? issues.map((i) => issue(code, `${i.keyword}: ${i.message}`, i.path)) : [issue(code, message, path)] };
       },
       jsonSchema: Object.freeze({
-        input: (options) => api.jsonSchemaForTarget(schemas.input(), targetOf(options)),
-        output: (options) => api.jsonSchemaForTarget(schemas.output(), targetOf(options)),
+        input: (options) => api.standardJsonSchema(schemas.input(), targetOf(options)),
+        output: (options) => api.standardJsonSchema(schemas.output(), targetOf(options)),
       }),
     }),
   });
@@ -959,6 +965,7 @@ export function createApi(load, renew) {
     diffCatalogs: (oldCatalog, newCatalog) => unwrap(done(core.diffCatalogs(oldCatalog, newCatalog))),
     strictSchemaIssues: (schema) => unwrap(done(core.strictSchemaIssues(schema))),
     jsonSchemaForTarget: (schema, target) => unwrap(done(core.jsonSchemaForTarget(schema, target))),
+    standardJsonSchema: (schema, target) => unwrap(done(core.standardJsonSchema(schema, target))),
     createAssembler: (options) => wrapAssembler(new core.StreamAssembler(options), replyOn(core), unwrap, false),
     // Provider streams: a provider's raw SSE or events to the normalized response.
     createProviderAssembler,

@@ -42,6 +42,10 @@ export interface ToolDefinition {
   readonly version?: string;
   /** Schema documents the schemas may `$ref` by URI (absolute, no fragment); never fetched. */
   readonly resources?: { readonly [uri: string]: { readonly [key: string]: JsonValue } | boolean };
+  /** The name rule of the catalog the tool came from (absent: ours, `^[a-z][a-z0-9_]*$`). */
+  readonly names?: NameRule;
+  /** Present when `format` is asserted. */
+  readonly formats?: 'assert';
 }
 
 export interface ToolDefinitionInput {
@@ -55,7 +59,28 @@ export interface ToolDefinitionInput {
   version?: string;
   /** Schema documents the schemas may `$ref` by URI (absolute, no fragment), at most 64. */
   resources?: { [uri: string]: { [key: string]: JsonValue } | boolean };
+  /** Whose name rule `name` follows, as the `names` option (which must agree when both are given). */
+  names?: NameRule;
+  /** `format` asserted or an annotation, as the `formats` option (which must agree when both are given). */
+  formats?: FormatMode;
 }
+
+/**
+ * Whose name rule a tool's `name` follows. Absent: ours, `^[a-z][a-z0-9_]*$`, at most 64
+ * characters (valid everywhere). A catalog read from elsewhere keeps its names under its
+ * protocol's rule: `"mcp"` 1-128 of `A-Z a-z 0-9 _ - .`; `"openai"` and `"anthropic"`
+ * `^[a-zA-Z0-9_-]{1,64}$`; `"gemini"` a letter or `_`, then `A-Z a-z 0-9 _ . : -`, at most 128.
+ * Each projection refuses (`TOOL_NAME_INVALID`) a name its own target does not accept.
+ */
+export type NameRule = 'mcp' | 'openai' | 'anthropic' | 'gemini';
+/**
+ * `"annotate"` (the default): `format` is an annotation, as JSON Schema 2020-12 says.
+ * `"assert"`: the formats JSON Schema defines (`date-time`, `date`, `time`, `duration`, `email`,
+ * `idn-email`, `hostname`, `idn-hostname`, `ipv4`, `ipv6`, `uri`, `uri-reference`, `iri`,
+ * `iri-reference`, `uuid`, `uri-template`, `json-pointer`, `relative-json-pointer`, `regex`) are
+ * checked; a failure is a `SCHEMA_MISMATCH` issue with keyword `format`. Other names stay annotations.
+ */
+export type FormatMode = 'annotate' | 'assert';
 
 // Typed tool inputs: the TypeScript type of the values a literal JSON Schema
 // accepts, for `defineTool` with a literal `inputSchema` (`as const`, or written inline). Read:
@@ -131,6 +156,8 @@ export interface LiteralToolDefinition {
   readonly outputSchema?: object;
   readonly version?: string;
   readonly resources?: { readonly [uri: string]: object | boolean };
+  readonly names?: NameRule;
+  readonly formats?: FormatMode;
 }
 
 /** Size limits every operation takes. */
@@ -150,6 +177,21 @@ export interface LimitOptions {
 export interface Options extends LimitOptions {
   /** Unknown fields are an error instead of being dropped. */
   strict?: boolean;
+}
+
+/** Options of `defineTool`, `defineToolJson` and `createRegistry`: the catalog options, kept in
+ *  each definition (`names`, `formats`) so the tool read again follows them. */
+export interface ToolOptions extends Options {
+  /** Whose name rule the names follow (see `NameRule`). */
+  names?: NameRule;
+  /** Whether `format` is asserted (see `FormatMode`). */
+  formats?: FormatMode;
+}
+
+/** Options of `validateToolInput*`: `names` reads a plain definition from a catalog (a definition
+ *  naming its own rule must agree); `formats` is the tool's, not the call's. */
+export interface ToolReadOptions extends Options {
+  names?: NameRule;
 }
 
 /** Options of `parseDecision` / `parseDecisionJson` (decisions are always closed: no `strict`). */
@@ -384,16 +426,16 @@ export interface CompiledTool {
 /** A literal definition gives a typed tool: `validateToolInput` and `checkToolCall` return its input type. */
 export function defineTool<const D extends LiteralToolDefinition>(
   definition: D,
-  options?: Options,
+  options?: ToolOptions,
 ): TypedToolDefinition<D['name'], InferSchema<D['inputSchema']>> & CompiledTool;
-export function defineTool(definition: unknown, options?: Options): ToolDefinition & CompiledTool;
+export function defineTool(definition: unknown, options?: ToolOptions): ToolDefinition & CompiledTool;
 export function safeDefineTool<const D extends LiteralToolDefinition>(
   definition: D,
-  options?: Options,
+  options?: ToolOptions,
 ): SafeResult<TypedToolDefinition<D['name'], InferSchema<D['inputSchema']>> & CompiledTool>;
-export function safeDefineTool(definition: unknown, options?: Options): SafeResult<ToolDefinition & CompiledTool>;
-export function defineToolJson(text: JsonText, options?: Options): ToolDefinition & CompiledTool;
-export function safeDefineToolJson(text: JsonText, options?: Options): SafeResult<ToolDefinition & CompiledTool>;
+export function safeDefineTool(definition: unknown, options?: ToolOptions): SafeResult<ToolDefinition & CompiledTool>;
+export function defineToolJson(text: JsonText, options?: ToolOptions): ToolDefinition & CompiledTool;
+export function safeDefineToolJson(text: JsonText, options?: ToolOptions): SafeResult<ToolDefinition & CompiledTool>;
 /** Strict JSON text (RFC 8259 + I-JSON) to its value; the limits are the only options. */
 export function parseJson(text: JsonText, options?: LimitOptions): JsonValue;
 export function safeParseJson(text: JsonText, options?: LimitOptions): SafeResult<JsonValue>;
@@ -403,12 +445,12 @@ export function parseDecisionJson(text: JsonText, options?: DecisionOptions): De
 export function safeParseDecisionJson(text: JsonText, options?: DecisionOptions): SafeResult<Decision>;
 /** The input (a copy) when it satisfies `tool.inputSchema`; else throws `SCHEMA_MISMATCH` with `issues`.
  *  `tool` is a definition as `defineTool` returned it (it is checked again; its compiled schema is cached). */
-export function validateToolInput<I>(tool: TypedToolDefinition<string, I>, input: unknown, options?: Options): I;
-export function validateToolInput(tool: ToolDefinition | ToolDefinitionInput, input: unknown, options?: Options): ToolInput;
-export function safeValidateToolInput<I>(tool: TypedToolDefinition<string, I>, input: unknown, options?: Options): SafeResult<I>;
-export function safeValidateToolInput(tool: ToolDefinition | ToolDefinitionInput, input: unknown, options?: Options): SafeResult<ToolInput>;
-export function validateToolInputJson(tool: ToolDefinition | ToolDefinitionInput, text: JsonText, options?: Options): JsonValue;
-export function safeValidateToolInputJson(tool: ToolDefinition | ToolDefinitionInput, text: JsonText, options?: Options): SafeResult<JsonValue>;
+export function validateToolInput<I>(tool: TypedToolDefinition<string, I>, input: unknown, options?: ToolReadOptions): I;
+export function validateToolInput(tool: ToolDefinition | ToolDefinitionInput, input: unknown, options?: ToolReadOptions): ToolInput;
+export function safeValidateToolInput<I>(tool: TypedToolDefinition<string, I>, input: unknown, options?: ToolReadOptions): SafeResult<I>;
+export function safeValidateToolInput(tool: ToolDefinition | ToolDefinitionInput, input: unknown, options?: ToolReadOptions): SafeResult<ToolInput>;
+export function validateToolInputJson(tool: ToolDefinition | ToolDefinitionInput, text: JsonText, options?: ToolReadOptions): JsonValue;
+export function safeValidateToolInputJson(tool: ToolDefinition | ToolDefinitionInput, text: JsonText, options?: ToolReadOptions): SafeResult<JsonValue>;
 /** A registry: the plain, deep-frozen value `createRegistry` returns; every operation reads it again. */
 export interface Registry<T extends ToolDefinition = ToolDefinition> {
   readonly tools: readonly T[];
@@ -471,14 +513,14 @@ export interface McpTool {
  * those its schemas reference, closed over references between documents; its own win).
  */
 /** Typed tools give a typed registry: `checkToolCall` returns a call whose `input` has the tool's type. */
-export function createRegistry<T extends TypedToolDefinition<string, unknown>>(tools: readonly T[], options?: Options): Registry<T>;
+export function createRegistry<T extends TypedToolDefinition<string, unknown>>(tools: readonly T[], options?: ToolOptions): Registry<T>;
 export function createRegistry(
   tools:
     | readonly (ToolDefinition | ToolDefinitionInput)[]
     | { readonly tools: readonly (ToolDefinition | ToolDefinitionInput)[]; readonly resources?: { readonly [uri: string]: { readonly [key: string]: JsonValue } | boolean } },
-  options?: Options,
+  options?: ToolOptions,
 ): Registry;
-export function safeCreateRegistry(tools: Parameters<typeof createRegistry>[0], options?: Options): SafeResult<Registry>;
+export function safeCreateRegistry(tools: Parameters<typeof createRegistry>[0], options?: ToolOptions): SafeResult<Registry>;
 /** The registry's definitions sorted by name, deep-frozen: identical on every host. */
 export function catalog(registry: Registry): readonly ToolDefinition[];
 /** Checks a policy (`POLICY_INVALID`) and returns it normalised. */
@@ -508,8 +550,10 @@ export interface StandardToolIssue {
 /**
  * Standard Schema v1 (with the Standard JSON Schema extension) over a tool's input: any
  * Standard Schema consumer (the Vercel AI SDK's `tool({inputSchema})`...) validates with
- * `validateToolInput` and reads the JSON Schema clients get. `jsonSchema.input({target})` throws
- * `SCHEMA_TARGET_UNSUPPORTED` for a draft the schema does not mean the same in.
+ * `validateToolInput` and reads the JSON Schema clients get. `jsonSchema.input({target})` is
+ * `standardJsonSchema`: converted to `draft-07` where every keyword has a faithful form there,
+ * else the schema in its own draft with its `$schema`; it throws `SCHEMA_TARGET_UNSUPPORTED`
+ * only for a target it does not give (`openapi-3.0`, another name).
  */
 export interface StandardToolSchema<Input = unknown> {
   readonly '~standard': {
@@ -523,9 +567,19 @@ export interface StandardToolSchema<Input = unknown> {
     readonly types?: { readonly input: Input; readonly output: Input };
   };
 }
-export function toStandardSchema<Input = unknown>(tool: ToolDefinition | ToolDefinitionInput): StandardToolSchema<Input>;
-/** `schema` for a JSON Schema draft (`"draft-2020-12"`, `"draft-07"`), when every keyword in it means the same there; throws `SCHEMA_TARGET_UNSUPPORTED` otherwise. */
+/** A tool `defineTool` typed from a literal definition carries its input type. */
+export function toStandardSchema<Input>(tool: TypedToolDefinition<string, Input>): StandardToolSchema<Input>;
+export function toStandardSchema<Input = ToolInput>(tool: ToolDefinition | ToolDefinitionInput): StandardToolSchema<Input>;
+/**
+ * `schema` for a JSON Schema draft: its own (as it is) or `"draft-07"` (from 2020-12 or 2019-09:
+ * `prefixItems` → array `items` + `additionalItems`, `$defs` → `definitions`,
+ * `dependentRequired` / `dependentSchemas` → `dependencies`, a `$ref` beside assertions → inside
+ * `allOf`, `$ref` pointers following). Throws `SCHEMA_TARGET_UNSUPPORTED` at the first keyword
+ * with no faithful form there, or at `""` for a target it does not give.
+ */
 export function jsonSchemaForTarget(schema: JsonObject, target: string): JsonObject;
+/** As `jsonSchemaForTarget`, but a schema with a keyword the target cannot hold comes in its own draft, with its `$schema`; throws only for a target it does not give. */
+export function standardJsonSchema(schema: JsonObject, target: string): JsonObject;
 export type ContractChange = 'identical' | 'compatible' | 'breaking';
 export interface ContractReport {
   change: ContractChange;
@@ -838,8 +892,8 @@ export function protocolSchemas(): ProtocolSchemas;
 // Compiled tools
 /** Many inputs for one tool in one call: one outcome per input, in order (as `parseAgentActions`).
  *  Throws only for the tool, the options, or a list that is not a list of at most `maxArrayLength`. */
-export function validateToolInputs<I>(tool: TypedToolDefinition<string, I>, inputs: readonly unknown[], options?: Options): SafeResult<I>[];
-export function validateToolInputs(tool: ToolDefinition | ToolDefinitionInput, inputs: readonly unknown[], options?: Options): SafeResult<ToolInput>[];
+export function validateToolInputs<I>(tool: TypedToolDefinition<string, I>, inputs: readonly unknown[], options?: ToolReadOptions): SafeResult<I>[];
+export function validateToolInputs(tool: ToolDefinition | ToolDefinitionInput, inputs: readonly unknown[], options?: ToolReadOptions): SafeResult<ToolInput>[];
 
 // ACP prompt admission and lifecycle:
 /** The `promptCapabilities` an agent advertised at `initialize` (absent or null: false). */
@@ -1084,6 +1138,7 @@ declare const api: {
   normalizeToolResult: typeof normalizeToolResult;
   strictSchemaIssues: typeof strictSchemaIssues;
   jsonSchemaForTarget: typeof jsonSchemaForTarget;
+  standardJsonSchema: typeof standardJsonSchema;
   toStandardSchema: typeof toStandardSchema;
   compareContracts: typeof compareContracts;
   diffCatalogs: typeof diffCatalogs;

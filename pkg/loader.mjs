@@ -10,14 +10,28 @@ export class NotInitializedError extends Error {
   // `where`: the entries that export init / initSync and the wasm file they load (the full
   // package's by default).
   constructor(cause, where = { entries: "'agent-contract' and 'agent-contract/init'", file: 'agent_contract_bg.wasm' }) {
-    super('agent-contract: the WebAssembly module is not loaded. Call `await init(input)` or '
-      + `\`initSync(bytes | module)\` (exported by ${where.entries}) before `
-      + 'the first call; `input` is the URL, a Response, the bytes or the compiled WebAssembly.Module of '
-      + `agent-contract/dist/${where.file}, served or copied by your application.`
+    super(`agent-contract: the WebAssembly module is not loaded. ${remedy(where)}`
       + (cause ? ` The automatic loading failed: ${cause.message || cause}` : ''),
       cause ? { cause } : undefined);
     this.name = 'NotInitializedError';
   }
+}
+
+// What to call, in the runtime at hand: workerd compiles no wasm from bytes or a URL, so there only
+// an imported module works (its `workerd` entry condition does that); Deno needs no permission
+// for a source phase import of the module.
+function remedy({ entries, file }) {
+  const fn = `(exported by ${entries}) before the first call`;
+  if (globalThis.navigator?.userAgent === 'Cloudflare-Workers') {
+    return `In Cloudflare Workers, import the wasm as a module and pass it to initSync ${fn}: `
+      + `\`import wasm from 'agent-contract/dist/${file}'; initSync(wasm);\` (workerd compiles no wasm from bytes or a URL).`;
+  }
+  if (typeof Deno === 'object') {
+    return `In Deno, import the wasm as a module and pass it to initSync ${fn}: `
+      + `\`import source wasm from 'agent-contract/dist/${file}'; initSync(wasm);\` (no permission needed).`;
+  }
+  return `Call \`await init(input)\` or \`initSync(bytes | module)\` ${fn}; \`input\` is the URL, a Response, `
+    + `the bytes or the compiled WebAssembly.Module of agent-contract/dist/${file}, served or copied by your application.`;
 }
 
 // The options object form of wasm-bindgen's functions is taken too: {module_or_path} / {module}.
@@ -36,7 +50,7 @@ function isBytes(input) {
 /**
  * createCore: the glue's factory (scripts/package-js.mjs); defaultWasmUrl: the wasm next to the
  * calling module (a `new URL(literal, import.meta.url)` there, so that bundlers see it);
- * where: for NotInitializedError's message. Returns {api, init, initSync, noteFailure, allowRenewal}.
+ * where: for NotInitializedError's message. Returns {api, init, initSync, noteFailure, loadSync}.
  */
 export function createLoader(createCore, defaultWasmUrl, where) {
   const file = where.file;
@@ -124,12 +138,20 @@ export function createLoader(createCore, defaultWasmUrl, where) {
     return pending;
   }
 
-  // For the entries: the automatic loading's failure (kept for the error message), and renewal.
+  // For the entries: the automatic loading's failure (kept for the error message)...
   const noteFailure = (error) => {
     failure = error;
   };
-  const allowRenewal = () => {
+  // ...and the entries that load while they are imported (Node, workerd, Deno): `source()` gives
+  // the bytes or the compiled module; renewal is allowed, and a failure is kept for the first
+  // call's NotInitializedError instead of thrown at import.
+  const loadSync = (source) => {
     renewable = true;
+    try {
+      initSync(source());
+    } catch (error) {
+      noteFailure(error);
+    }
   };
 
   const api = createApi(() => {
@@ -139,5 +161,5 @@ export function createLoader(createCore, defaultWasmUrl, where) {
     return core;
   }, () => (renewable ? instantiateSync(compiled) : undefined));
   Object.assign(api, { init, initSync, NotInitializedError });
-  return { api, init, initSync, noteFailure, allowRenewal };
+  return { api, init, initSync, noteFailure, loadSync };
 }

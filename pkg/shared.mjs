@@ -40,6 +40,7 @@ export const {
   normalizeToolResult,
   strictSchemaIssues,
   jsonSchemaForTarget,
+  standardJsonSchema,
   toStandardSchema,
   compareContracts,
   diffCatalogs,

@@ -15,5 +15,5 @@ export { NotInitializedError };
 // (Vite, webpack 5, Parcel, Rollup with its plugin) emits it as an asset and rewrites the URL.
 export const defaultWasmUrl = () => new URL('./dist/agent_contract_bg.wasm', import.meta.url);
 
-export const { api, init, initSync, noteFailure, allowRenewal } = createLoader(createCore, defaultWasmUrl,
+export const { api, init, initSync, noteFailure, loadSync } = createLoader(createCore, defaultWasmUrl,
   { entries: "'agent-contract' and 'agent-contract/init'", file: 'agent_contract_bg.wasm' });

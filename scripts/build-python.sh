@@ -6,7 +6,7 @@ root="$(cd "$(dirname "$0")/.." && pwd)"
 cd "$root"
 
 rustup target add wasm32-unknown-unknown >/dev/null 2>&1 || true
-command -v wasm-tools >/dev/null || cargo install wasm-tools --version 1.263.0
+command -v wasm-tools >/dev/null || cargo install wasm-tools --version 1.263.0 --no-default-features --features strip,component
 
 # wasm32-unknown-unknown, not wasm32-wasip2: a wasip2 build imports WASI even for pure code.
 # CARGO_TARGET_DIR, when set, is shared (a build from a fresh clone can reuse compiled

@@ -3,7 +3,7 @@
 # core and shows that the verdicts are identical.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-./scripts/setup.sh
+./scripts/setup-build.sh
 ./scripts/build.sh
 out=$(mktemp -d)
 node demo/demo.mjs > "$out/node.txt"

@@ -7,6 +7,7 @@
 #   scripts/fuzz.sh --long T   the long run of target T only
 set -euo pipefail
 cd "$(dirname "$0")/.."
+./scripts/setup-fuzz.sh
 targets=(json host_text text_ops tool_input provider_sse registry ndjson session chat_row)
 mode=${1:-short}
 if [ "$mode" = "--long" ] && [ -n "${2:-}" ]; then targets=("$2"); fi

@@ -70,6 +70,11 @@ suite node node bash -c 'cd js-tests && node --test --test-reporter=spec test/'
 # The packed npm package in Vite, webpack 5 and esbuild (browser bundles in headless Chromium,
 # a Node bundle in Node), and publint / @arethetypeswrong/cli on the tarball.
 suite bundlers node bash -c 'cd js-tests/bundlers && node --test --test-reporter=spec test/'
+# The packed npm package where agents run, each runtime from npm at a pinned version: a Cloudflare
+# Worker under wrangler dev (workerd), Deno with no permission, Bun, esbuild's ESM bundles in Node.
+suite runtimes node bash -c 'cd js-tests/runtimes && node --test --test-reporter=spec test/'
+# The playground page (playground/), built from pkg/dist and driven in headless Chromium.
+suite playground node bash -c 'cd playground && node build.mjs && node --test --test-reporter=spec test/'
 suite python pytest ./scripts/test-python.sh
 # The core's fuzzers, ~1 minute in all: any crash, failed assertion or input over 10 s fails.
 suite fuzz fuzz ./scripts/fuzz.sh

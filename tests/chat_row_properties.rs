@@ -82,7 +82,8 @@ fn row(seed: u64) -> (Json, Vec<Tool>, Shape) {
     let mut shape = Shape::default();
     let mut messages = Vec::new();
     if rng.below(2) == 0 {
-        messages.push(json!({"role": if rng.below(2) == 0 { "system" } else { "developer" }, "content": "Use the tools."}));
+        messages
+            .push(json!({"role": if rng.below(2) == 0 { "system" } else { "developer" }, "content": "Use the tools."}));
     }
     let turns = 1 + rng.below(3);
     let mut next_id = 0;

@@ -457,6 +457,7 @@ fn run_args(op: &str, args: Value, options: Option<Value>) -> Value {
         "checkToolCall" => outcome(api::check_tool_call(&a(0), &a(1), &a(2), opts.as_ref())),
         "toOpenAITools" => outcome(api::project(&a(0), api::Provider::OpenAi)),
         "jsonSchemaForTarget" => outcome(api::json_schema_for_target(&a(0), &a(1))),
+        "standardJsonSchema" => outcome(api::standard_json_schema(&a(0), &a(1))),
         "toOpenAIResponsesTools" => outcome(api::project(&a(0), api::Provider::OpenAiResponses)),
         "toAnthropicTools" => outcome(api::project(&a(0), api::Provider::Anthropic)),
         "toMcpTools" => outcome(api::project(&a(0), api::Provider::Mcp)),

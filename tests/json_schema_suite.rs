@@ -1,7 +1,8 @@
 //! The official JSON Schema Test Suite (draft 2020-12) through the same compile and validate
 //! path as tool schemas (`tools::schema::check_instances`), with `remotes/` served as
-//! `http://localhost:1234/...` from the files (no network). Required tests must all pass;
-//! `optional/` (format included) is reported separately. Skips with a message when ../shared
+//! `http://localhost:1234/...` from the files (no network). Required tests must all pass, and
+//! so must `optional/format` with `formats: "assert"` (through the public API); the rest of
+//! `optional/` is reported. Skips with a message when ../shared
 //! (the conformance data) is not next to the checkout.
 
 use std::path::{Path, PathBuf};
@@ -125,20 +126,20 @@ fn json_schema_test_suite_draft2020_12() {
     required.sort();
     let mut optional = Vec::new();
     files(&dir.join("optional"), &mut optional);
-    let (format, other): (Vec<PathBuf>, Vec<PathBuf>) =
-        optional.into_iter().partition(|p| p.components().any(|c| c.as_os_str() == "format"));
+    // optional/format runs asserted, through the public API (`json_schema_test_suite_optional_format_asserted`).
+    let other: Vec<PathBuf> =
+        optional.into_iter().filter(|p| !p.components().any(|c| c.as_os_str() == "format")).collect();
 
     let (p, f, failures) = run(&required, &remotes);
     let (op, of, optional_failures) = run(&other, &remotes);
     for failure in &optional_failures {
         println!("optional, not asserted: {failure}");
     }
-    let (fp, ff, _) = run(&format, &remotes);
     for failure in &failures {
         eprintln!("FAIL {failure}");
     }
     println!("json-schema-test-suite draft2020-12 (rust): required {p} passed, {f} failed");
-    println!("json-schema-test-suite draft2020-12 (rust): optional {op} passed, {of} failed; format {fp} passed, {ff} failed (not asserted)");
+    println!("json-schema-test-suite draft2020-12 (rust): optional {op} passed, {of} failed (not asserted)");
     // A lower bound, not a count: a suite that lost its files (or a runner that stopped finding
     // them) passes `f == 0` with nothing run. The count when the pin was set; raise it as the
     // suite grows.
@@ -246,4 +247,90 @@ fn json_schema_test_suite_ref_remote_through_the_public_api() {
     println!("refRemote through the public API (rust): {passed} passed, {} failed; {bundled} schemas bundled, {refused} refused", failures.len());
     assert!(passed >= REF_REMOTE_AT_LEAST && bundled > 0, "only {passed} refRemote checks ran, expected at least {REF_REMOTE_AT_LEAST}");
     assert!(failures.is_empty(), "{} refRemote checks failed", failures.len());
+}
+
+/// The optional `format` tests run with `formats: "assert"`: the same count in every host
+/// (`js-tests/test/json-schema-suite.test.mjs`, `py-host/tests/test_json_schema_suite.py`).
+const FORMAT_ASSERTED: usize = 764;
+
+/// Where a schema that cannot be a tool's `inputSchema` is served (as the hosts' suite runners do).
+const SCHEMA_URI: &str = "https://conformance.invalid/schema.json";
+
+/// One group through the public API as the hosts run it: `defineToolJson(text, {formats:
+/// "assert"})` (an `inputSchema` whose root is not an object schema is a resource the
+/// `inputSchema` references), then `validateToolInputJson` through the compiled tool for each
+/// instance; `Err` for any other outcome than valid / `SCHEMA_MISMATCH`.
+fn format_verdicts(schema: &Value, instances: &[Value]) -> Result<Vec<bool>, String> {
+    use agent_contract::api;
+    let direct = matches!(schema, Value::Object(_))
+        && schema.get("type").is_none_or(|t| *t == Value::String("object".into()));
+    let mut definition = vec![
+        ("name".to_owned(), Value::String("conformance_case".into())),
+        ("description".to_owned(), Value::String("One group of a JSON Schema conformance suite.".into())),
+        ("permission".to_owned(), Value::String("read".into())),
+    ];
+    if direct {
+        definition.push(("inputSchema".to_owned(), schema.clone()));
+    } else {
+        definition.push((
+            "inputSchema".to_owned(),
+            Value::Object(vec![("$ref".to_owned(), Value::String(SCHEMA_URI.into()))]),
+        ));
+        definition.push(("resources".to_owned(), Value::Object(vec![(SCHEMA_URI.to_owned(), schema.clone())])));
+    }
+    let mut text = String::new();
+    agent_contract::value::write_json(&mut text, &Value::Object(definition));
+    let options = Value::Object(vec![("formats".to_owned(), Value::String("assert".into()))]);
+    let describe = |e: agent_contract::ContractError| format!("{} {}: {}", e.code.as_str(), e.path, e.message);
+    let handle = api::compile_tool_json(text.as_bytes(), Some(&&options)).map_err(describe)?;
+    let mut out = Vec::with_capacity(instances.len());
+    for instance in instances {
+        let mut text = String::new();
+        agent_contract::value::write_json(&mut text, instance);
+        match api::handle_validate_input_json::<&Value>(&handle, text.as_bytes(), None) {
+            Ok(_) => out.push(true),
+            Err(e) if e.code.as_str() == "SCHEMA_MISMATCH" => out.push(false),
+            Err(e) => return Err(describe(e)),
+        }
+    }
+    Ok(out)
+}
+
+#[test]
+fn json_schema_test_suite_optional_format_asserted() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/conformance/json-schema-test-suite");
+    if !root.is_dir() {
+        println!("SKIPPED: JSON Schema Test Suite not found at {} (../shared is absent)", root.display());
+        return;
+    }
+    agent_contract::entropy::seed(&[7; 32]);
+    let mut paths = Vec::new();
+    files(&root.join("tests/draft2020-12/optional/format"), &mut paths);
+    let (mut passed, mut failures) = (0, Vec::new());
+    for path in &paths {
+        let Value::Array(groups) = load(path) else { panic!("{} is not a list", path.display()) };
+        for group in &groups {
+            let Some(Value::Array(tests)) = group.get("tests") else { panic!() };
+            let instances: Vec<Value> = tests.iter().map(|t| t.get("data").unwrap().clone()).collect();
+            let verdicts = format_verdicts(group.get("schema").unwrap(), &instances);
+            for (i, t) in tests.iter().enumerate() {
+                let want = t.get("valid") == Some(&Value::Bool(true));
+                match verdicts.as_ref().map(|v| v[i]) {
+                    Ok(got) if got == want => passed += 1,
+                    got => failures.push(format!(
+                        "{} | {:?} | {:?}: want {want}, got {got:?}",
+                        path.file_name().unwrap().to_string_lossy(),
+                        group.get("description"),
+                        t.get("description")
+                    )),
+                }
+            }
+        }
+    }
+    for f in &failures {
+        eprintln!("FAIL {f}");
+    }
+    println!("json-schema-suite optional/format (rust): {passed} passed, {} failed", failures.len());
+    assert_eq!(passed, FORMAT_ASSERTED, "the optional/format tests asserted");
+    assert!(failures.is_empty(), "{} optional/format tests failed", failures.len());
 }

@@ -223,3 +223,58 @@ fn the_typescript_objects_have_the_table_methods() {
         compare(&format!("interface {} in pkg/index.d.ts", object.name), &methods, &expected);
     }
 }
+
+/// The host modules (`HOST_MODULES`): each host's module exports exactly the module's functions
+/// and calls no operation but the rows it lists, each a row every host has.
+#[test]
+fn host_modules_export_their_functions_and_call_only_their_rows() {
+    use agent_contract::api::table::HOST_MODULES;
+    for module in HOST_MODULES {
+        let rows: BTreeSet<String> = module.rows.iter().map(|r| (*r).to_owned()).collect();
+        for row in module.rows {
+            let op = find(row).unwrap_or_else(|| panic!("{} lists {row}, which is not a row", module.name));
+            assert!(op.hosts == Hosts::All, "{row}: a row every host has");
+        }
+        let functions: BTreeSet<String> = module.functions.iter().map(|f| (*f).to_owned()).collect();
+
+        // JS: `export function name` / `export const name`, and every `api.name(` it calls.
+        let js = read(&format!("pkg/{}.mjs", module.name));
+        let exported: BTreeSet<String> = js
+            .lines()
+            .filter_map(|l| l.strip_prefix("export function ").or_else(|| l.strip_prefix("export const ")))
+            .map(|rest| rest.split(|c: char| !c.is_ascii_alphanumeric() && c != '_').next().unwrap().to_owned())
+            .collect();
+        compare(&format!("pkg/{}.mjs exports", module.name), &exported, &functions);
+        let called: BTreeSet<String> = js
+            .split("api.")
+            .skip(1)
+            .map(|rest| rest.split(|c: char| !c.is_ascii_alphanumeric()).next().unwrap().to_owned())
+            .filter(|name| name != "ContractError")
+            .map(|name| find(&name).map_or(name.clone(), |op| op.name.to_owned()))
+            .collect();
+        let extra: Vec<_> = called.difference(&rows).collect();
+        assert!(extra.is_empty(), "pkg/{}.mjs calls {extra:?}, not in its rows", module.name);
+
+        // Python: `__all__`'s functions, and every name it imports from the package.
+        let py = read(&format!("py-host/src/agent_contract/{}.py", module.name));
+        let start = py.find("__all__ = [").expect("__all__") + "__all__ = [".len();
+        let end = start + py[start..].find(']').unwrap();
+        let listed: BTreeSet<String> = py[start..end]
+            .split(',')
+            .map(|item| item.trim().trim_matches('"').to_owned())
+            .filter(|n| n.starts_with(|c: char| c.is_ascii_lowercase()))
+            .collect();
+        let snake: BTreeSet<String> = module.functions.iter().map(|f| snake_case(f)).collect();
+        compare(&format!("agent_contract.{}.__all__", module.name), &listed, &snake);
+        let from = py.find("from . import (").expect("its imports") + "from . import (".len();
+        let imported: BTreeSet<String> = py[from..from + py[from..].find(')').unwrap()]
+            .split(',')
+            .map(|item| item.trim().to_owned())
+            .filter(|n| n.starts_with(|c: char| c.is_ascii_lowercase()))
+            .map(|n| n.strip_prefix("safe_").map_or(n.clone(), str::to_owned))
+            .collect();
+        let python_rows: BTreeSet<String> = module.rows.iter().map(|r| snake_case(r)).collect();
+        let extra: Vec<_> = imported.difference(&python_rows).collect();
+        assert!(extra.is_empty(), "agent_contract.{} calls {extra:?}, not in its rows", module.name);
+    }
+}

@@ -120,9 +120,12 @@ function makers(r, floodBytes = 1e6) {
   };
   const toolDef = () => {
     const pool = [];
-    const o = { name: r.pick(['echo', 'read_file', field(pool)]), description: r.pick(['Echo.', field(pool)]),
-      inputSchema: r.pick([{ type: 'object' }, { type: 'array', items: { $ref: '#' } }, { type: 'object', properties: { a: { type: 'string' } }, required: ['a'] }, value(1, pool)]),
+    const o = { name: r.pick(['echo', 'read_file', 'get-weather', 'ns:tool', field(pool)]), description: r.pick(['Echo.', field(pool)]),
+      inputSchema: r.pick([{ type: 'object' }, { type: 'array', items: { $ref: '#' } }, { type: 'object', properties: { a: { type: 'string' } }, required: ['a'] },
+        { type: 'object', properties: { a: { type: 'string', format: r.pick(['email', 'regex', 'idn-hostname', 'uri-template']) } } }, value(1, pool)]),
       permissions: r.pick([['read'], ['read', 'write'], field(pool)]) };
+    if (r.chance(0.2)) o.names = r.pick(['mcp', 'openai', 'gemini', field(pool)]);
+    if (r.chance(0.2)) o.formats = r.pick(['assert', 'annotate', field(pool)]);
     return r.chance(0.15) ? hostile(o) : o;
   };
   const decision = () => {
@@ -133,7 +136,8 @@ function makers(r, floodBytes = 1e6) {
   const options = () => {
     if (r.chance(0.6)) return [undefined, true];
     const pool = [];
-    const o = r.pick([{ strict: true }, { maxBytes: 1 << 22 }, { maxDepth: r.pick([1, 512, 0, 1e9]) }, { maxStringBytes: 64 * MB }, { typo: 1 }, value(1, pool), null]);
+    const o = r.pick([{ strict: true }, { maxBytes: 1 << 22 }, { maxDepth: r.pick([1, 512, 0, 1e9]) }, { maxStringBytes: 64 * MB }, { typo: 1 },
+      { names: r.pick(['mcp', 'gemini', field(pool)]) }, { formats: r.pick(['assert', field(pool)]) }, value(1, pool), null]);
     const raised = o && typeof o === 'object' && (o.maxStringBytes || o.maxBytes > 4 * MB);
     return [r.chance(0.2) ? hostile(o ?? {}) : o, !raised && r.chance(0.9)];
   };

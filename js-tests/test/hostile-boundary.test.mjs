@@ -72,6 +72,7 @@ const BASELINE = {
   strictSchemaIssues: () => [{ type: 'object' }],
   geminiSchemaIssues: () => [{ type: 'object' }],
   jsonSchemaForTarget: () => [{ type: 'object' }, 'draft-07'],
+  standardJsonSchema: () => [{ type: 'object' }, 'draft-07'],
   toStandardSchema: () => [{ ...TOOL, outputSchema: { type: 'object' } }],
   compareContracts: () => [TOOL, TOOL],
   diffCatalogs: () => [[TOOL], [TOOL]],

@@ -1,8 +1,9 @@
 // The official JSON Schema Test Suite (draft 2020-12) through the wasm build in Node, with
 // remotes/ served as http://localhost:1234/... from the files (no network): each group's schema
 // is a tool's, defined and used through the public API (suite-core.mjs: defineToolJson with the
-// remotes as `resources`, validateToolInputJson). Required tests must all pass; optional/
-// (format included) is reported. Skips with a message when ../shared is absent.
+// remotes as `resources`, validateToolInputJson). Required tests must all pass, and so must
+// optional/format with `formats: 'assert'`; the rest of optional/ is reported. Skips with a
+// message when ../shared is absent.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
@@ -16,6 +17,8 @@ const root = fileURLToPath(new URL('../../../shared/conformance/json-schema-test
 // was pinned (the same in every host: tests/json_schema_suite.rs).
 const REQUIRED_AT_LEAST = 1299;
 const REF_REMOTE_AT_LEAST = 31;
+// optional/format with `formats: 'assert'`: every test passes, the same count in every host.
+const FORMAT_ASSERTED = 764;
 
 function files(dir) {
   return readdirSync(dir).sort().flatMap((name) => {
@@ -36,7 +39,7 @@ function remotesFor(schemaText, remotes) {
   }));
 }
 
-function run(paths, remotes) {
+function run(paths, remotes, toolOptions) {
   let passed = 0;
   const failures = [];
   for (const path of paths) {
@@ -49,7 +52,7 @@ function run(paths, remotes) {
       });
       let verdicts;
       try {
-        verdicts = schemaSuiteCheck(request);
+        verdicts = schemaSuiteCheck(request, toolOptions);
       } catch (e) {
         verdicts = group.tests.map(() => `${e.code} ${e.path}: ${e.message}`);
       }
@@ -78,13 +81,17 @@ test('JSON Schema Test Suite draft2020-12 through the wasm build', (t) => {
   const other = optional.filter((p) => !p.includes('/format/'));
   const r = run(required, remotes);
   const o = run(other, remotes);
-  const f = run(format, remotes);
-  for (const failure of r.failures) console.log(`FAIL ${failure}`);
+  const f = run(format, remotes, { formats: 'assert' });
+  for (const failure of [...r.failures, ...f.failures]) console.log(`FAIL ${failure}`);
   console.log(`json-schema-test-suite draft2020-12 (node): required ${r.passed} passed, ${r.failed} failed`);
-  console.log(`json-schema-test-suite draft2020-12 (node): optional ${o.passed} passed, ${o.failed} failed; format ${f.passed} passed, ${f.failed} failed (not asserted)`);
+  console.log(`json-schema-test-suite draft2020-12 (node): optional ${o.passed} passed, ${o.failed} failed (not asserted)`);
+  console.log(`json-schema-suite optional/format (node): ${f.passed} passed, ${f.failed} failed`);
   // A lower bound (tests/json_schema_suite.rs, REQUIRED_AT_LEAST): nothing run also fails.
   assert.ok(r.passed >= REQUIRED_AT_LEAST, `only ${r.passed} required tests ran, expected at least ${REQUIRED_AT_LEAST}`);
   assert.equal(r.failed, 0);
+  // format asserted (defineToolJson with formats: 'assert'): pinned, the same in every host.
+  assert.equal(f.passed, FORMAT_ASSERTED);
+  assert.equal(f.failed, 0);
 });
 
 // refRemote through the public API: each schema becomes a tool whose `resources`

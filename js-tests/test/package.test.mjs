@@ -24,7 +24,9 @@ test('the packed tarball installs and works from CJS and ESM', () => {
       // The protocol entry: its modules, declarations, glue and wasm.
       'loader.mjs', 'protocol/index.mjs', 'protocol/index.cjs', 'protocol/browser.mjs', 'protocol/init.mjs',
       'protocol/shared.mjs', 'protocol/wasm.mjs', 'dist/protocol/index.d.ts', 'dist/protocol/index.d.cts',
-      'dist/agent_contract_protocol.js', 'dist/agent_contract_protocol_bg.wasm']) {
+      'dist/agent_contract_protocol.js', 'dist/agent_contract_protocol_bg.wasm',
+      // The MCP entry: its modules and declarations.
+      'mcp.mjs', 'mcp/index.mjs', 'mcp/index.cjs', 'mcp/browser.mjs', 'mcp.d.ts', 'dist/mcp.d.cts']) {
       assert.ok(files.includes(required), `tarball lacks ${required}`);
     }
     // The library's wasm once, its protocol core (the crate without the schema engine) and the
@@ -44,15 +46,15 @@ test('the packed tarball installs and works from CJS and ESM', () => {
       assert.ok(!byHash.has(hash), `${f} has the content of ${byHash.get(hash)}`);
       byHash.set(hash, f);
     }
-    // Size bounds: the library's wasm is ~2.4 MB raw, ~0.86 MB gzipped, its protocol core ~0.6 MB
-    // raw, the command line's ~1.9 MB raw, ~0.69 MB gzipped; the bounds leave room for growth, not
-    // for a second copy of any. (The gzip bounds of the two cores: size.test.mjs.)
+    // Size bounds: the library's wasm is ~2.5 MB raw, ~0.9 MB gzipped, its protocol core ~0.8 MB
+    // raw, the command line's ~2.1 MB raw; the bounds leave room for growth, not for a second copy
+    // of any. (The gzip bounds of the two cores: size.test.mjs.)
     const wasmBytes = readFileSync(join(extracted, 'package/dist/agent_contract_bg.wasm')).length;
     const cliBytes = readFileSync(join(extracted, 'package/dist/cli/agent-contract.wasm')).length;
     const protocolBytes = readFileSync(join(extracted, 'package/dist/agent_contract_protocol_bg.wasm')).length;
     assert.ok(packed[0].unpackedSize < wasmBytes + cliBytes + protocolBytes + 450_000,
       `unpacked ${packed[0].unpackedSize} bytes for wasm files of ${wasmBytes}, ${protocolBytes} and ${cliBytes} bytes`);
-    assert.ok(packed[0].size < 2_100_000, `tarball ${packed[0].size} bytes`);
+    assert.ok(packed[0].size < 2_200_000, `tarball ${packed[0].size} bytes`);
     const project = join(work, 'app');
     execFileSync('mkdir', [project]);
     writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'app', private: true }));
@@ -100,6 +102,17 @@ test('the packed tarball installs and works from CJS and ESM', () => {
         protocol.ContractError === ContractError, wasm.endsWith('dist/agent_contract_protocol_bg.wasm')]));`);
     const protocol = execFileSync('node', ['protocol.mjs'], { cwd: project, encoding: 'utf8' }).trim();
     assert.equal(protocol, JSON.stringify(['final', 'ACTION_NOT_OBJECT', 'undefined', true, true, true, true]));
+    // 'agent-contract/mcp': the helpers over the full entry's instance, from ESM and CommonJS.
+    writeFileSync(join(project, 'mcp.mjs'), `
+      import { jsonSchemaValidator, fromMcpTools } from 'agent-contract/mcp';
+      import { ContractError } from 'agent-contract';
+      import { createRequire } from 'node:module';
+      const cjs = createRequire(import.meta.url)('agent-contract/mcp');
+      const validate = jsonSchemaValidator.getValidator({ type: 'object', required: ['a'] });
+      let code; try { fromMcpTools({ tools: [{ name: 'x' }] }); } catch (e) { code = e instanceof ContractError && e.code; }
+      console.log(JSON.stringify([validate({ a: 1 }).valid, validate({}).valid, code, cjs.fromMcpTools === fromMcpTools]));`);
+    const mcp = execFileSync('node', ['mcp.mjs'], { cwd: project, encoding: 'utf8' }).trim();
+    assert.equal(mcp, JSON.stringify([true, false, 'FIELD_MISSING', true]));
     // npx runs the installed command line (offline: the package's own bin).
     writeFileSync(join(project, 'actions.jsonl'), '{"type":"finish","summary":"done"}\n');
     const npx = execFileSync('npx', ['--offline', 'agent-contract', 'check', 'actions', 'actions.jsonl'], { cwd: project, encoding: 'utf8' });

@@ -231,3 +231,17 @@ for (const outcome of validateToolInputs(compiledTool, [{ city: 'Paris' }, {}]))
   if (!outcome.ok) console.log(outcome.error.code === 'TOOL_HANDLE_FREED', asData.name);
 }
 asHandle.free();
+
+// Imported catalogs keep their names (`names`); format asserted per tool or registry (`formats`).
+import { createRegistry as createCatalog, validateToolInput as validateImported, type NameRule, type ToolOptions } from 'agent-contract';
+const catalogOptions: ToolOptions = { names: 'mcp', formats: 'assert' };
+const imported = defineTool({ name: 'get-weather', description: 'Weather.', inputSchema: {}, permissions: ['read'] }, catalogOptions);
+const importedRule: NameRule | undefined = imported.names;
+const importedFormats: 'assert' | undefined = imported.formats;
+validateImported({ name: 'resolve-library-id', description: 'd.', inputSchema: {}, permission: 'read' }, {}, { names: 'mcp' });
+createCatalog([imported], { names: 'gemini' });
+// @ts-expect-error formats belongs to the tool, not to one validation
+validateImported(imported, {}, { formats: 'assert' });
+// @ts-expect-error not a name rule
+defineTool({ name: 'x', description: 'd.', inputSchema: {}, permission: 'read' }, { names: 'claude' });
+void [importedRule, importedFormats];

@@ -7,7 +7,7 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { join } from 'node:path';
-import { initSync, noteFailure, allowRenewal, defaultWasmUrl } from './wasm.mjs';
+import { loadSync, defaultWasmUrl } from './wasm.mjs';
 
 export * from './shared.mjs';
 export { default } from './shared.mjs';
@@ -24,9 +24,4 @@ function wasmPath() {
   return fileURLToPath(url);
 }
 
-allowRenewal();
-try {
-  initSync(readFileSync(wasmPath()));
-} catch (error) {
-  noteFailure(error);
-}
+loadSync(() => readFileSync(wasmPath()));

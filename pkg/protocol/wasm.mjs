@@ -9,15 +9,14 @@
 // core: one instance per core, one ContractError and NotInitializedError class for both.
 import { createCore } from '../dist/agent_contract_protocol.js';
 import { createLoader, NotInitializedError } from '../loader.mjs';
+// dist/ at the package root, from a module at the root (why: ../protocol-url.mjs).
+import { defaultWasmUrl } from '../protocol-url.mjs';
 
-export { NotInitializedError };
-
-// Next to the package's other files; bundlers see the literal URL (see ../wasm.mjs).
-export const defaultWasmUrl = () => new URL('../dist/agent_contract_protocol_bg.wasm', import.meta.url);
+export { NotInitializedError, defaultWasmUrl };
 
 const loader = createLoader(createCore, defaultWasmUrl,
   { entries: "'agent-contract/protocol' and 'agent-contract/protocol/init'", file: 'agent_contract_protocol_bg.wasm' });
-export const { init, initSync, noteFailure, allowRenewal } = loader;
+export const { init, initSync, noteFailure, loadSync } = loader;
 
 const PROTOCOL_NAMES = [
   'ContractError',

@@ -423,7 +423,7 @@ PROGRAM_DATA: dict[str, tuple[int, ...]] = {
                      "safe_validate_tool_input_json", "validate_tool_inputs", "create_registry", "safe_create_registry",
                      "catalog", "to_openai_tools", "to_openai_responses_tools", "to_anthropic_tools", "to_mcp_tools",
                      "to_gemini_tools", "define_policy", "safe_define_policy", "strict_schema_issues",
-                     "json_schema_for_target", "gemini_schema_issues", "normalize_tool_result", "from_seed_tool",
+                     "json_schema_for_target", "standard_json_schema", "gemini_schema_issues", "normalize_tool_result", "from_seed_tool",
                      "to_seed_tool"], (0,)),
     "compare_contracts": (0, 1),
     "diff_catalogs": (0, 1),
@@ -736,6 +736,7 @@ def _targets() -> dict[str, Callable[[Gen], tuple[tuple[Any, ...], Callable[...,
         t[name] = config_op(getattr(ac, name), policy)
     t["strict_schema_issues"] = config_op(ac.strict_schema_issues, lambda g: g.schema())
     t["json_schema_for_target"] = config_op(lambda s, target="draft-07": ac.json_schema_for_target(s, target), lambda g: g.schema())
+    t["standard_json_schema"] = config_op(lambda s, target="draft-07": ac.standard_json_schema(s, target), lambda g: g.schema())
     t["compare_contracts"] = config_op(ac.compare_contracts, lambda g: g.tool(), 2)
     t["diff_catalogs"] = config_op(ac.diff_catalogs, registry, 2)
 

@@ -25,7 +25,9 @@ def _error(e: ac.ContractError) -> dict[str, Any]:
     return {"ok": False, "error": {"code": e.code, "path": e.path, "message": e.message}}
 
 
-def schema_suite_check(request: str) -> dict[str, Any]:
+def schema_suite_check(request: str, tool_options: dict[str, Any] | None = None) -> dict[str, Any]:
+    """`tool_options`: define_tool_json's options beyond the ceilings ({"formats": "assert"} for
+    the optional format tests)."""
     doc = json.loads(request)
     schema, instances, resources = doc["schema"], doc["instances"], doc.get("resources", {})
     direct = isinstance(schema, dict) and schema.get("type", "object") == "object"
@@ -37,7 +39,7 @@ def schema_suite_check(request: str) -> dict[str, Any]:
         "resources": resources if direct else {**resources, SCHEMA_URI: schema},
     }
     try:
-        tool = ac.define_tool_json(json.dumps(definition), CEILINGS)
+        tool = ac.define_tool_json(json.dumps(definition), {**CEILINGS, **(tool_options or {})})
     except ac.ContractError as e:
         return _error(e)
     with tool:

@@ -172,6 +172,7 @@ ARGS_OPS = {
     "toGeminiTools": ac.to_gemini_tools,
     "geminiSchemaIssues": ac.gemini_schema_issues,
     "jsonSchemaForTarget": ac.json_schema_for_target,
+    "standardJsonSchema": ac.standard_json_schema,
     "compareContracts": ac.compare_contracts,
     "diffCatalogs": ac.diff_catalogs,
     "fromSeedTool": ac.from_seed_tool,

@@ -114,6 +114,7 @@ BASELINE: dict[str, Callable[[], list[Any]]] = {
     "strict_schema_issues": lambda: [{"type": "object"}],
     "gemini_schema_issues": lambda: [{"type": "object"}],
     "json_schema_for_target": lambda: [{"type": "object"}, "draft-07"],
+    "standard_json_schema": lambda: [{"type": "object"}, "draft-07"],
     "compare_contracts": lambda: [TOOL, TOOL],
     "diff_catalogs": lambda: [[TOOL], [TOOL]],
     "create_assembler": lambda: [{}],

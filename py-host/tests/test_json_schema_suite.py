@@ -1,8 +1,9 @@
 """The official JSON Schema Test Suite (draft 2020-12) through the component in Python, with
 remotes/ served as http://localhost:1234/... from the files (no network): each group's schema is a
 tool's, defined and used through the public API (suite_check.py: define_tool_json with the remotes
-as `resources`, validate_tool_input_json). Required tests must all pass; optional/ (format
-included) is reported. Skips with a message when ../shared is absent."""
+as `resources`, validate_tool_input_json). Required tests must all pass, and so must optional/format
+with formats: "assert"; the rest of optional/ is reported. Skips with a message when ../shared is
+absent."""
 
 from __future__ import annotations
 
@@ -20,6 +21,8 @@ ROOT = Path(__file__).resolve().parents[3] / "shared" / "conformance" / "json-sc
 # was pinned (the same in every host: tests/json_schema_suite.rs).
 REQUIRED_AT_LEAST = 1299
 REF_REMOTE_AT_LEAST = 31
+# optional/format with formats: "assert": every test passes, the same count in every host.
+FORMAT_ASSERTED = 764
 
 
 # A tool carries at most 64 documents: the remotes of the other drafts' directories (draft4 ...
@@ -38,7 +41,7 @@ def _remotes_for(schema_text: str, remotes: dict[str, Any]) -> dict[str, Any]:
     return kept
 
 
-def _run(paths: list[Path], remotes: dict[str, Any]) -> tuple[int, list[str]]:
+def _run(paths: list[Path], remotes: dict[str, Any], tool_options: dict[str, Any] | None = None) -> tuple[int, list[str]]:
     passed, failures = 0, []
     for path in paths:
         for group in json.loads(path.read_text(encoding="utf-8")):
@@ -49,7 +52,7 @@ def _run(paths: list[Path], remotes: dict[str, Any]) -> tuple[int, list[str]]:
                     "resources": _remotes_for(json.dumps(group["schema"]), remotes),
                 }
             )
-            reply = schema_suite_check(request)
+            reply = schema_suite_check(request, tool_options)
             verdicts = reply["value"] if reply["ok"] else [reply["error"]["code"]] * len(group["tests"])
             for t, got in zip(group["tests"], verdicts):
                 if got is t["valid"]:
@@ -70,18 +73,19 @@ def test_json_schema_test_suite_draft2020_12(capsys: pytest.CaptureFixture[str])
     optional = sorted((directory / "optional").rglob("*.json"))
     passed, failures = _run(sorted(directory.glob("*.json")), remotes)
     op, of = _run([p for p in optional if "format" not in p.parts], remotes)
-    fp, ff = _run([p for p in optional if "format" in p.parts], remotes)
+    fp, ff = _run([p for p in optional if "format" in p.parts], remotes, {"formats": "assert"})
     with capsys.disabled():
-        for failure in failures:
+        for failure in failures + ff:
             print(f"FAIL {failure}")
         print(f"\njson-schema-test-suite draft2020-12 (python): required {passed} passed, {len(failures)} failed")
-        print(
-            f"json-schema-test-suite draft2020-12 (python): optional {op} passed, {len(of)} failed; "
-            f"format {fp} passed, {len(ff)} failed (not asserted)"
-        )
+        print(f"json-schema-test-suite draft2020-12 (python): optional {op} passed, {len(of)} failed (not asserted)")
+        print(f"json-schema-suite optional/format (python): {fp} passed, {len(ff)} failed")
     # A lower bound (tests/json_schema_suite.rs, REQUIRED_AT_LEAST): nothing run also fails.
     assert passed >= REQUIRED_AT_LEAST, f"only {passed} required tests ran, expected at least {REQUIRED_AT_LEAST}"
     assert not failures
+    # format asserted (define_tool_json with formats: "assert"): pinned, the same in every host.
+    assert fp == FORMAT_ASSERTED
+    assert not ff
 
 
 def test_ref_remote_through_the_public_api(capsys: pytest.CaptureFixture[str]) -> None:

@@ -94,3 +94,13 @@ for item in batch:
 with ac.define_tool_json('{"name": "a", "description": "d", "inputSchema": {}, "permissions": ["read"]}') as scoped:
     scoped_input = ac.validate_tool_input(scoped, {})
 compiled.close()
+
+
+def mcp_call(listing: object, params: object) -> list[str]:
+    from agent_contract.mcp import check_mcp_tool_call, create_mcp_validator, from_mcp_tools
+
+    registry: ac.Registry = from_mcp_tools(listing)
+    call = check_mcp_tool_call(registry, params)
+    verdict = create_mcp_validator("server").get_validator({"type": "object"})({"a": 1})
+    message: str | None = verdict["error_message"]
+    return [call["name"], *call["permissions"], str(verdict["valid"]), message or ""]

@@ -61,6 +61,8 @@ fn options_name(kind: OptionKind) -> Value {
     let name = match kind {
         OptionKind::None => return Value::Null,
         OptionKind::Rules => "rules",
+        OptionKind::Tool => "tool",
+        OptionKind::ToolRead => "tool-read",
         OptionKind::Json => "json",
         OptionKind::Decision => "decision",
         OptionKind::Stream => "stream",

@@ -27,32 +27,32 @@ pub fn parse_agent_action_json<O: HostValue>(text: &[u8], options: Option<&O>) -
 
 #[cfg(feature = "schema")]
 pub fn define_tool<V: HostValue>(def: &V, options: Option<&V>) -> Result<ToolDefinition> {
-    contract::define_tool(def, &Options::read(options)?)
+    contract::define_tool(def, &Options::read_for(options, OptionSet::Tool)?)
 }
 
 #[cfg(feature = "schema")]
 pub fn define_tool_json<O: HostValue>(text: &[u8], options: Option<&O>) -> Result<ToolDefinition> {
-    contract::define_tool_json(text, &Options::read(options)?)
+    contract::define_tool_json(text, &Options::read_for(options, OptionSet::Tool)?)
 }
 
 #[cfg(feature = "schema")]
 /// `validateToolInput(tool, input)`: the input (a copy) when it satisfies the tool's
 /// `inputSchema`, else `SCHEMA_MISMATCH` with every issue. See `tools::schema`.
 pub fn validate_tool_input<V: HostValue>(tool: &V, input: &V, options: Option<&V>) -> Result<Value> {
-    crate::tools::input::validate_tool_input(tool, input, &Options::read(options)?)
+    crate::tools::input::validate_tool_input(tool, input, &Options::read_for(options, OptionSet::ToolRead)?)
 }
 
 #[cfg(feature = "schema")]
 /// The same with the input as JSON text.
 pub fn validate_tool_input_json<V: HostValue>(tool: &V, text: &[u8], options: Option<&V>) -> Result<Value> {
-    crate::tools::input::validate_tool_input_json(tool, text, &Options::read(options)?)
+    crate::tools::input::validate_tool_input_json(tool, text, &Options::read_for(options, OptionSet::ToolRead)?)
 }
 
 #[cfg(feature = "schema")]
 /// `validate_tool_input_json`'s verdict alone (the bindings' verdict replies): the same
 /// outcome, without building the input's value when the schema allows.
 pub fn check_tool_input_json<V: HostValue>(tool: &V, text: &[u8], options: Option<&V>) -> Result<()> {
-    crate::tools::input::check_tool_input_json(tool, text, &Options::read(options)?)
+    crate::tools::input::check_tool_input_json(tool, text, &Options::read_for(options, OptionSet::ToolRead)?)
 }
 
 #[cfg(feature = "schema")]
@@ -207,7 +207,8 @@ pub fn not_text<V: HostValue>(value: &V) -> ContractError {
 #[cfg(feature = "schema")]
 /// `createRegistry(tools)`: the registry value `{tools: [...definitions sorted by name]}`.
 pub fn create_registry<V: HostValue>(tools: &V, options: Option<&V>) -> Result<Value> {
-    crate::tools::registry::create_registry(tools, &Options::read(options)?).map(crate::tools::registry::registry_value)
+    crate::tools::registry::create_registry(tools, &Options::read_for(options, OptionSet::Tool)?)
+        .map(crate::tools::registry::registry_value)
 }
 
 #[cfg(feature = "schema")]
@@ -316,6 +317,20 @@ pub fn json_schema_for_target<V: HostValue>(schema: &V, target: &V) -> Result<Va
             .in_layer(Layer::Contract));
     }
     crate::tools::target::json_schema_for_target(&schema, &target.string())
+}
+
+#[cfg(feature = "schema")]
+/// `standardJsonSchema(schema, target)`: what a Standard JSON Schema converter answers (the
+/// `toStandardSchema` object's `jsonSchema.input`): `jsonSchemaForTarget`'s schema, or, when a
+/// keyword has no faithful form in the target, the schema in its own draft with its `$schema`.
+pub fn standard_json_schema<V: HostValue>(schema: &V, target: &V) -> Result<Value> {
+    let schema =
+        crate::tools::registry::read_value(schema, &crate::Limits::ceilings(), crate::input::Undefined::Reject)?;
+    if target.kind() != crate::input::Kind::String {
+        return Err(ContractError::new(Code::FieldType, "", "the target must be a string such as \"draft-07\"")
+            .in_layer(Layer::Contract));
+    }
+    crate::tools::target::standard_json_schema(&schema, &target.string())
 }
 
 // Messages and sessions (seed 004; `session`). Options: `strict`, `dialect`, `maxIssues` and the
@@ -571,13 +586,13 @@ pub fn protocol_schemas() -> Value {
 #[cfg(feature = "schema")]
 /// `defineTool(def, options)` as a handle.
 pub fn compile_tool<V: HostValue>(def: &V, options: Option<&V>) -> Result<crate::tools::handle::ToolHandle> {
-    crate::tools::handle::ToolHandle::define(def, &Options::read(options)?)
+    crate::tools::handle::ToolHandle::define(def, &Options::read_for(options, OptionSet::Tool)?)
 }
 
 #[cfg(feature = "schema")]
 /// `defineToolJson(text, options)` as a handle.
 pub fn compile_tool_json<O: HostValue>(text: &[u8], options: Option<&O>) -> Result<crate::tools::handle::ToolHandle> {
-    crate::tools::handle::ToolHandle::define_json(text, &Options::read(options)?)
+    crate::tools::handle::ToolHandle::define_json(text, &Options::read_for(options, OptionSet::Tool)?)
 }
 
 #[cfg(feature = "schema")]
@@ -587,7 +602,7 @@ pub fn handle_validate_input<V: HostValue>(
     input: &V,
     options: Option<&V>,
 ) -> Result<Value> {
-    handle.validate_input(input, &Options::read(options)?)
+    handle.validate_input(input, &Options::read_for(options, OptionSet::ToolRead)?)
 }
 
 #[cfg(feature = "schema")]
@@ -597,7 +612,7 @@ pub fn handle_validate_input_json<O: HostValue>(
     text: &[u8],
     options: Option<&O>,
 ) -> Result<Value> {
-    handle.validate_input_json(text, &Options::read(options)?)
+    handle.validate_input_json(text, &Options::read_for(options, OptionSet::ToolRead)?)
 }
 
 #[cfg(feature = "schema")]
@@ -607,7 +622,7 @@ pub fn handle_check_input_json<O: HostValue>(
     text: &[u8],
     options: Option<&O>,
 ) -> Result<()> {
-    handle.check_input_json(text, &Options::read(options)?)
+    handle.check_input_json(text, &Options::read_for(options, OptionSet::ToolRead)?)
 }
 
 #[cfg(feature = "schema")]
@@ -630,7 +645,7 @@ pub fn handle_validate_inputs_each<V: HostValue>(
     options: Option<&V>,
     sink: &mut dyn FnMut(Result<Value>),
 ) -> Result<()> {
-    handle.validate_inputs(inputs, &Options::read(options)?, sink)
+    handle.validate_inputs(inputs, &Options::read_for(options, OptionSet::ToolRead)?, sink)
 }
 
 #[cfg(feature = "schema")]
@@ -649,13 +664,13 @@ pub fn validate_tool_inputs_each<V: HostValue>(
     options: Option<&V>,
     sink: &mut dyn FnMut(Result<Value>),
 ) -> Result<()> {
-    crate::tools::handle::validate_tool_inputs(tool, inputs, &Options::read(options)?, sink)
+    crate::tools::handle::validate_tool_inputs(tool, inputs, &Options::read_for(options, OptionSet::ToolRead)?, sink)
 }
 
 #[cfg(feature = "schema")]
 /// `createRegistry(tools, options)` as a handle (`tools::handle::RegistryHandle`).
 pub fn compile_registry<V: HostValue>(tools: &V, options: Option<&V>) -> Result<crate::tools::handle::RegistryHandle> {
-    crate::tools::handle::RegistryHandle::create(tools, &Options::read(options)?)
+    crate::tools::handle::RegistryHandle::create(tools, &Options::read_for(options, OptionSet::Tool)?)
 }
 
 #[cfg(feature = "schema")]

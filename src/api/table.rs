@@ -37,8 +37,12 @@ pub enum Arg {
 pub enum OptionKind {
     /// Takes no options.
     None,
-    /// `strict` and the limits (actions, tool definitions, messages).
+    /// `strict` and the limits (actions, tool calls, seed tools).
     Rules,
+    /// `Rules` and the catalog options `names` and `formats` (defining tools and registries).
+    Tool,
+    /// `Rules` and `names` (reading a defined tool again to validate an input).
+    ToolRead,
     /// The limits (`parseJson`).
     Json,
     /// The limits and `maxCalls`.
@@ -175,12 +179,12 @@ pub const OPERATIONS: &[Operation] = &[
     op("parseDecision", &[Value], O::Decision, Reply::Verdict).safe(),
     op("parseDecisionJson", &[Text], O::Decision, Reply::Verdict).safe(),
     // Tool contracts and the tool-call pipeline.
-    op("defineTool", &[Value], O::Rules, Reply::Value).safe().schema(),
-    op("defineToolJson", &[Text], O::Rules, Reply::Value).safe().schema(),
-    op("validateToolInput", &[Tool, Value], O::Rules, Reply::Value).safe().schema(),
-    op("validateToolInputJson", &[Tool, Text], O::Rules, Reply::TextVerdict).safe().schema(),
-    op("validateToolInputs", &[Tool, Value], O::Rules, Reply::Batch).schema(),
-    op("createRegistry", &[Value], O::Rules, Reply::Value).safe().schema(),
+    op("defineTool", &[Value], O::Tool, Reply::Value).safe().schema(),
+    op("defineToolJson", &[Text], O::Tool, Reply::Value).safe().schema(),
+    op("validateToolInput", &[Tool, Value], O::ToolRead, Reply::Value).safe().schema(),
+    op("validateToolInputJson", &[Tool, Text], O::ToolRead, Reply::TextVerdict).safe().schema(),
+    op("validateToolInputs", &[Tool, Value], O::ToolRead, Reply::Batch).schema(),
+    op("createRegistry", &[Value], O::Tool, Reply::Value).safe().schema(),
     op("catalog", &[Registry], O::None, Reply::Value).schema(),
     op("definePolicy", &[Value], O::None, Reply::Value).safe().schema(),
     op("checkToolCall", &[Registry, Value, Value], O::Rules, Reply::Value).safe().schema(),
@@ -193,9 +197,10 @@ pub const OPERATIONS: &[Operation] = &[
     op("strictSchemaIssues", &[Value], O::None, Reply::Value).schema(),
     op("geminiSchemaIssues", &[Value], O::None, Reply::Value).schema(),
     op("jsonSchemaForTarget", &[Value, Name], O::None, Reply::Value).schema(),
+    op("standardJsonSchema", &[Value, Name], O::None, Reply::Value).schema(),
     op("compareContracts", &[Tool, Tool], O::None, Reply::Value).schema(),
     op("diffCatalogs", &[Registry, Registry], O::None, Reply::Value).schema(),
-    op("toStandardSchema", &[Tool], O::None, Reply::Host(&["validateToolInput", "jsonSchemaForTarget"]))
+    op("toStandardSchema", &[Tool], O::None, Reply::Host(&["validateToolInput", "standardJsonSchema"]))
         .schema()
         .only(Hosts::Js),
     // Provider streams.
@@ -295,3 +300,24 @@ pub const HOST_OBJECTS: &[HostObject] = &[
     HostObject { name: "CompiledRegistry", makes: &["createRegistry"] },
     HostObject { name: "StdoutPurity", makes: &["checkStdoutPurity"] },
 ];
+
+/// A module of its own a host writes over rows, for one protocol's messages (JS: the package
+/// subpath `agent-contract/<name>`; Python: `agent_contract.<name>`). Its functions are not
+/// rows: they decide nothing, reading a caller's value only through a row's copy and calling
+/// only the rows listed (`tests/operation_table.rs` holds both modules to this).
+#[derive(Clone, Copy, Debug)]
+pub struct HostModule {
+    pub name: &'static str,
+    /// Its public functions and values (JS names; Python's are their snake_case).
+    pub functions: &'static [&'static str],
+    /// The rows it calls (or their safe forms).
+    pub rows: &'static [&'static str],
+}
+
+/// The MCP module: the TypeScript SDK's `jsonSchemaValidator`, and registries, tools/call
+/// params and results checked for MCP messages.
+pub const HOST_MODULES: &[HostModule] = &[HostModule {
+    name: "mcp",
+    functions: &["createMcpValidator", "jsonSchemaValidator", "fromMcpTools", "checkMcpToolCall", "checkMcpToolResult"],
+    rows: &["defineTool", "validateToolInput", "createRegistry", "definePolicy", "checkToolCall", "parseJson"],
+}];

@@ -328,6 +328,10 @@ impl Guest for Core {
         reply((|| api::json_schema_for_target(&&host_value(&schema)?, &&host_value(&target)?))())
     }
 
+    fn standard_json_schema(schema: String, target: String) -> String {
+        reply((|| api::standard_json_schema(&&host_value(&schema)?, &&host_value(&target)?))())
+    }
+
     fn assemble_provider_stream(provider: String, input: String) -> String {
         Self::assemble_provider_stream_with_options(provider, input, String::new())
     }

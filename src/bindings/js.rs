@@ -453,7 +453,7 @@ pub fn preview_action(value: JsValue, options: JsValue) -> String {
 #[cfg(all(feature = "schema", feature = "testing"))]
 #[wasm_bindgen(js_name = defineTool)]
 pub fn define_tool(def: JsValue, options: JsValue) -> String {
-    let o = CallOptions::read(&options, OptionSet::Rules);
+    let o = CallOptions::read(&options, OptionSet::Tool);
     reply(api::define_tool(&o.value(def), Some(&o.input)).map(|t| t.into_value()))
 }
 
@@ -505,7 +505,7 @@ pub fn parse_decision_json(text: JsValue, options: JsValue) -> String {
 #[cfg(feature = "schema")]
 #[wasm_bindgen(js_name = validateToolInput)]
 pub fn validate_tool_input(tool: JsValue, input: JsValue, options: JsValue) -> String {
-    let o = CallOptions::read(&options, OptionSet::Rules);
+    let o = CallOptions::read(&options, OptionSet::ToolRead);
     reply(api::validate_tool_input(&o.value(tool), &o.value(input), Some(&o.input)))
 }
 
@@ -514,10 +514,10 @@ pub fn validate_tool_input(tool: JsValue, input: JsValue, options: JsValue) -> S
 #[cfg(feature = "schema")]
 #[wasm_bindgen(js_name = validateToolInputJson)]
 pub fn validate_tool_input_json(tool: JsValue, text: JsValue, options: JsValue) -> String {
-    let o = CallOptions::read(&options, OptionSet::Rules);
+    let o = CallOptions::read(&options, OptionSet::ToolRead);
     let tool = o.value(tool);
     verdict_text(
-        with_text(&text, max_bytes(&o, OptionSet::Rules), |t| {
+        with_text(&text, max_bytes(&o, OptionSet::ToolRead), |t| {
             api::check_tool_input_json(&tool, t, Some(&o.input)).map(|()| Value::Null)
         })
         .map(drop),
@@ -610,6 +610,12 @@ pub fn strict_schema_issues(schema: JsValue) -> String {
 #[wasm_bindgen(js_name = jsonSchemaForTarget)]
 pub fn json_schema_for_target(schema: JsValue, target: JsValue) -> String {
     reply(api::json_schema_for_target(&program_data(schema), &program_data(target)))
+}
+
+#[cfg(feature = "schema")]
+#[wasm_bindgen(js_name = standardJsonSchema)]
+pub fn standard_json_schema(schema: JsValue, target: JsValue) -> String {
+    reply(api::standard_json_schema(&program_data(schema), &program_data(target)))
 }
 
 /// The stream assembler (`createAssembler` in the package): its state lives in this wasm

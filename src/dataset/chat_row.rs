@@ -126,10 +126,7 @@ impl<'o> RowCheck<'o> {
             ("problems", Value::Array(problems)),
             (
                 "stats",
-                object(vec![
-                    ("messages", number(self.messages as f64)),
-                    ("toolCalls", number(self.tool_calls as f64)),
-                ]),
+                object(vec![("messages", number(self.messages as f64)), ("toolCalls", number(self.tool_calls as f64))]),
             ),
         ];
         if self.truncated {
@@ -283,7 +280,10 @@ impl<'o> RowCheck<'o> {
                 other => {
                     self.invalid(
                         format!("{fpath}/name"),
-                        format!("a function's name must be a string, got {}", other.map_or("nothing", Value::kind_name)),
+                        format!(
+                            "a function's name must be a string, got {}",
+                            other.map_or("nothing", Value::kind_name)
+                        ),
                     );
                     continue;
                 }
@@ -313,7 +313,8 @@ impl<'o> RowCheck<'o> {
                 Some(p @ Value::Object(_)) => match schemas.get(p) {
                     Ok(compiled) => Some(compiled),
                     Err(e) => {
-                        let message = format!("the parameters of tool {name:?} are not a usable JSON Schema: {}", e.message);
+                        let message =
+                            format!("the parameters of tool {name:?} are not a usable JSON Schema: {}", e.message);
                         self.problem(Code::RowToolSchemaInvalid, format!("{fpath}/parameters{}", e.path), message);
                         None
                     }
@@ -322,7 +323,10 @@ impl<'o> RowCheck<'o> {
                     self.problem(
                         Code::RowToolSchemaInvalid,
                         format!("{fpath}/parameters"),
-                        format!("the parameters of tool {name:?} must be a JSON Schema object, got {}", other.kind_name()),
+                        format!(
+                            "the parameters of tool {name:?} must be a JSON Schema object, got {}",
+                            other.kind_name()
+                        ),
                     );
                     None
                 }
@@ -343,7 +347,10 @@ impl<'o> RowCheck<'o> {
     /// One message's own fields; its role when it has a known one.
     fn message<'m>(&mut self, message: &'m Value, path: &str, i: usize) -> Option<&'m str> {
         if !matches!(message, Value::Object(_)) {
-            self.invalid(path.to_owned(), format!("message {i} must be an object {{role, content, ...}}, got {}", message.kind_name()));
+            self.invalid(
+                path.to_owned(),
+                format!("message {i} must be an object {{role, content, ...}}, got {}", message.kind_name()),
+            );
             return None;
         }
         let role = match message.get("role") {
@@ -376,7 +383,7 @@ impl<'o> RowCheck<'o> {
             }
         };
         let known: &[&str] = match role {
-            "assistant" => &["role", "content", "name", "tool_calls", "weight", "refusal", "function_call"],
+            "assistant" => &["role", "content", "name", "tool_calls", "weight", "refusal", "function_call", "audio"],
             "tool" => &["role", "content", "tool_call_id"],
             _ => &["role", "content", "name"],
         };
@@ -389,7 +396,11 @@ impl<'o> RowCheck<'o> {
         if let Some(weight) = present(message.get("weight")) {
             let ok = matches!(weight, Value::Number(n) if n.value == 0.0 || n.value == 1.0);
             if role != "assistant" {
-                self.problem(Code::RowWeightInvalid, format!("{path}/weight"), "weight is allowed on assistant messages only");
+                self.problem(
+                    Code::RowWeightInvalid,
+                    format!("{path}/weight"),
+                    "weight is allowed on assistant messages only",
+                );
             } else if !ok {
                 self.problem(Code::RowWeightInvalid, format!("{path}/weight"), "weight must be 0 or 1");
             }
@@ -407,7 +418,10 @@ impl<'o> RowCheck<'o> {
             }
             if let Some(refusal) = present(message.get("refusal")) {
                 if !matches!(refusal, Value::String(_)) {
-                    self.invalid(format!("{path}/refusal"), format!("refusal must be a string, got {}", refusal.kind_name()));
+                    self.invalid(
+                        format!("{path}/refusal"),
+                        format!("refusal must be a string, got {}", refusal.kind_name()),
+                    );
                 }
             }
         }
@@ -506,7 +520,10 @@ impl<'o> RowCheck<'o> {
                 return;
             }
             Some(other) => {
-                self.invalid(format!("{path}/tool_calls"), format!("tool_calls must be a list, got {}", other.kind_name()));
+                self.invalid(
+                    format!("{path}/tool_calls"),
+                    format!("tool_calls must be a list, got {}", other.kind_name()),
+                );
                 return;
             }
         };
@@ -534,7 +551,10 @@ impl<'o> RowCheck<'o> {
         pending: &mut Calls,
     ) {
         if !matches!(call, Value::Object(_)) {
-            self.invalid(path.to_owned(), format!("a tool call must be an object {{id, type, function}}, got {}", call.kind_name()));
+            self.invalid(
+                path.to_owned(),
+                format!("a tool call must be an object {{id, type, function}}, got {}", call.kind_name()),
+            );
             return;
         }
         self.unknown_fields(call, path, &["id", "type", "function"], "a tool call");
@@ -566,7 +586,10 @@ impl<'o> RowCheck<'o> {
         let name = match function.get("name") {
             Some(Value::String(n)) => Some(n.clone()),
             other => {
-                self.invalid(format!("{fpath}/name"), format!("the called function's name must be a string, got {}", describe(other)));
+                self.invalid(
+                    format!("{fpath}/name"),
+                    format!("the called function's name must be a string, got {}", describe(other)),
+                );
                 None
             }
         };
@@ -577,17 +600,24 @@ impl<'o> RowCheck<'o> {
                 0 => "the row declares no tools".to_owned(),
                 n => {
                     let names: Vec<String> = tools.keys().take(DECLARED_SHOWN).map(|k| format!("{k:?}")).collect();
-                    let more = if n > DECLARED_SHOWN { format!(" and {} more", n - DECLARED_SHOWN) } else { String::new() };
+                    let more =
+                        if n > DECLARED_SHOWN { format!(" and {} more", n - DECLARED_SHOWN) } else { String::new() };
                     format!("the row declares {}{more}", names.join(", "))
                 }
             };
-            self.problem(Code::RowToolUnknown, format!("{fpath}/name"), format!("call to {n:?}, which is not declared: {declared}"));
+            self.problem(
+                Code::RowToolUnknown,
+                format!("{fpath}/name"),
+                format!("call to {n:?}, which is not declared: {declared}"),
+            );
         }
         match function.get("arguments") {
             Some(Value::String(text)) => {
                 let apath = format!("{fpath}/arguments");
                 match json::parse(text.as_bytes(), Mode::Strict, &self.options.limits) {
-                    Err(e) => self.problem(Code::RowArgumentsInvalid, apath, format!("arguments is not strict JSON: {e}")),
+                    Err(e) => {
+                        self.problem(Code::RowArgumentsInvalid, apath, format!("arguments is not strict JSON: {e}"))
+                    }
                     Ok(arguments) => {
                         if let (Some(n), Some(Tool { schema: Some(compiled) })) = (&name, tool) {
                             if let Err(e) = schema::validate(compiled, &arguments, self.options.max_issues) {
@@ -604,10 +634,17 @@ impl<'o> RowCheck<'o> {
         }
         if let Some(id) = id {
             if !ids.insert(id.clone()) {
-                self.problem(Code::RowCallIdDuplicate, format!("{path}/id"), format!("call id {id:?} is already the id of an earlier call"));
+                self.problem(
+                    Code::RowCallIdDuplicate,
+                    format!("{path}/id"),
+                    format!("call id {id:?} is already the id of an earlier call"),
+                );
             } else {
                 let seq = ids.len();
-                pending.insert(id, Pending { seq, name: name.unwrap_or_default(), message: i, path: format!("{path}/id") });
+                pending.insert(
+                    id,
+                    Pending { seq, name: name.unwrap_or_default(), message: i, path: format!("{path}/id") },
+                );
             }
         }
     }
@@ -670,7 +707,9 @@ fn mismatch(name: &str, e: &ContractError) -> String {
 
 /// OpenAI's rule for function names: `^[a-zA-Z0-9_-]{1,64}$`.
 pub fn is_openai_name(name: &str) -> bool {
-    !name.is_empty() && name.len() <= NAME_MAX && name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-')
+    !name.is_empty()
+        && name.len() <= NAME_MAX
+        && name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-')
 }
 
 /// One row given as a value (already read).

@@ -7,8 +7,8 @@
 pub mod chat_row; // one row: messages, tools, calls and their answers, the report
 
 use crate::error::{Code, ContractError, Result};
-use crate::input::{HostValue, Kind};
 use crate::input::options::Options;
+use crate::input::{HostValue, Kind};
 use crate::session::field::number;
 use crate::value::Value;
 

@@ -21,6 +21,14 @@ pub struct Options {
     /// Messages and sessions: `dialect: "pi"` (pi-mono's older session format) instead of the
     /// seed's rules.
     pub pi_dialect: bool,
+    /// Tool definitions: whose name rule a definition's `name` follows (`names`; `None`: the
+    /// definition's own `names` field, else ours). Read only by the operations that read
+    /// definitions (`OptionSet::Tool`, `OptionSet::ToolRead`).
+    #[cfg(feature = "schema")]
+    pub names: Option<crate::tools::names::NameRule>,
+    /// Tool definitions: `formats: "assert"` (`Some(true)`) or `"annotate"` (`Some(false)`);
+    /// `None`: the definition's own `formats` field, else annotation only. Only `OptionSet::Tool`.
+    pub formats: Option<bool>,
 }
 
 impl Default for Options {
@@ -33,6 +41,9 @@ impl Default for Options {
             max_arguments_bytes: DEFAULT_MAX_ARGUMENTS_BYTES,
             max_response_bytes: DEFAULT_MAX_RESPONSE_BYTES,
             pi_dialect: false,
+            #[cfg(feature = "schema")]
+            names: None,
+            formats: None,
         }
     }
 }
@@ -54,6 +65,12 @@ pub enum OptionSet {
     /// Messages and sessions: `strict`, the limits, `maxIssues` (most problems a session report
     /// lists) and `dialect` (`"seed"`, the default, or `"pi"`).
     Session,
+    /// Defining tools (`defineTool`, `defineToolJson`, `createRegistry`): `Rules` and the
+    /// catalog options `names` (whose name rule) and `formats` (`"annotate"` or `"assert"`).
+    Tool,
+    /// Reading a defined tool again (`validateToolInput*`): `Rules` and `names`. `formats` is
+    /// the tool's own (its definition's field): a compiled tool's schema is compiled once.
+    ToolRead,
 }
 
 impl Options {
@@ -80,12 +97,11 @@ impl Options {
             let Some(item) = crate::input::member_value(value, &key, read).map_err(|f| f.at(&path))? else {
                 continue;
             };
+            let rules = matches!(set, OptionSet::Rules | OptionSet::Session | OptionSet::Tool | OptionSet::ToolRead);
             match (key.as_str(), item.kind()) {
                 (_, Kind::Undefined) => {}
-                ("strict", Kind::Bool) if matches!(set, OptionSet::Rules | OptionSet::Session) => {
-                    options.strict = item.boolean()
-                }
-                ("strict", _) if matches!(set, OptionSet::Rules | OptionSet::Session) => {
+                ("strict", Kind::Bool) if rules => options.strict = item.boolean(),
+                ("strict", _) if rules => {
                     return Err(invalid(&path, "strict must be a boolean"))
                 }
                 ("dialect", Kind::String) if set == OptionSet::Session => match item.string().as_str() {
@@ -117,7 +133,21 @@ impl Options {
                 ("maxObjectMembers", _) => {
                     options.limits.max_object_members = read_count(&item, &path, MAX_BYTES_CEILING)?
                 }
-                ("maxIssues", _) if matches!(set, OptionSet::Rules | OptionSet::Session) => {
+                #[cfg(feature = "schema")]
+                ("names", _) if matches!(set, OptionSet::Tool | OptionSet::ToolRead) => {
+                    options.names = Some(read_names(&item, &path)?)
+                }
+                ("formats", _) if set == OptionSet::Tool => options.formats = Some(read_formats(&item, &path)?),
+                ("names" | "formats", _) => {
+                    return Err(invalid(
+                        &path,
+                        format!(
+                            "{key} is an option of the operations that define tools (defineTool, defineToolJson, createRegistry{})",
+                            if key == "names" { "; validateToolInput too" } else { "" }
+                        ),
+                    ))
+                }
+                ("maxIssues", _) if rules => {
                     options.max_issues = read_count(&item, &path, MAX_ISSUES_CEILING)?
                 }
                 ("maxCalls", _) if set == OptionSet::Decision => {
@@ -135,6 +165,31 @@ impl Options {
         }
         Ok(options)
     }
+}
+
+/// `names`: one of `tools::names::NAME_RULES` (also a definition's `names` field, whose error
+/// is the definition's: the caller maps it).
+#[cfg(feature = "schema")]
+pub(crate) fn read_names<V: HostValue>(item: &V, path: &str) -> Result<crate::tools::names::NameRule> {
+    use crate::tools::names::{NameRule, NAME_RULES};
+    let expected = || format!("expected one of {}", NAME_RULES.map(|n| format!("{n:?}")).join(", "));
+    if item.kind() != Kind::String {
+        return Err(invalid(path, format!("names must be a string: {}", expected())));
+    }
+    let name = item.string();
+    NameRule::from_name(&name).ok_or_else(|| invalid(path, format!("unknown name rule {name:?}; {}", expected())))
+}
+
+/// `formats`: `"annotate"` (false) or `"assert"` (true).
+pub(crate) fn read_formats<V: HostValue>(item: &V, path: &str) -> Result<bool> {
+    if item.kind() == Kind::String {
+        match item.string().as_str() {
+            "annotate" => return Ok(false),
+            "assert" => return Ok(true),
+            _ => {}
+        }
+    }
+    Err(invalid(path, "formats must be \"annotate\" or \"assert\""))
 }
 
 /// A count option: an integer from 1 to `ceiling` (shared with the RPC options).

@@ -8,8 +8,9 @@
 //! method, a notification and a response never). An invalid message also carries the stable
 //! `code` (`RPC_*`), the JSON Pointer of the offending member and a reason.
 //!
-//! Rules (JSON-RPC 2.0 §4–§6): `jsonrpc` exactly `"2.0"`; `method` a string, names starting
-//! with `rpc.` reserved; `params` absent, an array or an object; `id` a string, a number or
+//! Rules (JSON-RPC 2.0 §4–§6): `jsonrpc` exactly `"2.0"`; `method` a string (names starting
+//! with `rpc.` are reserved for extensions such as OpenRPC's `rpc.discover`, which a server
+//! answers like any method); `params` absent, an array or an object; `id` a string, a number or
 //! null (null only with `allowNullId`; the MCP profile allows strings and integers only); a
 //! response has exactly one of `result` and `error`, an `error` an object with an integer
 //! `code` and a string `message`; a batch is a non-empty array (MCP: no batches), each element
@@ -342,10 +343,10 @@ fn classify_one(value: &Value, options: &RpcOptions, at: &str) -> Classification
             return Ok(Kind::Response);
         }
         let Some(method) = method else { return fail("method", "the method member is missing".to_owned()) };
-        let Value::String(name) = method else { return fail("method", "method must be a string".to_owned()) };
-        if name.starts_with("rpc.") {
-            return fail("method", format!("method names starting with \"rpc.\" are reserved ({name:?})"));
-        }
+        // Any string: `rpc.` names (JSON-RPC 2.0 §4) are reserved *for* rpc-internal methods and
+        // extensions (OpenRPC's `rpc.discover`), so a well-formed call of one is a request like
+        // any other, which the application answers (`methodNotFound` when it has no such method).
+        let Value::String(_) = method else { return fail("method", "method must be a string".to_owned()) };
         match get("params") {
             None | Some(Value::Array(_)) | Some(Value::Object(_)) => {}
             Some(_) => return fail("params", "params must be an array or an object when present".to_owned()),

@@ -12,13 +12,24 @@ use crate::input::fields::{is_blank, kind_name, Field, Reader, Source};
 use crate::input::options::Options;
 use crate::input::{HostValue, Kind, Path, Undefined};
 use crate::json::{self, Mode};
+use crate::tools::names::NameRule;
 use crate::tools::schema::CompiledSchema;
 use crate::value::{pointer_child, pointer_index, take_member, Value};
 
 pub const NAME_MAX_LEN: usize = 64;
 pub const PERMISSIONS: [&str; 4] = ["read", "write", "execute", "network"];
-const TOOL_FIELDS: [&str; 8] =
-    ["name", "description", "inputSchema", "permissions", "permission", "outputSchema", "version", "resources"];
+const TOOL_FIELDS: [&str; 10] = [
+    "name",
+    "description",
+    "inputSchema",
+    "permissions",
+    "permission",
+    "outputSchema",
+    "version",
+    "resources",
+    "names",
+    "formats",
+];
 
 #[derive(Clone, Debug, PartialEq)]
 pub struct ToolDefinition {
@@ -33,6 +44,13 @@ pub struct ToolDefinition {
     /// Schema documents the schemas may `$ref` by URI (`tools::resources`), in the order
     /// given; empty when the definition has none.
     pub resources: Vec<(String, Value)>,
+    /// Whose rule `name` follows (`tools::names`): ours unless the definition or the option
+    /// names a catalog's protocol; kept in the value (`names`) so that the definition read
+    /// again, alone or in a registry, follows it too.
+    pub names: NameRule,
+    /// `format` asserted (`formats: "assert"`) rather than an annotation; kept in the value
+    /// like `names`, and part of the compiled-schema cache's key.
+    pub assert_formats: bool,
 }
 
 impl ToolDefinition {
@@ -52,7 +70,19 @@ impl ToolDefinition {
         if !self.resources.is_empty() {
             entries.push(("resources".to_owned(), Value::Object(self.resources)));
         }
+        if let Some(rule) = self.names.as_option() {
+            entries.push(("names".to_owned(), Value::String(rule.to_owned())));
+        }
+        if self.assert_formats {
+            entries.push(("formats".to_owned(), Value::String("assert".to_owned())));
+        }
         Value::Object(entries)
+    }
+
+    /// The input schema compiled (or found in the cache) as this definition asks: its
+    /// documents and its format mode.
+    pub fn compile_input(&self) -> Result<Rc<CompiledSchema>> {
+        crate::tools::schema::compile_for(&self.input_schema, "/inputSchema", &self.resources, self.assert_formats)
     }
 }
 
@@ -160,12 +190,20 @@ fn define_with<V: HostValue>(def: &V, options: &Options, source: Source) -> Resu
         }
     }
 
+    let names = catalog_option(&mut r, def, "names", options.names, |item, path| {
+        crate::input::options::read_names(item, path)
+    })?
+    .unwrap_or_default();
+    let assert_formats = catalog_option(&mut r, def, "formats", options.formats, |item, path| {
+        crate::input::options::read_formats(item, path)
+    })?
+    .unwrap_or(false);
     let name = r.required_text(def, "name", Code::ToolNameInvalid)?;
-    if !is_valid_name(&name) {
+    if !names.accepts(&name) {
         return Err(r.error(
             Code::ToolNameInvalid,
             "/name",
-            format!("tool name {name:?} must match ^[a-z][a-z0-9_]*$ and be at most {NAME_MAX_LEN} characters"),
+            format!("tool name {name:?} must match {}", names.describe()),
         ));
     }
     let description = r.required_text(def, "description", Code::ToolDescriptionEmpty)?.trim().to_owned();
@@ -208,16 +246,66 @@ fn define_with<V: HostValue>(def: &V, options: &Options, source: Source) -> Resu
             ))
         }
     };
-    Ok(ToolDefinition { name, description, input_schema, permissions, output_schema, version, resources })
+    Ok(ToolDefinition {
+        name,
+        description,
+        input_schema,
+        permissions,
+        output_schema,
+        version,
+        resources,
+        names,
+        assert_formats,
+    })
 }
 
-/// `^[a-z][a-z0-9_]*$`, at most 64 characters.
+/// A definition's `names` (or `formats`) and the option given with it disagree.
+pub fn catalog_option_conflict(key: &str) -> ContractError {
+    ContractError::new(
+        Code::FieldValueInvalid,
+        pointer_child("", key),
+        format!("the definition's {key} differs from the {key} option given with it"),
+    )
+    .in_layer(Layer::Contract)
+}
+
+/// A catalog option (`names`, `formats`) as the definition's own field and the call's option
+/// give it: either alone decides; both must agree (a definition read under another rule than
+/// the one it was defined with is a mistake of the caller's, not a choice to make silently).
+/// A field's bad value is `FIELD_VALUE_INVALID` at the field (the option's is `OPTION_INVALID`,
+/// already refused when the options were read).
+fn catalog_option<V: HostValue, T: PartialEq + Copy + std::fmt::Debug>(
+    r: &mut Reader<'_>,
+    def: &V,
+    key: &str,
+    option: Option<T>,
+    read: impl Fn(&V, &str) -> Result<T>,
+) -> Result<Option<T>> {
+    let path = pointer_child("", key);
+    let own = match r.field(def, key)? {
+        Field::Missing => None,
+        Field::Undefined => return Err(r.undefined(&path, key)),
+        Field::Present(v) => {
+            if v.kind() != Kind::String {
+                return Err(r.error(
+                    Code::FieldType,
+                    &path,
+                    format!("{key} must be a string, got {}", kind_name(&v, v.kind())),
+                ));
+            }
+            r.budget.charge(1)?;
+            Some(read(&v, &path).map_err(|e| r.error(Code::FieldValueInvalid, &path, e.message))?)
+        }
+    };
+    match (own, option) {
+        (Some(own), Some(option)) if own != option => Err(catalog_option_conflict(key)),
+        (own, option) => Ok(own.or(option)),
+    }
+}
+
+/// Our rule: `^[a-z][a-z0-9_]*$`, at most 64 characters.
 pub fn is_valid_name(name: &str) -> bool {
-    let b = name.as_bytes();
-    !b.is_empty()
-        && b.len() <= NAME_MAX_LEN
-        && b[0].is_ascii_lowercase()
-        && b.iter().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || *c == b'_')
+    NameRule::Own.accepts(name)
 }
 
 /// A Semantic Versioning 2.0.0 version: `MAJOR.MINOR.PATCH`, decimal without leading zeros,
@@ -345,10 +433,10 @@ fn check_permission(r: &Reader<'_>, p: &str, path: &str) -> Result<()> {
 /// `defineTool`'s last step: both schemas must compile (input first), and the input schema
 /// must admit objects at its root. The compiled input schema is returned for a holder.
 fn check_schemas(tool: &ToolDefinition) -> Result<Rc<CompiledSchema>> {
-    let input = crate::tools::schema::compile_in(&tool.input_schema, "/inputSchema", &tool.resources)?;
+    let input = tool.compile_input()?;
     check_input_root(&tool.input_schema)?;
     if let Some(output) = &tool.output_schema {
-        crate::tools::schema::compile_in(output, "/outputSchema", &tool.resources)?;
+        crate::tools::schema::compile_for(output, "/outputSchema", &tool.resources, tool.assert_formats)?;
     }
     Ok(input)
 }

@@ -16,6 +16,7 @@
 
 use crate::error::{Issue, Result};
 use crate::tools::contract::ToolDefinition;
+use crate::tools::names::{check_for_target, NameRule};
 use crate::value::{pointer_child, Value};
 
 /// The fields of Gemini's `Schema` (the js-genai `Schema` interface and the REST reference).
@@ -46,7 +47,6 @@ const SCHEMA_FIELDS: [&str; 22] = [
 /// JSON Schema type names with a `Type` in Gemini's `Schema`.
 const TYPES: [&str; 7] = ["string", "number", "integer", "boolean", "array", "object", "null"];
 
-
 /// `toGeminiTools(registry)`: `[{functionDeclarations: [{name, description,
 /// parametersJsonSchema}]}]`, declarations in the registry's order.
 pub fn gemini(defs: Vec<ToolDefinition>) -> Result<Value> {
@@ -54,6 +54,7 @@ pub fn gemini(defs: Vec<ToolDefinition>) -> Result<Value> {
         .into_iter()
         .enumerate()
         .map(|(i, mut d)| {
+            check_for_target(NameRule::Gemini, &d.name, i)?;
             let parameters = crate::tools::projection::parameters(&mut d, i)?;
             Ok(Value::Object(vec![
                 ("name".to_owned(), Value::String(d.name)),

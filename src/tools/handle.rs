@@ -21,12 +21,28 @@ use crate::input::options::Options;
 use crate::input::{HostValue, Kind};
 use crate::tools::contract::{self, ToolDefinition};
 use crate::tools::input::{check_input, check_input_json, read_tool, verdict_input_json};
-use crate::tools::schema::{compile_in, CompiledSchema};
+use crate::tools::schema::CompiledSchema;
 use crate::value::Value;
 
 /// A defined tool's compiled input schema (shared with the per-instance cache).
 pub struct CompiledTool {
     input: Rc<CompiledSchema>,
+    /// The definition's name rule: a `names` option given with a validation must agree with
+    /// it, as reading the plain definition again requires (`contract`).
+    names: crate::tools::names::NameRule,
+}
+
+impl CompiledTool {
+    /// What reading the plain definition again with `options` would refuse before the input:
+    /// a `names` option other than the rule the definition names.
+    fn check_options(&self, options: &Options) -> Result<()> {
+        match options.names {
+            Some(rule) if self.names != crate::tools::names::NameRule::Own && rule != self.names => {
+                Err(contract::catalog_option_conflict("names"))
+            }
+            _ => Ok(()),
+        }
+    }
 }
 
 /// What a host holds for a tool `defineTool` returned. Interior mutability so that a host may
@@ -53,7 +69,7 @@ impl ToolHandle {
     /// Holds the input schema `defineTool` compiled when it checked the definition.
     fn holding((definition, input): (ToolDefinition, Rc<CompiledSchema>)) -> Result<ToolHandle> {
         Ok(ToolHandle {
-            tool: RefCell::new(Some(Rc::new(CompiledTool { input }))),
+            tool: RefCell::new(Some(Rc::new(CompiledTool { input, names: definition.names }))),
             definition: RefCell::new(Some(definition)),
         })
     }
@@ -84,12 +100,14 @@ impl ToolHandle {
     /// `validateToolInput(tool, input, options)` through the handle.
     pub fn validate_input<V: HostValue>(&self, input: &V, options: &Options) -> Result<Value> {
         let tool = self.live()?;
+        tool.check_options(options)?;
         check_input(&tool.input, input, options)
     }
 
     /// `validateToolInputJson(tool, text, options)` through the handle.
     pub fn validate_input_json(&self, text: &[u8], options: &Options) -> Result<Value> {
         let tool = self.live()?;
+        tool.check_options(options)?;
         check_input_json(&tool.input, text, options)
     }
 
@@ -97,6 +115,7 @@ impl ToolHandle {
     /// allows): what the bindings call, which let the host parse its own text.
     pub fn check_input_json(&self, text: &[u8], options: &Options) -> Result<()> {
         let tool = self.live()?;
+        tool.check_options(options)?;
         verdict_input_json(&tool.input, text, options)
     }
 
@@ -109,6 +128,7 @@ impl ToolHandle {
         sink: &mut dyn FnMut(Result<Value>),
     ) -> Result<()> {
         let tool = self.live()?;
+        tool.check_options(options)?;
         each_input(&tool.input, inputs, options, sink)
     }
 }
@@ -122,7 +142,7 @@ pub fn validate_tool_inputs<V: HostValue>(
     sink: &mut dyn FnMut(Result<Value>),
 ) -> Result<()> {
     let tool = read_tool(tool, options)?;
-    let compiled = compile_in(&tool.input_schema, "/inputSchema", &tool.resources)?;
+    let compiled = tool.compile_input()?;
     each_input(&compiled, inputs, options, sink)
 }
 
@@ -188,7 +208,7 @@ impl RegistryHandle {
         let defs = crate::tools::registry::create_registry(tools, options)?;
         let mut held = Vec::with_capacity(defs.len());
         for d in &defs {
-            let compiled = compile_in(&d.input_schema, "/inputSchema", &d.resources)?;
+            let compiled = d.compile_input()?;
             held.push((Rc::new(d.clone()), compiled));
         }
         let names = defs.iter().enumerate().map(|(i, d)| (i, d.name.clone())).collect();

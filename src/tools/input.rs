@@ -9,7 +9,7 @@ use crate::input::options::Options;
 use crate::input::{Budget, Copier, HostValue, Path, Undefined};
 use crate::json::{self, Mode};
 use crate::tools::contract::{self, ToolDefinition};
-use crate::tools::schema::{compile_in, validate, validate_json, CompiledSchema};
+use crate::tools::schema::{validate, validate_json, CompiledSchema};
 use crate::value::Value;
 
 /// `validateToolInput(tool, input)`: the tool is read as a definition (so a changed or forged
@@ -17,7 +17,7 @@ use crate::value::Value;
 /// the limits, then validated. Returns the copied input.
 pub fn validate_tool_input<V: HostValue>(tool: &V, input: &V, options: &Options) -> Result<Value> {
     let tool = read_tool(tool, options)?;
-    let compiled = compile_in(&tool.input_schema, "/inputSchema", &tool.resources)?;
+    let compiled = tool.compile_input()?;
     check_input(&compiled, input, options)
 }
 
@@ -42,14 +42,19 @@ pub fn check_input<V: HostValue>(compiled: &CompiledSchema, input: &V, options: 
 pub fn read_tool<V: HostValue>(tool: &V, options: &Options) -> Result<ToolDefinition> {
     contract::define_tool(
         tool,
-        &Options { strict: options.strict, limits: crate::Limits::ceilings(), ..Options::default() },
+        &Options {
+            strict: options.strict,
+            limits: crate::Limits::ceilings(),
+            names: options.names,
+            ..Options::default()
+        },
     )
 }
 
 /// The same with the input as JSON text (strict parser, limits on the text).
 pub fn validate_tool_input_json<V: HostValue>(tool: &V, text: &[u8], options: &Options) -> Result<Value> {
     let tool = read_tool(tool, options)?;
-    let compiled = compile_in(&tool.input_schema, "/inputSchema", &tool.resources)?;
+    let compiled = tool.compile_input()?;
     check_input_json(&compiled, text, options)
 }
 
@@ -65,7 +70,7 @@ pub fn check_input_json(compiled: &CompiledSchema, text: &[u8], options: &Option
 /// (`schema::validate_json`).
 pub fn check_tool_input_json<V: HostValue>(tool: &V, text: &[u8], options: &Options) -> Result<()> {
     let tool = read_tool(tool, options)?;
-    let compiled = compile_in(&tool.input_schema, "/inputSchema", &tool.resources)?;
+    let compiled = tool.compile_input()?;
     verdict_input_json(&compiled, text, options)
 }
 

@@ -30,7 +30,7 @@ pub fn check_tool_call<V: HostValue>(registry: &V, call: &V, policy: &V, options
     let (list, names) = registry::read_names(registry)?;
     check_with(&names, policy, call, options, |index| {
         let def = registry::read_tool_at(&list, index)?;
-        let compiled = crate::tools::schema::compile_in(&def.input_schema, "/inputSchema", &def.resources)?;
+        let compiled = def.compile_input()?;
         Ok((std::rc::Rc::new(def), compiled))
     })
 }

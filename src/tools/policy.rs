@@ -11,7 +11,7 @@
 use crate::error::{Code, ContractError, Layer, Result};
 use crate::input::limits::Limits;
 use crate::input::{HostValue, Undefined};
-use crate::tools::contract::{is_valid_name, ToolDefinition, PERMISSIONS};
+use crate::tools::contract::{ToolDefinition, PERMISSIONS};
 use crate::value::{pointer_child, Value};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
@@ -121,9 +121,14 @@ fn rule(item: &Value, path: &str) -> Result<Rule> {
         None => return Err(invalid(&format!("{path}/effect"), "a rule must have an effect")),
     };
     let subject = match (item.get("tool"), item.get("permission")) {
-        (Some(Value::String(t)), None) if is_valid_name(t) => Subject::Tool(t.clone()),
+        // Any name a tool may have under some name rule (`tools::names`): a policy is written
+        // for a registry's tools, imported catalogs' names included.
+        (Some(Value::String(t)), None) if crate::tools::names::any_rule_accepts(t) => Subject::Tool(t.clone()),
         (Some(_), None) => {
-            return Err(invalid(&format!("{path}/tool"), "tool must be a tool name (^[a-z][a-z0-9_]*$, at most 64)"))
+            return Err(invalid(
+                &format!("{path}/tool"),
+                "tool must be a tool name: ours (^[a-z][a-z0-9_]*$) or one the names option's rules accept (mcp, openai, anthropic, gemini)",
+            ))
         }
         (None, Some(Value::String(p))) if PERMISSIONS.contains(&p.as_str()) => Subject::Permission(p.clone()),
         (None, Some(_)) => {

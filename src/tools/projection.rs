@@ -19,6 +19,7 @@
 
 use crate::error::{Issue, Result};
 use crate::tools::contract::ToolDefinition;
+use crate::tools::names::{check_for_target, NameRule};
 use crate::value::{push_pointer, Value};
 
 fn s(x: &str) -> Value {
@@ -71,6 +72,7 @@ fn bundle(schema: Value, d: &ToolDefinition, index: usize) -> Result<Value> {
 /// The members both OpenAI shapes give a function: `name`, `description`, `parameters` and
 /// `strict` (true exactly when strict mode would accept the parameters).
 fn openai_function(mut d: ToolDefinition, index: usize) -> Result<Vec<(&'static str, Value)>> {
+    check_for_target(NameRule::OpenAi, &d.name, index)?;
     let parameters = parameters(&mut d, index)?;
     let strict = strict_schema_issues(&parameters).is_empty();
     Ok(vec![
@@ -110,6 +112,7 @@ pub fn anthropic(defs: Vec<ToolDefinition>) -> Result<Value> {
         defs.into_iter()
             .enumerate()
             .map(|(i, mut d)| {
+                check_for_target(NameRule::Anthropic, &d.name, i)?;
                 let input_schema = parameters(&mut d, i)?;
                 Ok(obj(vec![
                     ("name", Value::String(d.name)),
@@ -126,6 +129,7 @@ pub fn mcp(defs: Vec<ToolDefinition>) -> Result<Value> {
         defs.into_iter()
             .enumerate()
             .map(|(i, mut d)| {
+                check_for_target(NameRule::Mcp, &d.name, i)?;
                 let has = |p: &str| d.permissions.iter().any(|x| x == p);
                 let annotations = obj(vec![
                     ("readOnlyHint", Value::Bool(d.permissions.iter().all(|p| p == "read"))),

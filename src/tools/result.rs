@@ -81,7 +81,8 @@ pub fn normalize_tool_result<V: HostValue>(tool: &V, value: &V, options: &Option
                 return Ok(failed(TOOL_RESULT_INVALID, "a successful result must have data".into(), false));
             };
             if let Some(schema) = &tool.output_schema {
-                let compiled = crate::tools::schema::compile_in(schema, "/outputSchema", &tool.resources)?;
+                let compiled =
+                    crate::tools::schema::compile_for(schema, "/outputSchema", &tool.resources, tool.assert_formats)?;
                 if let Err(e) = crate::tools::schema::validate(&compiled, data, 5) {
                     let detail: Vec<String> =
                         e.issues.iter().take(5).map(|i| format!("{} at {:?}", i.keyword, i.path)).collect();

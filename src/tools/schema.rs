@@ -116,16 +116,32 @@ pub fn compile(schema: &Value, pointer: &str) -> Result<Rc<CompiledSchema>> {
 /// `compile` with the documents a definition carries (`tools::resources`); they are part of the
 /// cache key, so the same schema with other documents is compiled again.
 pub fn compile_in(schema: &Value, pointer: &str, resources: Resources<'_>) -> Result<Rc<CompiledSchema>> {
+    compile_for(schema, pointer, resources, false)
+}
+
+/// `compile_in` with `format` asserted when `assert_formats` (a definition's `formats:
+/// "assert"`); the mode is part of the cache key, so one schema compiled both ways is two
+/// entries and neither verdict is served for the other.
+pub fn compile_for(
+    schema: &Value,
+    pointer: &str,
+    resources: Resources<'_>,
+    assert_formats: bool,
+) -> Result<Rc<CompiledSchema>> {
     let mut key = canonical(schema);
     if !resources.is_empty() {
         // `\n` never occurs in canonical JSON text outside a string, so the key is unambiguous.
         key.push('\n');
         write_json(&mut key, &Value::Object(resources.to_vec()));
     }
+    if assert_formats {
+        // After a second `\n` (or the first, without documents): never the end of another key.
+        key.push_str("\n\nformats");
+    }
     if let Some(hit) = CACHE.with(|c| c.borrow().get(&key).cloned()) {
         return Ok(hit);
     }
-    let compiled = Rc::new(compile_with(schema, pointer, resources)?);
+    let compiled = Rc::new(compile_formats(schema, pointer, resources, assert_formats)?);
     let weight = key.len().saturating_add(compiled.weight());
     // A schema heavier than the whole budget is kept alone: the complexity bounds admit up to
     // MAX_SCHEMA_NODES subschemas, a little over CACHE_BYTES by this estimate, and a schema not
@@ -156,6 +172,17 @@ fn contract(code: Code, path: String, message: impl Into<String>) -> ContractErr
 
 /// Compiles without the cache; `resources` are documents served at their URLs.
 pub fn compile_with(schema: &Value, pointer: &str, resources: Resources<'_>) -> Result<CompiledSchema> {
+    compile_formats(schema, pointer, resources, false)
+}
+
+/// `compile_with`, `format` asserted when `assert_formats`: for the formats JSON Schema 2020-12
+/// defines (`date-time` ... `regex`); any other format name stays an annotation.
+pub fn compile_formats(
+    schema: &Value,
+    pointer: &str,
+    resources: Resources<'_>,
+    assert_formats: bool,
+) -> Result<CompiledSchema> {
     if !crate::entropy::is_seeded() {
         return Err(contract(
             Code::ToolSchemaUnsupported,
@@ -173,6 +200,12 @@ pub fn compile_with(schema: &Value, pointer: &str, resources: Resources<'_>) -> 
 
     let mut compiler = boon::Compiler::new();
     compiler.set_default_draft(draft);
+    if assert_formats {
+        compiler.enable_format_assertions();
+        // The engine also knows `period`, which no JSON Schema draft defines: it stays an
+        // annotation, as every format name the specification does not list.
+        compiler.register_format(boon::Format { name: "period", func: |_| Ok(()) });
+    }
     compiler.use_loader(Box::new(NoLoader));
     let doc = to_json(schema);
     let base = format!("{BASE}:{}", if pointer.is_empty() { "root" } else { &pointer[1..] });

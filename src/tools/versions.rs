@@ -81,6 +81,13 @@ pub fn compare(old: &ToolDefinition, new: &ToolDefinition) -> Vec<Reason> {
         (Some(x), Some(y)) if text(x) == text(y) => {}
         _ => push("/outputSchema", Change::Breaking, "the output schema changed".into()),
     }
+    // Asserting `format` refuses inputs annotating it accepted; the way back refuses none.
+    match (old.assert_formats, new.assert_formats) {
+        (false, true) => push("/formats", Change::Breaking, "format is now asserted (formats: \"assert\")".into()),
+        (true, false) => push("/formats", Change::Compatible, "format is no longer asserted".into()),
+        _ => {}
+    }
+    // The name rule alone changes no call: the name itself is compared above.
     schema(&old.input_schema, &new.input_schema, "/inputSchema", &mut reasons);
     resources(old, new, &mut reasons);
     reasons

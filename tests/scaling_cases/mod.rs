@@ -440,6 +440,43 @@ pub fn cases() -> Vec<Case> {
             },
         },
         Case {
+            // Each $ref points through a large $defs (and each dependentSchemas name is also a
+            // dependentRequired one): the members are found through an index, not a scan each.
+            name: "jsonSchemaForTarget draft-07: n/4 $refs into n/4 $defs, n/4 dependencies",
+            build: |n| {
+                let n = (n / 4).max(1);
+                let defs =
+                    list(n, |i| format!("\"d{i}\":{{\"prefixItems\":[{{\"type\":\"string\"}}],\"items\":false}}"));
+                let props = list(n, |i| format!("\"p{i}\":{{\"$ref\":\"#/$defs/d{}/prefixItems/0\"}}", n - 1 - i));
+                let required = list(n, |i| format!("\"k{i}\":[\"a\"]"));
+                let schemas = list(n, |i| format!("\"k{}\":{{\"required\":[\"b\"]}}", n - 1 - i));
+                let object = |l: &str| format!("{{{}}}", &l[1..l.len() - 1]);
+                let text = format!(
+                    "{{\"type\":\"object\",\"properties\":{},\"dependentRequired\":{},\"dependentSchemas\":{},\"$defs\":{}}}",
+                    object(&props),
+                    object(&required),
+                    object(&schemas),
+                    object(&defs)
+                );
+                let v = keep(value(&text));
+                let target = keep(Value::String("draft-07".into()));
+                built(text.len(), move || ok(api::json_schema_for_target(&v, &target)))
+            },
+        },
+        Case {
+            name: "standardJsonSchema draft-07: n/4 properties, then a keyword draft-07 cannot hold",
+            build: |n| {
+                let props = list((n / 4).max(1), |i| format!("\"p{i}\":{{\"prefixItems\":[{{\"type\":\"string\"}}]}}"));
+                let text = format!(
+                    "{{\"type\":\"object\",\"properties\":{{{}}},\"unevaluatedProperties\":false}}",
+                    &props[1..props.len() - 1]
+                );
+                let v = keep(value(&text));
+                let target = keep(Value::String("draft-07".into()));
+                built(text.len(), move || ok(api::standard_json_schema(&v, &target)))
+            },
+        },
+        Case {
             name: "compareContracts {n/4 properties}",
             build: |n| {
                 // At most the subschemas a definition may have (the root and `additionalProperties`

@@ -51,4 +51,12 @@ test('@arethetypeswrong/cli reports no problem in any resolution mode', () => {
       bundler: '/node_modules/agent-contract/dist/protocol/index.d.ts',
     }, entry);
   }
+  // The MCP entry: its declarations, CommonJS generated from the ESM ones.
+  const mcp = Object.fromEntries(Object.entries(entrypoints['./mcp'].resolutions).map(([mode, r]) => [mode, r.resolution?.fileName]));
+  assert.deepEqual(mcp, {
+    node10: '/node_modules/agent-contract/dist/mcp.d.cts',
+    'node16-cjs': '/node_modules/agent-contract/dist/mcp.d.cts',
+    'node16-esm': '/node_modules/agent-contract/mcp.d.ts',
+    bundler: '/node_modules/agent-contract/mcp.d.ts',
+  });
 });

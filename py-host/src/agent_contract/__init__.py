@@ -55,6 +55,10 @@ from ._types import (
     LimitOptions,
     MessageAction,
     Options,
+    ToolOptions,
+    ToolReadOptions,
+    NameRule,
+    FormatMode,
     Outcome,
     RequestApprovalAction,
     SchemaIssue,
@@ -126,6 +130,7 @@ __all__ = [
     "normalize_tool_result",
     "strict_schema_issues",
     "json_schema_for_target",
+    "standard_json_schema",
     "compare_contracts",
     "diff_catalogs",
     "SchemaIssue",
@@ -145,6 +150,10 @@ __all__ = [
     "ToolDefinition",
     "ActionPreview",
     "Options",
+    "ToolOptions",
+    "ToolReadOptions",
+    "NameRule",
+    "FormatMode",
     "LimitOptions",
     "DecisionOptions",
     "Decision",
@@ -556,7 +565,7 @@ def preview_action(value: Any, options: Optional[Options] = None) -> ActionPrevi
     return result
 
 
-def define_tool(defn: Any, options: Optional[Options] = None) -> Tool:
+def define_tool(defn: Any, options: Optional[ToolOptions] = None) -> Tool:
     """Validates a tool definition; returns a normalised copy, frozen, whose compiled schema
     stays in the core (a `Tool`: a dict; `close()` or `with` frees it); raises ContractError."""
     max_depth, max_bytes = limits_of(options)
@@ -570,7 +579,7 @@ def define_tool(defn: Any, options: Optional[Options] = None) -> Tool:
     return Tool._made(definition, instance, resource)
 
 
-def define_tool_json(text: Text, options: Optional[Options] = None) -> Tool:
+def define_tool_json(text: Text, options: Optional[ToolOptions] = None) -> Tool:
     """Validates a tool definition given as strict JSON text; returns a `Tool` as `define_tool`
     does; raises ContractError."""
     opts = _options_text(options)
@@ -623,14 +632,14 @@ def safe_parse_agent_action_json(text: Text, options: Optional[Options] = None) 
         return {"ok": False, "error": error}
 
 
-def safe_define_tool(defn: Any, options: Optional[Options] = None) -> Outcome[ToolDefinition]:
+def safe_define_tool(defn: Any, options: Optional[ToolOptions] = None) -> Outcome[ToolDefinition]:
     try:
         return {"ok": True, "value": define_tool(defn, options)}
     except ContractError as error:
         return {"ok": False, "error": error}
 
 
-def safe_define_tool_json(text: Text, options: Optional[Options] = None) -> Outcome[ToolDefinition]:
+def safe_define_tool_json(text: Text, options: Optional[ToolOptions] = None) -> Outcome[ToolDefinition]:
     try:
         return {"ok": True, "value": define_tool_json(text, options)}
     except ContractError as error:
@@ -700,7 +709,7 @@ def _compiled(tool: Any) -> Any:
     return tool._handle(_runtime.current_instance())
 
 
-def validate_tool_input(tool: Any, value: Any, options: Optional[Options] = None) -> Any:
+def validate_tool_input(tool: Any, value: Any, options: Optional[ToolReadOptions] = None) -> Any:
     """Returns a copy of `value` when it satisfies `tool["inputSchema"]`; raises ContractError
     (`SCHEMA_MISMATCH` with `issues`, or a limit / tool error). `tool` is what `define_tool`
     returned (validated through its compiled schema, nothing sent again; TOOL_HANDLE_FREED once
@@ -715,7 +724,7 @@ def validate_tool_input(tool: Any, value: Any, options: Optional[Options] = None
     return _unwrap(_reply(_tools.call(tool._instance, "validate-with-options", resource, text, _options_text(options))))
 
 
-def validate_tool_input_json(tool: Any, text: Text, options: Optional[Options] = None) -> Any:
+def validate_tool_input_json(tool: Any, text: Text, options: Optional[ToolReadOptions] = None) -> Any:
     """The same with the input as strict JSON text (str or bytes)."""
     resource = _compiled(tool)
     if resource is not None:
@@ -755,7 +764,7 @@ def _handle_text(tool: Tool, resource: Any, text: Any, options: Any) -> tuple[An
     return snap, _reply(_tools.call(instance, "validate-json-bytes", resource, carried(data), opts))
 
 
-def validate_tool_inputs(tool: Any, values: Any, options: Optional[Options] = None) -> list[Outcome[Any]]:
+def validate_tool_inputs(tool: Any, values: Any, options: Optional[ToolReadOptions] = None) -> list[Outcome[Any]]:
     """Many inputs for one tool in one call into the core: one outcome per input, in order
     (`{"ok": True, "value"}` or `{"ok": False, "error": ContractError}`). Raises ContractError
     only for the tool, the options, or a `values` that is not a list of at most maxArrayLength."""
@@ -774,14 +783,14 @@ def validate_tool_inputs(tool: Any, values: Any, options: Optional[Options] = No
         return _outcomes(_reply(reply))
 
 
-def safe_validate_tool_input(tool: Any, value: Any, options: Optional[Options] = None) -> Outcome[Any]:
+def safe_validate_tool_input(tool: Any, value: Any, options: Optional[ToolReadOptions] = None) -> Outcome[Any]:
     try:
         return {"ok": True, "value": validate_tool_input(tool, value, options)}
     except ContractError as error:
         return {"ok": False, "error": error}
 
 
-def safe_validate_tool_input_json(tool: Any, text: Text, options: Optional[Options] = None) -> Outcome[Any]:
+def safe_validate_tool_input_json(tool: Any, text: Text, options: Optional[ToolReadOptions] = None) -> Outcome[Any]:
     try:
         return {"ok": True, "value": validate_tool_input_json(tool, text, options)}
     except ContractError as error:
@@ -808,7 +817,7 @@ def _safe(call: Any) -> Outcome[Any]:
         return {"ok": False, "error": error}
 
 
-def create_registry(tools: Any, options: Optional[Options] = None) -> Registry:
+def create_registry(tools: Any, options: Optional[ToolOptions] = None) -> Registry:
     """Defines every tool, refuses duplicate names (TOOL_DUPLICATE); returns
     {"tools": [...definitions sorted by name]}. `tools` is a list, or {"tools": [...],
     "resources": {uri: schema}}: documents the tools share (each tool takes those its schemas
@@ -833,7 +842,7 @@ def _projected(registry: Any, kind: int, export: str) -> Any:
     return _unwrap(_reply(_tools.call(registry._instance, "project", resource, kind, kind="compiled-registry")))
 
 
-def safe_create_registry(tools: Any, options: Optional[Options] = None) -> Outcome[Registry]:
+def safe_create_registry(tools: Any, options: Optional[ToolOptions] = None) -> Outcome[Registry]:
     return _safe(lambda: create_registry(tools, options))
 
 
@@ -916,6 +925,16 @@ def json_schema_for_target(schema: Any, target: Any) -> dict[str, Any]:
     means the same there; else ContractError SCHEMA_TARGET_UNSUPPORTED at the keyword."""
     result: dict[str, Any] = _unwrap(
         _reply(_runtime.call_args("json-schema-for-target", (_config(schema), _config(target))))
+    )
+    return result
+
+
+def standard_json_schema(schema: Any, target: Any) -> dict[str, Any]:
+    """What a Standard JSON Schema converter answers for `target`: json_schema_for_target's
+    schema, or, when a keyword has no faithful form there, the schema in its own draft with its
+    `$schema`. An unsupported target is ContractError SCHEMA_TARGET_UNSUPPORTED."""
+    result: dict[str, Any] = _unwrap(
+        _reply(_runtime.call_args("standard-json-schema", (_config(schema), _config(target))))
     )
     return result
 

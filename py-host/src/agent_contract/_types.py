@@ -49,6 +49,19 @@ class ToolDefinition(TypedDict):
     version: NotRequired[str]
     # Schema documents the schemas may $ref by URI (absolute, no fragment); never fetched.
     resources: NotRequired[dict[str, Any]]
+    # The name rule of the catalog the tool came from (absent: ours, ^[a-z][a-z0-9_]*$).
+    names: NotRequired["NameRule"]
+    # Present when format is asserted.
+    formats: NotRequired[Literal["assert"]]
+
+
+# Whose name rule a tool's name follows (absent: ours). "mcp": 1-128 of A-Z a-z 0-9 _ - .;
+# "openai" and "anthropic": ^[a-zA-Z0-9_-]{1,64}$; "gemini": a letter or _, then A-Z a-z 0-9
+# _ . : -, at most 128. Each projection refuses (TOOL_NAME_INVALID) a name its target does not accept.
+NameRule = Literal["mcp", "openai", "anthropic", "gemini"]
+# "annotate" (default): format is an annotation (JSON Schema 2020-12). "assert": the formats
+# JSON Schema defines are checked, a failure being a SCHEMA_MISMATCH issue with keyword "format".
+FormatMode = Literal["annotate", "assert"]
 
 
 class LimitOptions(TypedDict, total=False):
@@ -61,6 +74,21 @@ class LimitOptions(TypedDict, total=False):
 
 class Options(LimitOptions, total=False):
     strict: bool
+
+
+class ToolOptions(Options, total=False):
+    """define_tool, define_tool_json, create_registry: the catalog options, kept in each
+    definition (`names`, `formats`) so the tool read again follows them."""
+
+    names: NameRule
+    formats: FormatMode
+
+
+class ToolReadOptions(Options, total=False):
+    """validate_tool_input*: `names` reads a plain definition from a catalog (a definition that
+    names its own rule must agree); `formats` is the tool's, not the call's."""
+
+    names: NameRule
 
 
 class DecisionOptions(LimitOptions, total=False):

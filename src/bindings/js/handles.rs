@@ -16,16 +16,16 @@ impl ToolHandle {
     /// `defineTool(def, options)`; a failure is `reply()`'s error.
     #[wasm_bindgen(constructor)]
     pub fn new(def: JsValue, options: JsValue) -> ToolHandle {
-        let o = CallOptions::read(&options, OptionSet::Rules);
+        let o = CallOptions::read(&options, OptionSet::Tool);
         ToolHandle { inner: api::compile_tool(&o.value(def), Some(&o.input)) }
     }
 
     /// `defineToolJson(text, options)`.
     #[wasm_bindgen(js_name = fromJson)]
     pub fn from_json(text: JsValue, options: JsValue) -> ToolHandle {
-        let o = CallOptions::read(&options, OptionSet::Rules);
+        let o = CallOptions::read(&options, OptionSet::Tool);
         let mut made = None;
-        let outcome = with_text(&text, max_bytes(&o, OptionSet::Rules), |t| {
+        let outcome = with_text(&text, max_bytes(&o, OptionSet::Tool), |t| {
             made = Some(api::compile_tool_json(t, Some(&o.input))?);
             Ok(Value::Null)
         });
@@ -53,7 +53,7 @@ impl ToolHandle {
     }
 
     pub fn validate(&self, input: JsValue, options: JsValue) -> String {
-        let o = CallOptions::read(&options, OptionSet::Rules);
+        let o = CallOptions::read(&options, OptionSet::ToolRead);
         reply(match &self.inner {
             Ok(h) => api::handle_validate_input(h, &o.value(input), Some(&o.input)),
             Err(e) => Err(e.clone()),
@@ -63,9 +63,9 @@ impl ToolHandle {
     /// A verdict-only reply, as `validateToolInputJson`.
     #[wasm_bindgen(js_name = validateJson)]
     pub fn validate_json(&self, text: JsValue, options: JsValue) -> String {
-        let o = CallOptions::read(&options, OptionSet::Rules);
+        let o = CallOptions::read(&options, OptionSet::ToolRead);
         verdict_text(
-            with_text(&text, max_bytes(&o, OptionSet::Rules), |t| match &self.inner {
+            with_text(&text, max_bytes(&o, OptionSet::ToolRead), |t| match &self.inner {
                 Ok(h) => api::handle_check_input_json(h, t, Some(&o.input)).map(|()| Value::Null),
                 Err(e) => Err(e.clone()),
             })
@@ -75,7 +75,7 @@ impl ToolHandle {
 
     #[wasm_bindgen(js_name = validateMany)]
     pub fn validate_many(&self, inputs: JsValue, options: JsValue) -> String {
-        let o = CallOptions::read(&options, OptionSet::Rules);
+        let o = CallOptions::read(&options, OptionSet::ToolRead);
         let mut batch = BatchWriter::new();
         let result = match &self.inner {
             Ok(h) => {
@@ -90,7 +90,7 @@ impl ToolHandle {
 /// `validateToolInputs(tool, inputs, options)` for a plain-data tool.
 #[wasm_bindgen(js_name = validateToolInputs)]
 pub fn validate_tool_inputs(tool: JsValue, inputs: JsValue, options: JsValue) -> String {
-    let o = CallOptions::read(&options, OptionSet::Rules);
+    let o = CallOptions::read(&options, OptionSet::ToolRead);
     let mut batch = BatchWriter::new();
     let result = api::validate_tool_inputs_each(&o.value(tool), &o.value(inputs), Some(&o.input), &mut |item| {
         batch.outcome(item)
@@ -109,7 +109,7 @@ pub struct RegistryHandle {
 impl RegistryHandle {
     #[wasm_bindgen(constructor)]
     pub fn new(tools: JsValue, options: JsValue) -> RegistryHandle {
-        let o = CallOptions::read(&options, OptionSet::Rules);
+        let o = CallOptions::read(&options, OptionSet::Tool);
         RegistryHandle { inner: api::compile_registry(&o.value(tools), Some(&o.input)) }
     }
 

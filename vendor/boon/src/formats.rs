@@ -5,7 +5,6 @@ use std::{
 };
 
 use once_cell::sync::Lazy;
-use percent_encoding::percent_decode_str;
 use serde_json::Value;
 use url::Url;
 
@@ -51,7 +50,83 @@ fn validate_regex(v: &Value) -> Result<(), Box<dyn Error>> {
     let Value::String(s) = v else {
         return Ok(());
     };
-    ecma::convert(s).map(|_| ())
+    ecma::convert(&ecma_syntax_only(s)?).map(|_| ())
+}
+
+// PATCH(agent-contract): the format checks ECMA-262 syntax, which the conversion to the regex
+// crate's syntax does not: ECMA-262 has look-around, backreferences (`\1`, `\k<name>`) and
+// empty classes (`[]`, `[^]`), which the regex crate lacks, and lacks Python's `(?P<name>` and
+// global inline flags (`(?i)`; ES2025's modifiers are `(?i:...)`), which the regex crate takes.
+// The pattern is only checked, never run, so the constructs the crate lacks become ones of
+// the same syntax it has (`(?:`, an empty group, a class), and the two it should not take are
+// refused (PATCHES.md, 8).
+fn ecma_syntax_only(s: &str) -> Result<String, Box<dyn Error>> {
+    let chars: Vec<char> = s.chars().collect();
+    let mut out = String::with_capacity(s.len());
+    let (mut i, mut in_class) = (0, false);
+    while i < chars.len() {
+        let c = chars[i];
+        match c {
+            '\\' if i + 1 < chars.len() => {
+                let next = chars[i + 1];
+                if !in_class && next == 'k' && chars.get(i + 2) == Some(&'<') {
+                    if let Some(end) = chars[i + 3..].iter().position(|&c| c == '>') {
+                        out.push_str("(?:)");
+                        i += 3 + end + 1;
+                        continue;
+                    }
+                }
+                if !in_class && next.is_ascii_digit() && next != '0' {
+                    out.push_str("(?:)");
+                    i += 2;
+                    while i < chars.len() && chars[i].is_ascii_digit() {
+                        i += 1;
+                    }
+                    continue;
+                }
+                out.push(c);
+                out.push(next);
+                i += 2;
+                continue;
+            }
+            '[' if !in_class => {
+                let rest = &chars[i + 1..];
+                if rest.first() == Some(&']') {
+                    out.push_str("(?:[a&&b])");
+                    i += 2;
+                    continue;
+                }
+                if rest.starts_with(&['^', ']']) {
+                    out.push_str("(?s:.)");
+                    i += 3;
+                    continue;
+                }
+                in_class = true;
+            }
+            ']' if in_class => in_class = false,
+            '(' if !in_class && chars.get(i + 1) == Some(&'?') => {
+                let rest = &chars[i + 2..];
+                if rest.first() == Some(&'P') {
+                    Err("(?P is not ECMA 262 syntax")?
+                }
+                if let Some(look) =
+                    [&['<', '='][..], &['<', '!'], &['='], &['!']].into_iter().find(|l| rest.starts_with(l))
+                {
+                    out.push_str("(?:");
+                    i += 2 + look.len();
+                    continue;
+                }
+                let flags = rest.iter().take_while(|c| c.is_ascii_alphabetic() || **c == '-').count();
+                if flags > 0 && rest.get(flags) == Some(&')') {
+                    Err("inline flags apply to a group in ECMA 262: (?i:...)")?
+                }
+            }
+            _ => {}
+        }
+        out.push(c);
+        i += 1;
+    }
+    Ok(out)
 }
 
 fn validate_ipv4(v: &Value) -> Result<(), Box<dyn Error>> {
@@ -264,6 +339,10 @@ fn check_duration(s: &str) -> Result<(), Box<dyn Error>> {
         let Some(mut units) = UNITS.get(i).cloned() else {
             Err("more than one T")?
         };
+        // PATCH(agent-contract): RFC 3339 appendix A nests the units (`dur-year = 1*DIGIT "Y"
+        // [dur-month]`, `dur-hour = 1*DIGIT "H" [dur-minute]`): the units given are a run
+        // of YMD or HMS with none skipped, so `P1Y2D` and `PT1H2S` are invalid (PATCHES.md, 8).
+        let mut last: Option<usize> = None;
         while !s.is_empty() {
             let digit_count = s.chars().take_while(char::is_ascii_digit).count();
             if digit_count == 0 {
@@ -279,6 +358,11 @@ fn check_duration(s: &str) -> Result<(), Box<dyn Error>> {
                 }
                 Err(format!("invalid unit {unit}"))?
             };
+            let at = UNITS[i].len() - units.len() + j;
+            if last.is_some_and(|l| at != l + 1) {
+                Err(format!("unit {unit} skips a unit"))?
+            }
+            last = Some(at);
             units = &units[j + 1..];
             s = &s[1..];
         }
@@ -324,13 +408,23 @@ fn validate_hostname(v: &Value) -> Result<(), Box<dyn Error>> {
     let Value::String(s) = v else {
         return Ok(());
     };
-    check_hostname(s)
+    check_hostname(s)?;
+    // PATCH(agent-contract): a label starting `xn--` is an A-label (RFC 5890): it must decode
+    // to a valid U-label, under the rules `idn-hostname` applies (PATCHES.md, 8).
+    for label in s.split('.') {
+        if label.len() >= 4 && label[..4].eq_ignore_ascii_case("xn--") {
+            if let Err(e) = check_idn_hostname(label) {
+                Err(format!("invalid A-label: {e}"))?;
+            }
+        }
+    }
+    Ok(())
 }
 
 // see https://en.wikipedia.org/wiki/Hostname#Restrictions_on_valid_host_names
-fn check_hostname(mut s: &str) -> Result<(), Box<dyn Error>> {
-    // entire hostname (including the delimiting dots but not a trailing dot) has a maximum of 253 ASCII characters
-    s = s.strip_suffix('.').unwrap_or(s);
+fn check_hostname(s: &str) -> Result<(), Box<dyn Error>> {
+    // PATCH(agent-contract): no trailing dot: a hostname is RFC 1123's name, not a
+    // fully qualified DNS name with its root label (PATCHES.md, 8).
     if s.len() > 253 {
         Err("more than 253 characters long")?
     }
@@ -374,6 +468,24 @@ fn validate_idn_hostname(v: &Value) -> Result<(), Box<dyn Error>> {
 fn check_idn_hostname(s: &str) -> Result<(), Box<dyn Error>> {
     let s = idna::domain_to_ascii_strict(s)?;
     let unicode = idna::domain_to_unicode(&s).0;
+
+    // PATCH(agent-contract): UTS 46 (the idna crate) admits code points IDNA2008 disallows
+    // (punctuation and symbols such as U+00A1, reached through an A-label): every non-ASCII
+    // code point must be a letter, mark or digit (RFC 5892's PVALID categories), one of its
+    // PVALID exceptions, or one its CONTEXTJ / CONTEXTO rules below decide (PATCHES.md, 8).
+    {
+        static IDNA2008: Lazy<regex::Regex> = Lazy::new(|| {
+            regex::Regex::new(concat!(
+                r"^[\x00-\x7F\p{Ll}\p{Lo}\p{Lm}\p{Mn}\p{Mc}\p{Nd}",
+                r"\u{00B7}\u{0375}\u{05F3}\u{05F4}\u{30FB}\u{200C}\u{200D}",
+                r"\u{06FD}\u{06FE}\u{0F0B}\u{3007}]*$"
+            ))
+            .unwrap()
+        });
+        if !IDNA2008.is_match(&unicode) {
+            Err("contains a code point IDNA2008 disallows")?;
+        }
+    }
 
     // see https://www.rfc-editor.org/rfc/rfc5892#section-2.6
     {
@@ -602,6 +714,11 @@ fn check_email(s: &str) -> Result<(), Box<dyn Error>> {
     if local.len() > 64 {
         Err("local part more than 64 characters long")?
     }
+    // PATCH(agent-contract): RFC 5321's Local-part is a dot-string or a quoted string, never
+    // empty (PATCHES.md, 8).
+    if local.is_empty() {
+        Err("missing local part")?
+    }
 
     if local.len() > 1 && local.starts_with('"') && local.ends_with('"') {
         // quoted
@@ -666,12 +783,38 @@ fn validate_idn_email(v: &Value) -> Result<(), Box<dyn Error>> {
     };
     let (local, domain) = (&s[..at], &s[at + 1..]);
 
-    let local = idna::domain_to_ascii_strict(local)?;
-    let domain = idna::domain_to_ascii_strict(domain)?;
-    if let Err(e) = check_idn_hostname(&domain) {
+    // PATCH(agent-contract): RFC 6531 extends RFC 5321's local part with every non-ASCII code
+    // point (`atext =/ UTF8-non-ascii`, `qtextSMTP =/ UTF8-non-ascii`), at most 64 octets. The
+    // local part was put through IDNA, which is for domain labels: a quoted local part, a C1
+    // control, a noncharacter and a 64-octet local part were refused (PATCHES.md, 8).
+    if local.is_empty() {
+        Err("missing local part")?
+    }
+    if local.len() > 64 {
+        Err("local part more than 64 octets long")?
+    }
+    if local.len() > 1 && local.starts_with('"') && local.ends_with('"') {
+        let quoted = &local[1..local.len() - 1];
+        if quoted.contains(['\\', '"']) {
+            Err("backslash and quote not allowed within quoted local part")?
+        }
+    } else {
+        if local.starts_with('.') || local.ends_with('.') || local.contains("..") {
+            Err("misplaced dot in local part")?
+        }
+        if let Some(ch) =
+            local.chars().find(|c| !(c.is_ascii_alphanumeric() || ".!#$%&'*+-/=?^_`{|}~".contains(*c) || !c.is_ascii()))
+        {
+            Err(format!("invalid character {ch:?}"))?
+        }
+    }
+    if domain.starts_with('[') && domain.ends_with(']') {
+        return check_email(&format!("a@{domain}"));
+    }
+    if let Err(e) = check_idn_hostname(domain) {
         Err(format!("invalid domain: {e}"))?
     }
-    check_email(&format!("{local}@{domain}"))
+    Ok(())
 }
 
 fn validate_json_pointer(v: &Value) -> Result<(), Box<dyn Error>> {
@@ -774,11 +917,46 @@ fn validate_iri(v: &Value) -> Result<(), Box<dyn Error>> {
     let Value::String(s) = v else {
         return Ok(());
     };
-    match Url::parse(s) {
+    // PATCH(agent-contract): the URL parser drops tabs and newlines and trims spaces (WHATWG),
+    // which RFC 3987 does not allow anywhere in an IRI; and it has no IPvFuture host
+    // (`[v1.fe]`, RFC 3986 3.2.2), checked here and parsed as an IPv6 literal (PATCHES.md, 8).
+    if let Some(c) = s.chars().find(|c| c.is_control() || *c == ' ') {
+        Err(format!("invalid character {c:?}"))?
+    }
+    let mut with_host = std::borrow::Cow::Borrowed(s.as_str());
+    if let Some(start) = s.find("://[") {
+        let host = &s[start + 4..];
+        if let Some(end) = host.find(']') {
+            let literal = &host[..end];
+            if literal.starts_with(['v', 'V']) {
+                check_ipv_future(literal)?;
+                with_host = format!("{}[::1]{}", &s[..start + 3], &host[end + 1..]).into();
+            }
+        }
+    }
+    match Url::parse(&with_host) {
         Ok(_) => Ok(()),
         Err(url::ParseError::RelativeUrlWithoutBase) => Err("relative url")?,
         Err(e) => Err(e)?,
     }
+}
+
+// PATCH(agent-contract): RFC 3986 `IPvFuture = "v" 1*HEXDIG "." 1*( unreserved / sub-delims /
+// ":" )`, the "v" in either case (PATCHES.md, 8).
+fn check_ipv_future(s: &str) -> Result<(), Box<dyn Error>> {
+    let rest = &s[1..];
+    let Some((version, tail)) = rest.split_once('.') else {
+        Err("IPvFuture without a dot")?
+    };
+    if version.is_empty() || !version.chars().all(|c| c.is_ascii_hexdigit()) {
+        Err("IPvFuture version must be hexadecimal")?
+    }
+    if tail.is_empty()
+        || !tail.chars().all(|c| c.is_ascii_alphanumeric() || "-._~!$&'()*+,;=:".contains(c))
+    {
+        Err("invalid IPvFuture address")?
+    }
+    Ok(())
 }
 
 static TEMP_URL: Lazy<Url> = Lazy::new(|| Url::parse("http://temp.com").unwrap());
@@ -810,29 +988,137 @@ fn validate_uri_template(v: &Value) -> Result<(), Box<dyn Error>> {
     let Value::String(s) = v else {
         return Ok(());
     };
+    check_uri_template(s)
+}
 
-    let url = parse_uri_reference(s)?;
-
-    let path = url.path();
-    // path we got has curly bases percent encoded
-    let path = percent_decode_str(path).decode_utf8()?;
-
-    // ensure curly brackets are not nested and balanced
-    for part in path.as_ref().split('/') {
-        let mut want = true;
-        for got in part
-            .chars()
-            .filter(|c| matches!(c, '{' | '}'))
-            .map(|c| c == '{')
-        {
-            if got != want {
-                Err("nested curly braces")?;
+// PATCH(agent-contract): RFC 6570's grammar (section 2) instead of a URL parse and a brace
+// count, which took empty expressions, empty varspecs, bad prefixes, default values and
+// unencoded spaces, and refused the `#`, `/` and `?` operators (PATCHES.md, 8).
+fn check_uri_template(s: &str) -> Result<(), Box<dyn Error>> {
+    let mut chars = s.chars().peekable();
+    while let Some(c) = chars.next() {
+        match c {
+            '{' => {
+                let mut expr = String::new();
+                loop {
+                    match chars.next() {
+                        Some('}') => break,
+                        Some(c) => expr.push(c),
+                        None => Err("unclosed expression")?,
+                    }
+                }
+                check_uri_template_expression(&expr)?;
             }
-            want = !want;
-        }
-        if !want {
-            Err("no matching closing brace")?
+            '%' => {
+                let (a, b) = (chars.next(), chars.next());
+                if !(a.is_some_and(|c| c.is_ascii_hexdigit()) && b.is_some_and(|c| c.is_ascii_hexdigit())) {
+                    Err("invalid percent-encoding")?
+                }
+            }
+            c if is_uri_template_literal(c) => {}
+            c => Err(format!("invalid character {c:?} in a literal"))?,
         }
     }
     Ok(())
+}
+
+// `literals`: any ASCII printable but space, `"`, `'`... as RFC 6570 lists them, `ucschar`, `iprivate`.
+fn is_uri_template_literal(c: char) -> bool {
+    matches!(c,
+        '\x21' | '\x23'..='\x24' | '\x26'..='\x3B' | '\x3D' | '\x3F'..='\x5B' | '\x5D' | '\x5F' | '\x61'..='\x7A' | '\x7E'
+        | '\u{A0}'..='\u{D7FF}' | '\u{F900}'..='\u{FDCF}' | '\u{FDF0}'..='\u{FFEF}' | '\u{E000}'..='\u{F8FF}')
+        || (c as u32 >= 0x10000 && (c as u32 & 0xFFFE) != 0xFFFE)
+}
+
+// `expression = "{" [ operator ] variable-list "}"` (the braces removed).
+fn check_uri_template_expression(expr: &str) -> Result<(), Box<dyn Error>> {
+    let body = expr.strip_prefix(['+', '#', '.', '/', ';', '?', '&']).unwrap_or(expr);
+    for varspec in body.split(',') {
+        let (name, modifier) = match varspec.find([':', '*']) {
+            Some(i) => (&varspec[..i], &varspec[i..]),
+            None => (varspec, ""),
+        };
+        // `varname = varchar *( ["."] varchar )`, `varchar = ALPHA / DIGIT / "_" / pct-encoded`
+        if name.is_empty() || name.starts_with('.') || name.ends_with('.') || name.contains("..") {
+            Err(format!("invalid variable name {name:?}"))?
+        }
+        let mut chars = name.chars();
+        while let Some(c) = chars.next() {
+            match c {
+                'a'..='z' | 'A'..='Z' | '0'..='9' | '_' | '.' => {}
+                '%' => {
+                    let (a, b) = (chars.next(), chars.next());
+                    if !(a.is_some_and(|c| c.is_ascii_hexdigit()) && b.is_some_and(|c| c.is_ascii_hexdigit())) {
+                        Err("invalid percent-encoding")?
+                    }
+                }
+                c => Err(format!("invalid character {c:?} in a variable name"))?,
+            }
+        }
+        // `modifier-level4 = prefix / explode`, `prefix = ":" max-length`,
+        // `max-length = %x31-39 0*3DIGIT`
+        match modifier {
+            "" | "*" => {}
+            m if m.starts_with(':') => {
+                let digits = &m[1..];
+                if !(matches!(digits.len(), 1..=4)
+                    && digits.chars().all(|c| c.is_ascii_digit())
+                    && !digits.starts_with('0'))
+                {
+                    Err(format!("invalid prefix modifier {m:?}"))?
+                }
+            }
+            m => Err(format!("invalid modifier {m:?}"))?,
+        }
+    }
+    Ok(())
+}
+
+// PATCH(agent-contract): the cases each change of PATCHES.md, 8 is for; the JSON Schema Test
+// Suite's optional/format tests run asserted in the workspace (tests/json_schema_suite.rs).
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn valid(format: &str, s: &str) -> bool {
+        (FORMATS[format].func)(&Value::String(s.to_owned())).is_ok()
+    }
+
+    #[test]
+    fn patched_formats() {
+        for (format, s, want) in [
+            ("duration", "P1Y2M3D", true),
+            ("duration", "P1Y2D", false),
+            ("duration", "PT1H2S", false),
+            ("duration", "PT1M2S", true),
+            ("hostname", "example.com", true),
+            ("hostname", "example.", false),
+            ("hostname", "xn--bcher-kva.example", true),
+            ("hostname", "xn--X", false),
+            ("hostname", "xn--7a", false),
+            ("idn-hostname", "xn--7a", false),
+            ("idn-hostname", "bücher.example", true),
+            ("email", "@example.com", false),
+            ("idn-email", "\"δοκιμή\"@example.com", true),
+            ("idn-email", "\u{FFFF}@example.com", true),
+            ("idn-email", &format!("{}@example.com", "a".repeat(64)), true),
+            ("idn-email", &format!("{}@example.com", "a".repeat(65)), false),
+            ("idn-email", "@example.com", false),
+            ("iri", "http://ƒøø.ßår/\n", false),
+            ("iri", "http://[V1.fe]", true),
+            ("iri", "http://[v1]", false),
+            ("uri-template", "{#var}{/a.b,c*}{?x:30}", true),
+            ("uri-template", "{}", false),
+            ("uri-template", "{v:01}", false),
+            ("uri-template", "{var=def}", false),
+            ("uri-template", "a b", false),
+            ("regex", "(?<=a+)b\\k<n>(?<n>x)\\1[][^]", true),
+            ("regex", "[\\]]\\[[]", true),
+            ("regex", "(?i:a)", true),
+            ("regex", "(?i)abc", false),
+            ("regex", "(?P<name>x)", false),
+        ] {
+            assert_eq!(valid(format, s), want, "{format} {s:?}");
+        }
+    }
 }

@@ -1,0 +1,316 @@
+"""`agent_contract.mcp`: the core's tool contracts where MCP messages need them.
+
+The Python MCP SDK (`mcp`) validates tool output with `jsonschema` and has no validator to
+inject, so this module gives the checks as functions over MCP's messages, as dicts or as the
+SDK's pydantic models (`ListToolsResult`, `CallToolRequestParams`, `CallToolResult`):
+`from_mcp_tools`, `check_mcp_tool_call`, `check_mcp_tool_result`, and `create_mcp_validator`
+(the TypeScript SDK's `jsonSchemaValidator` shape) for an elicitation answer or any schema an
+MCP peer sent. It composes public functions of `agent_contract` and decides no verdict: a
+caller's value is copied by the core first (`validate_tool_input` against the empty schema), so
+only plain data is read here. docs/decisions.md, "MCP helpers", has the choices.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import threading
+from collections import OrderedDict
+from typing import Any, Callable, Literal, Optional, TypedDict
+
+from . import (
+    ContractError,
+    Registry,
+    Tool,
+    check_tool_call,
+    create_registry,
+    define_policy,
+    define_tool,
+    safe_parse_json,
+    safe_validate_tool_input,
+    validate_tool_input,
+)
+
+__all__ = [
+    "McpCheckedCall",
+    "McpValidator",
+    "McpValidatorResult",
+    "check_mcp_tool_call",
+    "check_mcp_tool_result",
+    "create_mcp_validator",
+    "from_mcp_tools",
+    "json_schema_validator",
+]
+
+# The core options that make a tool an MCP tool: any MCP name (1-128 of A-Z a-z 0-9 _ - .) and
+# `format` asserted, as the SDKs' default validators do.
+MCP_OPTIONS: Any = {"names": "mcp", "formats": "assert"}
+# Schemas held compiled, by the canonical text of the core's copy: at most this many.
+TEXT_CACHE_ENTRIES = 256
+
+_ANY_VALUE = {"name": "mcp_value", "description": "Any JSON value.", "permission": "read", "inputSchema": {}}
+
+
+def _plain(value: Any) -> Any:
+    """A pydantic model (the SDK's types), or a list of them, as its JSON form; anything else as
+    it is. A model whose dump fails goes to the core as it is, which refuses it as a value with
+    no JSON form."""
+    if type(value) is list:  # a list of models: the tools of a tools/list answer
+        return [_plain(item) for item in value]
+    dump = getattr(type(value), "model_dump", None)
+    if dump is None:
+        return value
+    try:
+        return dump(value, mode="json", by_alias=True, exclude_none=True)
+    except Exception:
+        return value
+
+
+def _copy(value: Any) -> Any:
+    """The core's plain copy of a caller's value (raises the core's ContractError for a value
+    with no JSON form)."""
+    return validate_tool_input(_ANY_VALUE, _plain(value))
+
+
+def _moved(error: ContractError, old: str, new: str, message: Optional[str] = None) -> ContractError:
+    """`error` with its pointer moved from under `old` to under `new`."""
+    path = error.path
+    if path == old or path.startswith(old + "/"):
+        path = new + path[len(old) :]
+    moved = ContractError(
+        error.layer,
+        error.code,
+        path,
+        error.message if message is None else message,
+        error.retryable,
+        error.position,
+        error.issues,
+        error.available_tools,
+        error.proposal,
+    )
+    moved.truncated = error.truncated
+    return moved
+
+
+def _where(pointer: str) -> str:
+    return "(root)" if pointer == "" else pointer
+
+
+def _describe(error: ContractError) -> str:
+    """One line for the issues of a SCHEMA_MISMATCH, or the code and place of another failure."""
+    if error.code == "SCHEMA_MISMATCH" and error.issues:
+        listed = "; ".join(f"{_where(i['path'])}: {i['message']} ({i['keyword']})" for i in error.issues)
+        return listed + ("; (more issues not listed)" if error.truncated else "")
+    return f"{error.code} at {_where(error.path)}: {error.message}"
+
+
+def _schema_tool(schema: Any) -> dict[str, Any]:
+    return {"name": "mcp_schema", "description": "A JSON Schema an MCP peer sent.", "permission": "read", "inputSchema": schema}
+
+
+_compiled: "OrderedDict[str, Tool]" = OrderedDict()
+_compiled_lock = threading.Lock()
+
+
+def _compile(schema: Any, label: str) -> Tool:
+    """A schema compiled by the core, cached by the text of the core's copy (a dict has no
+    identity to key on: it is neither hashable nor weakly referenceable); or the ContractError
+    with its pointer inside the schema."""
+    try:
+        copied = _copy(schema)
+        text = json.dumps(copied, ensure_ascii=False, separators=(",", ":"))
+        with _compiled_lock:
+            hit = _compiled.get(text)
+            if hit is not None:
+                _compiled.move_to_end(text)
+                return hit
+        tool = define_tool(_schema_tool(copied), MCP_OPTIONS)
+    except ContractError as error:
+        raise _moved(error, "/inputSchema", "", f"{label}: {error.message}") from None
+    with _compiled_lock:
+        _compiled[text] = tool
+        if len(_compiled) > TEXT_CACHE_ENTRIES:
+            _compiled.popitem(last=False)
+    return tool
+
+
+class McpValidatorResult(TypedDict):
+    valid: bool
+    data: Any
+    error_message: Optional[str]
+
+
+_ROLES = {
+    "client": ("structuredContent", "the tool's outputSchema"),
+    "server": ("the elicitation answer (content)", "the requestedSchema"),
+    None: ("the value", "the JSON Schema"),
+}
+
+
+class McpValidator:
+    """The TypeScript SDK's `jsonSchemaValidator` shape: `get_validator(schema)` compiles once and
+    returns `(value) -> {"valid", "data", "error_message"}`, which never raises."""
+
+    def __init__(self, role: Optional[Literal["client", "server"]] = None) -> None:
+        if not (role is None or (type(role) is str and role in ("client", "server"))):
+            raise ContractError("contract", "OPTION_INVALID", "/role", f"role must be 'client' or 'server', got {role!r}", False)
+        self._subject, self._schema = _ROLES[role]
+
+    def get_validator(self, schema: Any) -> Callable[[Any], McpValidatorResult]:
+        tool = _compile(schema, self._schema)
+        subject, name = self._subject, self._schema
+
+        def validate(value: Any) -> McpValidatorResult:
+            out = safe_validate_tool_input(tool, _plain(value))
+            if out["ok"] is True:
+                return {"valid": True, "data": value, "error_message": None}
+            message = f"{subject} does not match {name}: {_describe(out['error'])}"
+            return {"valid": False, "data": None, "error_message": message}
+
+        return validate
+
+
+def create_mcp_validator(role: Optional[Literal["client", "server"]] = None) -> McpValidator:
+    """A validator whose error text names the check: `client` (structuredContent against a
+    tool's outputSchema), `server` (an elicitation answer against its requestedSchema)."""
+    return McpValidator(role)
+
+
+json_schema_validator = McpValidator()
+"""The validator with neutral error text."""
+
+
+def _permissions(annotations: Any) -> list[str]:
+    """Hints come from the server and grant nothing: only `readOnlyHint: true` makes a tool
+    read-only, only `openWorldHint: false` takes `network` away (MCP's defaults)."""
+    hints = annotations if isinstance(annotations, dict) else {}
+    permissions = ["read" if hints.get("readOnlyHint") is True else "write"]
+    if hints.get("openWorldHint") is not False:
+        permissions.append("network")
+    return permissions
+
+
+def _definition(tool: Any) -> Any:
+    if not isinstance(tool, dict):
+        return tool
+    description = tool.get("description")
+    if not isinstance(description, str):
+        title, name = tool.get("title"), tool.get("name")
+        description = title if isinstance(title, str) else f"The MCP tool {name if isinstance(name, str) else ''}".strip()
+    definition = {
+        "name": tool.get("name"),
+        "description": description,
+        "inputSchema": tool.get("inputSchema"),
+        "permissions": _permissions(tool.get("annotations")),
+    }
+    if "inputSchema" not in tool:
+        del definition["inputSchema"]
+    if "name" not in tool:
+        del definition["name"]
+    if tool.get("outputSchema") is not None:
+        definition["outputSchema"] = tool["outputSchema"]
+    return definition
+
+
+def from_mcp_tools(list_tools_result: Any, options: Optional[dict[str, Any]] = None) -> Registry:
+    """A registry from a tools/list answer (`{"tools": [...]}`, a `ListToolsResult`, or the list):
+    MCP names, input and output schemas compiled, permissions from the annotations. Raises
+    ContractError at the pointer inside the answer."""
+    result = _copy(list_tools_result)
+    tools = result if isinstance(result, list) else result.get("tools") if isinstance(result, dict) else result
+    definitions = [_definition(t) for t in tools] if isinstance(tools, list) else tools
+    core_options: Any = MCP_OPTIONS
+    if options is not None:
+        given = _copy(options)
+        core_options = {**MCP_OPTIONS, **given} if isinstance(given, dict) else given
+    try:
+        registry = create_registry({"tools": definitions}, core_options)
+    except ContractError as error:
+        raise (_moved(error, "/tools", "") if isinstance(result, list) else error) from None
+    for at, tool in enumerate(registry["tools"]):
+        output_schema = tool.get("outputSchema")
+        if output_schema is not None:
+            try:
+                _compile(output_schema, "the tool's outputSchema")
+            except ContractError as error:
+                names = [t.get("name") if isinstance(t, dict) else None for t in tools] if isinstance(tools, list) else []
+                index = names.index(tool["name"]) if tool["name"] in names else at
+                raise _moved(error, "", f"{'' if isinstance(result, list) else '/tools'}/{index}/outputSchema") from None
+    return registry
+
+
+class McpCheckedCall(TypedDict):
+    name: str
+    arguments: Any
+    permissions: list[str]
+
+
+_allow_all: list[Any] = []
+
+
+def check_mcp_tool_call(registry: Any, params: Any, policy: Any = None) -> McpCheckedCall:
+    """Checks tools/call params (`{"name", "arguments"?}` or `CallToolRequestParams`) against a
+    registry (`from_mcp_tools`): the tool exists (UNKNOWN_TOOL with the closest names), its
+    arguments match its inputSchema (SCHEMA_MISMATCH at /arguments); with a policy, the policy.
+    Returns the core's copy as {name, arguments, permissions}."""
+    if policy is None:
+        if not _allow_all:
+            rules = [{"effect": "allow", "permission": p} for p in ("read", "write", "execute", "network")]
+            _allow_all.append(define_policy({"rules": rules}))
+        policy = _allow_all[0]
+    request = {"jsonrpc": "2.0", "id": "check", "method": "tools/call", "params": _plain(params)}
+    try:
+        call = check_tool_call(registry, request, policy)
+    except ContractError as error:
+        raise _moved(error, "/params", "") from None
+    return {"name": call["tool"], "arguments": call["input"], "permissions": list(call["permissions"])}
+
+
+def _failure(code: str, path: str, message: str) -> ContractError:
+    return ContractError("schema", code, path, message, True)
+
+
+# JSON text starts with `{` after its insignificant whitespace: it claims to be an object.
+_OBJECT_TEXT = re.compile(r"[ \t\n\r]*\{")
+
+
+def check_mcp_tool_result(tool: Any, result: Any) -> Any:
+    """Checks a tools/call result (a dict or `CallToolResult`) against the tool (of
+    `from_mcp_tools`'s registry, a tool definition, or an MCP tool): nothing when `isError` is
+    true; else structuredContent is required and must match the outputSchema, and the mirror
+    (the first text block of `content` whose text starts with `{`), when there is one, must
+    parse to the same value. Returns the core's copy of the result."""
+    definition = _copy(tool)
+    output_schema = definition.get("outputSchema") if isinstance(definition, dict) else None
+    checked = _copy(result)
+    if not isinstance(checked, dict):
+        raise _failure("FIELD_TYPE", "", "a tools/call result must be an object")
+    if output_schema is None or checked.get("isError") is True:
+        return checked
+    compiled = _compile(output_schema, "the tool's outputSchema")
+    structured = checked.get("structuredContent")
+    if structured is None:
+        raise _failure(
+            "FIELD_MISSING",
+            "/structuredContent",
+            "the tool has an outputSchema: a result that is not an error must carry structuredContent",
+        )
+    out = safe_validate_tool_input(compiled, structured)
+    if out["ok"] is False:
+        message = f"structuredContent does not match the tool's outputSchema: {_describe(out['error'])}"
+        raise _moved(out["error"], "", "/structuredContent", message)
+    content = checked.get("content")
+    blocks = content if isinstance(content, list) else []
+    for at, block in enumerate(blocks):
+        text = block.get("text") if isinstance(block, dict) and block.get("type") == "text" else None
+        if isinstance(text, str) and _OBJECT_TEXT.match(text):
+            path = f"/content/{at}/text"
+            parsed = safe_parse_json(text)
+            if parsed["ok"] is False:
+                error = parsed["error"]
+                raise _moved(error, error.path, path, f"the text block mirroring structuredContent is not JSON: {error.message}")
+            same = safe_validate_tool_input(_schema_tool({"const": structured}), parsed["value"])
+            if same["ok"] is False:
+                raise _moved(same["error"], "", path, "the text block mirroring structuredContent parses to a different value")
+            break
+    return checked

@@ -42,6 +42,7 @@ export function detectKind(text, { hasTool = false } = {}) {
   }
   if ('jsonrpc' in value) return { kind: value.method === 'session/prompt' ? 'acp' : 'jsonrpc' };
   if ('prompt' in value && 'sessionId' in value) return { kind: 'acp' };
+  if (Array.isArray(value.messages)) return { kind: 'chat-row' };
   if (Array.isArray(value.tools)) return { kind: 'registry' };
   if ('inputSchema' in value) return { kind: 'tool' };
   if ('kind' in value && ('calls' in value || 'answer' in value)) return { kind: 'decision' };

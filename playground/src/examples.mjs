@@ -33,6 +33,13 @@ const FROM_OP = {
     const text = typeof c.text === 'string' ? c.text : Array.isArray(c.chunks) ? c.chunks.join('') : null;
     return text === null ? null : { kind: 'ndjson', text };
   },
+  // A row given as a value is shown as its JSON text, which checkChatRow reads the same way.
+  checkChatRow: (c) => {
+    if (c.options) return null;
+    if (typeof c.text === 'string') return { kind: 'chat-row', text: c.text };
+    const row = c.input;
+    return row !== null && typeof row === 'object' && !Array.isArray(row) ? { kind: 'chat-row', text: pretty(row) } : null;
+  },
   admitPrompt: (c) => (c.options || c.host || c.args.length !== 2 || c.args[1] === null || typeof c.args[1] !== 'object'
     ? null : { kind: 'acp', text: pretty(c.args[0]), context: pretty(c.args[1]) }),
 };
@@ -81,7 +88,7 @@ export function pickExamples(fixturesDir, sharedConformance) {
 }
 
 // The page's verdict a fixture case implies: {ok, code, path}. Thrown errors are the case's
-// error; a session report, a JSON-RPC classification and a stdout purity report are values
+// error; a session or dataset row report, a JSON-RPC classification and a stdout purity report are values
 // whose first problem is the page's verdict (the page lists the rest).
 export function expectedVerdict(c) {
   const { expect } = c;
@@ -89,6 +96,7 @@ export function expectedVerdict(c) {
   const value = expect.value;
   switch (c.op) {
     case 'checkSession':
+    case 'checkChatRow':
       return value.ok ? { ok: true } : { ok: false, code: value.problems[0].code, path: value.problems[0].path };
     case 'classifyJsonRpcJson': {
       if (value.code) return { ok: false, code: value.code, path: value.path };

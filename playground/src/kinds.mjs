@@ -17,6 +17,7 @@ export const KINDS = {
   jsonrpc: { label: 'JSON-RPC message', core: 'protocol', fn: 'classifyJsonRpcJson' },
   ndjson: { label: 'NDJSON transcript (stdout)', core: 'protocol', fn: 'checkStdoutPurity' },
   acp: { label: 'ACP session/prompt', core: 'protocol', fn: 'admitPrompt', context: 'Client prompt capabilities (JSON)' },
+  'chat-row': { label: 'Chat dataset row (OpenAI format)', core: 'full', fn: 'checkChatRow' },
 };
 
 // A thrown ContractError as the page's model; anything else thrown is not a verdict and is
@@ -94,6 +95,8 @@ export function runKind(kind, state, api) {
       return attempt(() => purity(api.checkStdoutPurity(text), text, api));
     case 'acp':
       return runAcp(state, api);
+    case 'chat-row':
+      return attempt(() => rowReport(api.checkChatRow(text)));
     default:
       throw new Error(`unknown kind ${kind}`);
   }
@@ -137,6 +140,14 @@ function runSession(state, api) {
   if (report.ok) return { ok: true, ...base };
   const first = problems[0];
   return { ok: false, layer: 'session', code: first.code, path: first.path, line: first.line, message: first.message, target: 'input', highlightPath: first.path, issues: [], ...base };
+}
+
+// A dataset row's report: every problem clickable, the first one the verdict.
+function rowReport(report) {
+  const problems = report.problems.map((p) => ({ ...p, target: 'input', highlightPath: p.path }));
+  if (report.ok) return { ok: true, value: report, report, problems };
+  const first = problems[0];
+  return { ok: false, layer: 'protocol', code: first.code, path: first.path, message: first.message, target: 'input', highlightPath: first.path, issues: [], problems, value: report, report };
 }
 
 function classification(result) {

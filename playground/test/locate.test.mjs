@@ -147,5 +147,6 @@ test('detectKind guesses each kind from its usual shape', () => {
   assert.deepEqual(detectKind('{"jsonrpc":"2.0","method":"a","id":1}'), { kind: 'jsonrpc' });
   assert.deepEqual(detectKind('{"jsonrpc":"2.0","method":"session/prompt","id":1,"params":{}}'), { kind: 'acp' });
   assert.deepEqual(detectKind('{"sessionId":"s","prompt":[]}'), { kind: 'acp' });
+  assert.deepEqual(detectKind('{"messages":[{"role":"user","content":"hi"}],"tools":[]}'), { kind: 'chat-row' });
   assert.deepEqual(detectKind('not json'), { kind: 'action' });
 });

@@ -111,11 +111,11 @@ function assertVerdict(actual, c, label) {
 const KIND_OF_OP = {
   parseAgentActionJson: 'action', parseDecisionJson: 'decision', defineToolJson: 'tool', createRegistry: 'registry',
   validateToolInputJson: 'tool-input', assembleProviderStream: 'stream', checkSession: 'session',
-  classifyJsonRpcJson: 'jsonrpc', checkStdoutPurity: 'ndjson', admitPrompt: 'acp',
+  classifyJsonRpcJson: 'jsonrpc', checkStdoutPurity: 'ndjson', admitPrompt: 'acp', checkChatRow: 'chat-row',
 };
 
 const VALUE_SHOWN = new Set(['parseAgentActionJson', 'parseDecisionJson', 'defineToolJson', 'createRegistry',
-  'validateToolInputJson', 'assembleProviderStream', 'admitPrompt']);
+  'validateToolInputJson', 'assembleProviderStream', 'admitPrompt', 'checkChatRow']);
 
 test('every example gives the verdict its fixture expects', { timeout: 180_000 }, async () => {
   const examples = pickExamples(fixturesDir, sharedConformance);

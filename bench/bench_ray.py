@@ -65,7 +65,11 @@ def ray_rate(folder, cpus, runs):
         for _ in range(runs + 1):  # the first run also starts the workers: not counted
             t0 = time.perf_counter()
             ds = read_corpus(folder).map_batches(
-                CheckSessions, fn_constructor_kwargs={"dialect": "seed"}, batch_format="pyarrow", batch_size=1, concurrency=cpus
+                CheckSessions,
+                fn_constructor_kwargs={"dialect": "seed"},
+                batch_format="pyarrow",
+                batch_size=8,
+                compute=ray.data.ActorPoolStrategy(size=cpus),
             )
             ds = ds.materialize()
             wall = time.perf_counter() - t0

@@ -40,7 +40,8 @@ def main() -> None:
         else:
             cls, kwargs = CheckChatRows, {"strict": a.strict}
         report = read_corpus(a.dir).map_batches(
-            cls, fn_constructor_kwargs=kwargs, batch_format="pyarrow", concurrency=concurrency
+            cls, fn_constructor_kwargs=kwargs, batch_format="pyarrow",
+            compute=ray.data.ActorPoolStrategy(size=concurrency),
         )
         # Materialized once: the totals and the problems come from the same run.
         report = report.materialize()

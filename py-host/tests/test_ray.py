@@ -89,8 +89,14 @@ def cli_report(cli: Path, args: list[str], folder: Path) -> tuple[list[dict[str,
 
 
 def ray_report(folder: Path, cls: type, kwargs: dict[str, Any], batch_format: str, concurrency: int) -> list[dict[str, Any]]:
+    import ray.data
+
     ds = read_corpus(str(folder)).map_batches(
-        cls, fn_constructor_kwargs=kwargs, batch_format=batch_format, batch_size=2, concurrency=concurrency
+        cls,
+        fn_constructor_kwargs=kwargs,
+        batch_format=batch_format,
+        batch_size=2,
+        compute=ray.data.ActorPoolStrategy(size=concurrency),
     )
     return ds.take_all()
 
@@ -176,6 +182,53 @@ def test_two_node_cluster_matches_the_cli(corpus: Path, cli: Path, two_nodes: An
         problems, summary = cli_report(cli, args, corpus / folder)
         rows = ray_report(corpus / folder, cls, kwargs, "pyarrow", concurrency=2)
         assert_same(rows, problems, summary)
+
+
+def ray_workers() -> int:
+    """Ray's worker processes alive on this machine now: Linux gives each the title
+    `ray::<task or actor>` (`ray::IDLE` between tasks); the node's own agents are left out."""
+    count = 0
+    for pid in os.listdir("/proc"):
+        try:
+            with open(f"/proc/{pid}/cmdline", "rb") as f:
+                title = f.read().split(b"\0")[0]
+        except OSError:
+            continue
+        count += title.startswith(b"ray::") and not title.endswith(b"Agent")
+    return count
+
+
+@pytest.mark.skipif(not os.path.isdir("/proc/self"), reason="counts Ray's worker processes through /proc")
+def test_reads_of_many_files_start_a_bounded_number_of_workers(tmp_path: Path, corpus: Path, local_ray: Any) -> None:
+    # Reads that ask for no CPU are otherwise all started at once, one worker process each:
+    # on a corpus of many files that exhausts the node (Ray loses objects and resubmits tasks).
+    import threading
+
+    import ray.data
+
+    one = next((corpus / "sessions" / "seed").glob("*.jsonl")).read_bytes()
+    for i in range(1000):
+        (tmp_path / f"{i:04}.jsonl").write_bytes(one)
+    peak, done = [0], threading.Event()
+
+    def watch() -> None:
+        while not done.is_set():
+            peak[0] = max(peak[0], ray_workers())
+            done.wait(0.02)
+
+    watcher = threading.Thread(target=watch)
+    watcher.start()
+    try:
+        ds = read_corpus(str(tmp_path)).map_batches(
+            CheckSessions, fn_constructor_kwargs={"dialect": "seed"}, compute=ray.data.ActorPoolStrategy(size=2)
+        )
+        totals = ds.materialize().sum(["checked", "bytes"])
+    finally:
+        done.set()
+        watcher.join()
+    assert totals["sum(bytes)"] == 1000 * len(one)
+    # Two checking actors, at most two reads (the CPUs), and Ray's own idle workers.
+    assert 2 <= peak[0] <= 10, f"{peak[0]} Ray worker processes at once"
 
 
 # The classes without Ray: what a worker does with one batch.

@@ -7,7 +7,7 @@ cluster, one report row per problem, the rows the native `agent-contract check s
 
     ds = read_corpus("s3://bucket/sessions/")          # read_binary_files(include_paths=True)
     problems = ds.map_batches(CheckSessions, fn_constructor_kwargs={"dialect": "seed"},
-                              batch_format="pyarrow", concurrency=16)
+                              batch_format="pyarrow", compute=ray.data.ActorPoolStrategy(size=16))
     problems.filter(lambda row: not row["ok"]).write_parquet("out/")
 
 The classes take batches of whole files (`bytes` and `path` columns: what
@@ -156,9 +156,21 @@ def read_corpus(paths: Any, **read_args: Any) -> Any:
     `*.jsonl` and `*.jsonl.gz`. The reads ask for no CPU (`num_cpus=0`): they wait on storage,
     the checks are the work, and a pool of checking actors as large as the cluster's CPUs would
     otherwise leave Ray Data's resource budget no CPU for any read, and the pipeline would never
-    start. Other keyword arguments go to `read_binary_files`."""
+    start. Reads that ask for no CPU are bounded by count instead: at most as many at once as
+    the cluster has CPUs (`concurrency`). Other keyword arguments go to `read_binary_files`."""
     import ray.data
 
     read_args.setdefault("file_extensions", ["jsonl", "jsonl.gz"])
     read_args.setdefault("num_cpus", 0)
+    read_args.setdefault("concurrency", _read_concurrency())
     return ray.data.read_binary_files(paths, include_paths=True, **read_args)
+
+
+def _read_concurrency() -> int:
+    """The cluster's CPUs: a read that asks for no CPU is otherwise never held back, and Ray
+    starts a worker process for every read task at once (on 4,000 files, 196 tasks and over 80
+    worker processes on a 2-CPU node, whose memory and CPUs they exhaust: objects are lost and
+    resubmitted, and the pipeline stalls)."""
+    import ray
+
+    return max(1, int(ray.cluster_resources().get("CPU", 1)))

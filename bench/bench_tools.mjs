@@ -1,5 +1,5 @@
-// Tool input validation performance, Node: ours vs Ajv 8 (draft 2020-12, compiled once),
-// small input as a value and as text, a ~1 MB input as JSON text, and schema compile time.
+// Tool input validation performance, Node: ours vs Ajv 8 (draft 2020-12, compiled once) and
+// @cfworker/json-schema (the validator edge runtimes use: no code generation), small input as a value and as text, a ~1 MB input as JSON text, and schema compile time.
 // Usage: node bench_tools.mjs [--json out.json] (also writes out/tool_cases.json for Python)
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -10,12 +10,16 @@ import { core as rawCore } from './raw_core.mjs';
 
 const require = createRequire(import.meta.url);
 const Ajv2020 = require('ajv/dist/2020').default;
+const { Validator: CfworkerValidator } = require('@cfworker/json-schema');
 // The raw wasm-bindgen export (returns the core's JSON reply), to split our time.
 const core = rawCore;
 
 const tool = defineTool(toolDef);
 const ajv = new Ajv2020({ allErrors: false });
 const ajvValidate = ajv.compile(inputSchema);
+// Draft 2020-12, stopping at the first error (ours and Ajv's `allErrors: false` do too).
+const cfworker = new CfworkerValidator(inputSchema, '2020-12', true);
+const cfworkerValid = (value) => cfworker.validate(value).valid;
 
 const smallText = JSON.stringify(small);
 const bigText = JSON.stringify(big);
@@ -27,6 +31,7 @@ for (const [name, value, text] of [['small', small, smallText], ['big', big, big
   if (JSON.stringify(validateToolInput(tool, value)) !== text) throw new Error(`ours (value) changed ${name}`);
   if (JSON.stringify(validateToolInputJson(tool, text)) !== text) throw new Error(`ours (text) changed ${name}`);
   if (!ajvValidate(JSON.parse(text))) throw new Error(`ajv rejected ${name}`);
+  if (!cfworkerValid(JSON.parse(text))) throw new Error(`@cfworker/json-schema rejected ${name}`);
 }
 // ... and all reject the same bad inputs.
 for (const bad of [{ ...small, mode: 'delete' }, { ...small, path: 'a b' }, { ...small, edits: [{ line: 0, text: '' }] }]) {
@@ -36,10 +41,14 @@ for (const bad of [{ ...small, mode: 'delete' }, { ...small, path: 'a b' }, { ..
   } catch {
     threw = true;
   }
-  if (!threw || ajvValidate(bad)) throw new Error(`not rejected by both: ${JSON.stringify(bad)}`);
+  if (!threw || ajvValidate(bad) || cfworkerValid(bad)) throw new Error(`not rejected by both: ${JSON.stringify(bad)}`);
 }
 
-const results = { node: process.version, ajv: require('ajv/package.json').version, big_bytes: Buffer.byteLength(bigText), big_edits: EDITS };
+const results = {
+  node: process.version,
+  ajv: require('ajv/package.json').version,
+  cfworker: require('@cfworker/json-schema/package.json').version,
+  big_bytes: Buffer.byteLength(bigText), big_edits: EDITS };
 
 // Schema compile per tool (first: the later groups leave megabytes of garbage behind). The core caches compiled schemas by canonical schema text, so each
 // defineTool call gets a schema that differs by `$comment: "v<i>"` (a new cache key: a real
@@ -76,6 +85,7 @@ Object.assign(
   measureGroup({
     s_ours_value: () => validateToolInput(tool, small),
     s_ajv_value: () => ajvValidate(small),
+    s_cfworker_value: () => cfworkerValid(small),
     s_ours_text: () => validateToolInputJson(tool, smallText),
     s_ajv_text: () => ajvValidate(JSON.parse(smallText)),
     s_core_text: () => core.validateToolInputJson(tool, smallText, undefined),
@@ -123,6 +133,8 @@ const r = results;
 table('Tool input (Node) small valid input (167 bytes), typical tool schema — no target', [
   { label: 'validateToolInput(tool, value)', result: r.s_ours_value, base: r.s_ajv_value, baseName: 'Ajv' },
   { label: 'Ajv 8 (2020) compiled validate(value)', result: r.s_ajv_value, base: r.s_ajv_value, baseName: 'Ajv' },
+  { label: 'validateToolInput(tool, value) — target: faster than @cfworker', result: r.s_ours_value, base: r.s_cfworker_value, baseName: '@cfworker' },
+  { label: '@cfworker/json-schema validate(value)', result: r.s_cfworker_value, base: r.s_ajv_value, baseName: 'Ajv' },
   { label: 'validateToolInputJson(tool, text)', result: r.s_ours_text, base: r.s_ajv_text, baseName: 'JSON.parse+Ajv' },
   { label: 'JSON.parse + Ajv validate', result: r.s_ajv_text, base: r.s_ajv_text, baseName: 'JSON.parse+Ajv' },
   { label: '  of which core export (text → reply)', result: r.s_core_text, base: r.s_ours_text, baseName: 'of ours' },

@@ -59,7 +59,7 @@ def ray_rate(folder, cpus, runs):
 
     from agent_contract.ray import CheckSessions, read_corpus
 
-    ray.init(num_cpus=cpus, include_dashboard=False, _node_ip_address="127.0.0.1", log_to_driver=False, configure_logging=False)
+    ray.init(address="local", num_cpus=cpus, include_dashboard=False, _node_ip_address="127.0.0.1", log_to_driver=False, configure_logging=False)
     try:
         best = None
         for _ in range(runs + 1):  # the first run also starts the workers: not counted

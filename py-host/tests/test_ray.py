@@ -133,7 +133,9 @@ def manifest_codes(corpus: Path, folder: str) -> list[tuple[str, int, str]]:
 def local_ray() -> Iterator[Any]:
     import ray
 
+    # A Ray of its own, even when another runs on this machine (ray.init would join that one).
     ray.init(
+        address="local",
         num_cpus=2,
         include_dashboard=False,
         _node_ip_address="127.0.0.1",

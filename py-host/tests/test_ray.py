@@ -26,7 +26,7 @@ import pandas as pd
 import pyarrow as pa
 
 import agent_contract
-from agent_contract.ray import REPORT_COLUMNS, CheckChatRows, CheckSessions, read_corpus
+from agent_contract.ray import REPORT_COLUMNS, CheckChatRows, CheckSessions, list_corpus, read_corpus
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -88,10 +88,14 @@ def cli_report(cli: Path, args: list[str], folder: Path) -> tuple[list[dict[str,
     return problems, summary
 
 
-def ray_report(folder: Path, cls: type, kwargs: dict[str, Any], batch_format: str, concurrency: int) -> list[dict[str, Any]]:
+def ray_report(
+    folder: Path, cls: type, kwargs: dict[str, Any], batch_format: str, concurrency: int, listed: bool = False
+) -> list[dict[str, Any]]:
+    """The report of a pipeline over `folder`: files read by Ray (`read_corpus`), or, `listed`,
+    their paths alone (`list_corpus`), each file read by the checking worker."""
     import ray.data
 
-    ds = read_corpus(str(folder)).map_batches(
+    ds = (list_corpus(str(folder), files_per_block=3) if listed else read_corpus(str(folder))).map_batches(
         cls,
         fn_constructor_kwargs=kwargs,
         batch_format=batch_format,
@@ -172,6 +176,8 @@ def test_local_ray_matches_the_cli(corpus: Path, cli: Path, local_ray: Any) -> N
         assert problems and summary["problems"] == len(problems)
         rows = ray_report(corpus / folder, cls, kwargs, batch_format, concurrency=2)
         assert_same(rows, problems, summary)
+        listed = ray_report(corpus / folder, cls, kwargs, batch_format, concurrency=2, listed=True)
+        assert_same(listed, problems, summary)
         codes = {(p["path"], p["line"], p["code"]) for p in problems}
         for fault in manifest_codes(corpus, folder):
             assert fault in codes
@@ -184,6 +190,26 @@ def test_two_node_cluster_matches_the_cli(corpus: Path, cli: Path, two_nodes: An
         problems, summary = cli_report(cli, args, corpus / folder)
         rows = ray_report(corpus / folder, cls, kwargs, "pyarrow", concurrency=2)
         assert_same(rows, problems, summary)
+        assert_same(ray_report(corpus / folder, cls, kwargs, "pyarrow", concurrency=2, listed=True), problems, summary)
+
+
+def test_list_corpus_takes_the_files_the_cli_takes(corpus: Path, tmp_path: Path) -> None:
+    # No Ray needed to list: the files of a directory (recursively, `*.jsonl` and `*.jsonl.gz`
+    # only, in path order) and a file named as given, whatever its name.
+    from agent_contract.ray import _list_files
+
+    (tmp_path / "deep" / "er").mkdir(parents=True)
+    for name in ("b.jsonl", "a.jsonl.gz", "deep/er/c.jsonl", "notes.txt", "x.json", "deep/y.gz"):
+        (tmp_path / name).write_bytes(b"")
+    named = tmp_path / "notes.txt"
+    assert _list_files([str(tmp_path), str(named)]) == [
+        str(tmp_path / "a.jsonl.gz"),
+        str(tmp_path / "b.jsonl"),
+        str(tmp_path / "deep" / "er" / "c.jsonl"),
+        str(named),
+    ]
+    with pytest.raises(FileNotFoundError):
+        _list_files([str(tmp_path / "absent")])
 
 
 def ray_workers() -> int:

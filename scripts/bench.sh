@@ -67,9 +67,11 @@ PYTHONPATH="$root/py-host/src${PYTHONPATH:+:$PYTHONPATH}" .venv/bin/python bench
 # and max RSS on corpora of BENCH_CORPUS_GB (default 0.5 and 2 GB, generated and deleted).
 cargo build --quiet --release -p agent-contract-cli
 .venv/bin/python bench/bench_corpus.py --memory "${BENCH_CORPUS_GB:-0.5,2}" --json "$out/corpus.json"
-# Ray Data over the core (agent_contract.ray): 1 against 2 local CPUs on generated sessions, and
-# the Python batch entries per core beside json.loads and jsonschema-rs (bench/bench_ray.py).
-PYTHONPATH="$root/py-host/src${PYTHONPATH:+:$PYTHONPATH}" .venv/bin/python bench/bench_ray.py --json "$out/ray.json"
+# Ray Data over the core (agent_contract.ray): 1 against 2 local CPUs on BENCH_RAY_SESSIONS
+# generated session files of ~217 KB (default 4,000, ~1 GB: Ray's fixed cost per pipeline is then
+# small beside the checks), and the Python batch entries per core beside json.loads and
+# jsonschema-rs (bench/bench_ray.py).
+PYTHONPATH="$root/py-host/src${PYTHONPATH:+:$PYTHONPATH}" .venv/bin/python bench/bench_ray.py --sessions "${BENCH_RAY_SESSIONS:-4000}" --dir /tmp/agent-contract-ray-corpus-"${BENCH_RAY_SESSIONS:-4000}" --json "$out/ray.json"
 # The hostile cases' absolute time bounds (1 s per call at the default limits, the fuzzers' short
 # runs' 1 s per MB): asserted here, not in the test suite, which asserts growth ratios that a
 # loaded machine cannot break (js-tests/timing.mjs, py-host/tests/timing.py).

@@ -3,9 +3,10 @@
 // see `build`); this file turns it into objects (JSON.parse gives own data properties,
 // `__proto__` included), puts `undefined` back where the core says it was, freezes tool
 // definitions and raises ContractError. The functions come from the core's operation table
-// (dist/operations.js, generated from `describe()`): one adapter per reply kind, and the rows
-// whose arguments the host holds compiled (tools, registries) or keeps (texts) written here.
-import { OPERATIONS, PROJECTIONS } from './dist/operations.js';
+// (dist/operations.js, generated from `describe()`): one adapter per reply kind (a tool or a
+// registry the package returned answered by its handle), and written out here only the rows
+// that make what the host holds (tools, registries, sessions, stateful objects) or batches.
+import { OPERATIONS } from './dist/operations.js';
 
 export class ContractError extends Error {
   constructor(error) {
@@ -531,10 +532,15 @@ export function createApi(load, renew, schema = true) {
     compiled.set(deepFreeze(outcome.value), { inner, owner: core });
     return outcome;
   };
-  const projection = (kind, name) => (registry) => {
-    const handle = handleOf(registry);
-    return done(handle ? handle.project(PROJECTIONS.indexOf(kind)) : core[name](registry));
-  };
+  // A row whose first argument is a tool or a registry: a value the package returned is
+  // answered by its handle's method of the row's name when the handle has one; any other
+  // value, or a row the handle lacks (compareContracts, diffCatalogs, ...), by the core's export.
+  const call = (name, first) => (first === 'tool' || first === 'registry'
+    ? (a, b, c, d) => {
+      const handle = handleOf(a);
+      return handle !== undefined && typeof handle[name] === 'function' ? handle[name](b, c, d) : core[name](a, b, c, d);
+    }
+    : (a, b, c, d) => core[name](a, b, c, d));
   // The verdict rows' exports are `<name>Verdict`.
   const valueVerdict = (name, run = `${name}Verdict`) => (value, options) => {
     const reply = checked(core[run](value, options));
@@ -545,9 +551,12 @@ export function createApi(load, renew, schema = true) {
     const reply = checked(core[run](text, options));
     return typeof reply === 'string' ? decode(reply) : { ok: true, value: build(JSON.parse(textOf(text)), shapeOf(reply)) };
   };
-  // The accepted text's value is JSON.parse of the text this side holds: the value the core
-  // would have written back, without the core building it and this side decoding it.
-  const withTextValue = (outcome, text) => {
+  // A text-verdict row (its text argument at `at`): on success the core says only that it
+  // accepted the text as one I-JSON value, and the value is JSON.parse of the text this side
+  // holds, the value the core would have written back, without building and decoding it.
+  const textValue = (run, at) => (...args) => {
+    const text = (args[at] = textArgument(args[at]));
+    const outcome = done(run(...args));
     if (outcome.ok) outcome.value = JSON.parse(textOf(text));
     return outcome;
   };
@@ -566,38 +575,15 @@ export function createApi(load, renew, schema = true) {
       return [decode(reply), (i) => JSON.parse((lines ??= textOf(kept).split('\n'))[i])];
     } },
     validateToolInputs: { each: (tool, inputs, options) => {
-      const handle = handleOf(tool);
       roomFor(itemCount(inputs));
-      return [done(handle ? handle.validateMany(inputs, options) : core.validateToolInputs(tool, inputs, options))];
+      return [done(call('validateToolInputs', 'tool')(tool, inputs, options))];
     } },
     checkChatRows: { outcome: (rows, options) => decode(listBatch(core.checkChatRows, rows, options)) },
     checkChatRowsJsonl: { outcome: (text, options) => decode(textBatch(core.checkChatRowsJsonl, text, options)[0]) },
-    parseJson: { outcome: (text, options) => {
-      text = textArgument(text);
-      return withTextValue(done(core.parseJson(text, options)), text);
-    } },
     defineTool: { outcome: (def, options) => held(new core.ToolHandle(def, options), true) },
     defineToolJson: { outcome: (text, options) => held(core.ToolHandle.fromJson(text, options), true) },
     createRegistry: { outcome: (tools, options) => held(new core.RegistryHandle(tools, options), false) },
-    validateToolInput: { outcome: (tool, input, options) => {
-      const handle = handleOf(tool);
-      return done(handle ? handle.validate(input, options) : core.validateToolInput(tool, input, options));
-    } },
-    validateToolInputJson: { outcome: (tool, text, options) => {
-      text = textArgument(text);
-      const handle = handleOf(tool);
-      return withTextValue(done(handle ? handle.validateJson(text, options) : core.validateToolInputJson(tool, text, options)), text);
-    } },
-    checkToolCall: { outcome: (registry, action, policy, options) => {
-      const handle = handleOf(registry);
-      return done(handle ? handle.checkToolCall(action, policy, options) : core.checkToolCall(registry, action, policy, options));
-    } },
-    catalog: { outcome: projection('catalog', 'catalog'), finish: deepFreeze },
-    toOpenAITools: { outcome: projection('openai', 'toOpenAITools') },
-    toOpenAIResponsesTools: { outcome: projection('openai-responses', 'toOpenAIResponsesTools') },
-    toAnthropicTools: { outcome: projection('anthropic', 'toAnthropicTools') },
-    toMcpTools: { outcome: projection('mcp', 'toMcpTools') },
-    toGeminiTools: { outcome: projection('gemini', 'toGeminiTools') },
+    catalog: { finish: deepFreeze },
     definePolicy: { finish: deepFreeze },
     fromSeedTool: { finish: deepFreeze },
     classifyJsonRpc: { finish: linked },
@@ -692,9 +678,10 @@ export function createApi(load, renew, schema = true) {
       api[name] = (a, b, c) => each(...own.each(a, b, c));
       continue;
     }
-    const outcome = own.outcome ?? (row.reply === 'verdict'
-      ? (row.args[0] === 'text' ? textVerdict : valueVerdict)(name)
-      : (a, b, c, d) => done(core[name](a, b, c, d)));
+    const run = call(name, row.args[0]);
+    const outcome = own.outcome ?? (row.reply === 'verdict' ? (row.args[0] === 'text' ? textVerdict : valueVerdict)(name)
+      : row.reply === 'text-verdict' ? textValue(run, row.args.indexOf('text'))
+        : (a, b, c, d) => done(run(a, b, c, d)));
     const finish = own.finish;
     api[name] = (a, b, c, d) => unwrap(outcome(a, b, c, d), finish);
     if (row.safe) api[`safe${capital(name)}`] = (a, b, c, d) => safe(outcome(a, b, c, d), finish);

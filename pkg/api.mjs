@@ -432,6 +432,7 @@ export function createApi(load, renew, schema = true) {
   function resource(inner, opened, methods) {
     const owner = core;
     const reply = (text) => decode(checkedIn(owner, text));
+    const answer = (text) => unwrap(reply(text));
     const check = opened && reply(opened(inner));
     if (check && !check.ok) {
       inner.free();
@@ -442,7 +443,7 @@ export function createApi(load, renew, schema = true) {
     for (const [name, method] of Object.entries(methods)) {
       object[name] = (...args) => {
         if (freed) throw new Error('this object was freed');
-        return method((text) => unwrap(reply(text)), inner, ...args);
+        return method(answer, inner, ...args);
       };
     }
     object.free = () => {

@@ -50,9 +50,10 @@ function isBytes(input) {
 /**
  * createCore: the glue's factory (scripts/package-js.mjs); defaultWasmUrl: the wasm next to the
  * calling module (a `new URL(literal, import.meta.url)` there, so that bundlers see it);
- * where: for NotInitializedError's message. Returns {api, init, initSync, noteFailure, loadSync}.
+ * where: for NotInitializedError's message; schema: whether the core has the schema engine's
+ * rows. Returns {api, init, initSync, noteFailure, loadSync}.
  */
-export function createLoader(createCore, defaultWasmUrl, where) {
+export function createLoader(createCore, defaultWasmUrl, where, schema = true) {
   const file = where.file;
   let loaded = false; // init or initSync made the instance
   let first; // that instance, until the API takes it (the API then drops it when it renews)
@@ -159,7 +160,7 @@ export function createLoader(createCore, defaultWasmUrl, where) {
     const core = first;
     first = undefined;
     return core;
-  }, () => (renewable ? instantiateSync(compiled) : undefined));
+  }, () => (renewable ? instantiateSync(compiled) : undefined), schema);
   Object.assign(api, { init, initSync, NotInitializedError });
   return { api, init, initSync, noteFailure, loadSync };
 }

@@ -335,7 +335,7 @@ const overDefaults = (value) => {
   return sizeOf(value, new Set(), budget) > 4 * MB || budget.longest > MB;
 };
 
-const PROGRAMMER_ERRORS = [/^this assembler was freed$/, /^this session checker was freed$/, /^this lifecycle was freed$/, /^this object was freed$/];
+const PROGRAMMER_ERRORS = [/^this object was freed$/];
 // Functions that take no options argument.
 const NO_OPTIONS = new Set(['isCanonicalBase64', 'sniffMediaType', 'advertisePromptCapabilities', 'geminiSchemaIssues']);
 const LIFECYCLE_CALLS = ['admitted', 'written', 'enqueue', 'cancel', 'agentIdle', 'outputDelivered', 'settle', 'abandon'];

@@ -19,7 +19,7 @@ test('the packed tarball installs and works from CJS and ESM', () => {
     const packed = JSON.parse(execFileSync('npm', ['pack', '--json', '--pack-destination', work, pkgDir], { encoding: 'utf8' }));
     const files = packed[0].files.map((f) => f.path);
     for (const required of ['index.cjs', 'index.mjs', 'browser.mjs', 'init.mjs', 'shared.mjs', 'wasm.mjs', 'api.mjs',
-      'index.d.ts', 'dist/index.d.cts', 'dist/agent_contract.js', 'dist/agent_contract_bg.wasm',
+      'index.d.ts', 'dist/index.d.cts', 'dist/agent_contract.js', 'dist/agent_contract_bg.wasm', 'dist/operations.js',
       'README.md', 'LICENSE-MIT', 'LICENSE-APACHE', 'package.json', 'bin/agent-contract.mjs', 'dist/cli/agent-contract.wasm',
       // The protocol entry: its modules, declarations, glue and wasm.
       'loader.mjs', 'protocol/index.mjs', 'protocol/index.cjs', 'protocol/browser.mjs', 'protocol/init.mjs',

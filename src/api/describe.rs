@@ -31,6 +31,21 @@ pub const MEMORY: MemoryPolicy = MemoryPolicy {
     batch_items_max: 65_536,
 };
 
+impl MemoryPolicy {
+    /// Whether an instance a call left at `bytes` is replaced before the next call.
+    pub fn renew_due(&self, bytes: usize) -> bool {
+        bytes > self.renew_after_bytes
+    }
+
+    /// Whether a batch of `items` items (counted up to `batch_items_max`: past it the core
+    /// answers at once) may take an instance now at `bytes` past `bound`: its reply is written
+    /// item by item, so the batch starts in a fresh instance.
+    pub fn needs_room(&self, bytes: usize, items: usize) -> bool {
+        let items = items.min(self.batch_items_max);
+        items > 0 && bytes.saturating_add(items * self.batch_item_bytes) > self.bound
+    }
+}
+
 /// The registry projections, in the order of the component's `project(kind)`.
 pub const PROJECTIONS: &[&str] = &["catalog", "openai", "openai-responses", "anthropic", "mcp", "gemini"];
 
@@ -161,4 +176,22 @@ pub fn describe() -> Value {
         ("operations", Value::Array(operations)),
         ("objects", Value::Array(objects)),
     ])
+}
+
+#[cfg(test)]
+mod tests {
+    use super::MEMORY;
+
+    #[test]
+    fn the_memory_policy_renews_past_its_threshold_and_makes_room_for_batches() {
+        assert!(!MEMORY.renew_due(MEMORY.renew_after_bytes));
+        assert!(MEMORY.renew_due(MEMORY.renew_after_bytes + 1));
+        // No items, no room needed; a batch counted past the most a batch holds is that most.
+        assert!(!MEMORY.needs_room(MEMORY.bound, 0));
+        let fits = (MEMORY.bound - MEMORY.renew_after_bytes) / MEMORY.batch_item_bytes;
+        assert!(!MEMORY.needs_room(MEMORY.renew_after_bytes, fits));
+        assert!(MEMORY.needs_room(MEMORY.renew_after_bytes, fits + 1));
+        assert_eq!(MEMORY.needs_room(0, usize::MAX), MEMORY.needs_room(0, MEMORY.batch_items_max));
+        assert!(MEMORY.needs_room(MEMORY.renew_after_bytes, usize::MAX));
+    }
 }

@@ -659,6 +659,7 @@ impl StreamAssembler {
 pub struct ProviderAssembler {
     inner: Result<crate::stream::provider_stream::ProviderStream, ContractError>,
     cap: Caps,
+    held: HeldLead,
 }
 
 #[wasm_bindgen]
@@ -670,6 +671,7 @@ impl ProviderAssembler {
         ProviderAssembler {
             inner: crate::stream::provider_stream::ProviderStream::from_host(&o.value(provider), Some(&o.input)),
             cap: o.cap,
+            held: HeldLead::default(),
         }
     }
 
@@ -680,11 +682,29 @@ impl ProviderAssembler {
         })
     }
 
+    /// Raw SSE: a string chunk ending in the lead half of a surrogate pair keeps that half for
+    /// the next chunk (`HeldLead`), so the pair reaches the SSE decoder whole.
     #[wasm_bindgen(js_name = pushSse)]
     pub fn push_sse(&mut self, chunk: JsValue) -> String {
         let cap = self.cap;
+        let held = &mut self.held;
         reply(match &mut self.inner {
-            Ok(a) => push_sse_text(a, &chunk, cap).map(|()| Value::Null),
+            Ok(a) => {
+                if let Text::Other(v) = Text::of(&chunk) {
+                    a.push_sse_host(&JsInput::root(v, cap)).map(|()| Value::Null)
+                } else if let Err(e) = a.push_sse(&[]) {
+                    // A failed stream answers its error to every chunk, even one with no text.
+                    Err(e)
+                } else {
+                    let mut result = Ok(());
+                    let sink = |bytes: &[u8]| {
+                        if result.is_ok() {
+                            result = a.push_sse(bytes);
+                        }
+                    };
+                    push_text(&chunk, "", held, sink).and(result).map(|()| Value::Null)
+                }
+            }
             Err(e) => Err(e.clone()),
         })
     }
@@ -693,8 +713,14 @@ impl ProviderAssembler {
         reply(self.inner.as_ref().map(|a| a.preview()).map_err(|e| e.clone()))
     }
 
-    pub fn finish(&self) -> String {
-        reply(self.inner.as_ref().map_err(|e| e.clone()).and_then(|a| a.finish()))
+    /// A lead half still held goes in alone first (the SSE decoder replaces it).
+    pub fn finish(&mut self) -> String {
+        let held = &mut self.held;
+        reply(self.inner.as_mut().map_err(|e| e.clone()).and_then(|a| {
+            let mut result = Ok(());
+            held.flush(&mut |bytes: &[u8]| result = a.push_sse(bytes));
+            result.and_then(|()| a.finish())
+        }))
     }
 }
 
@@ -749,6 +775,28 @@ pub fn memory_bytes() -> f64 {
     return (core::arch::wasm32::memory_size(0) * 65536) as f64;
     #[cfg(not(target_arch = "wasm32"))]
     0.0
+}
+
+/// After a call: this instance's memory in bytes, negated when the memory policy
+/// (`api::describe::MEMORY`) says to replace the instance before the next call. One crossing,
+/// as `memoryBytes` was, so the check costs a call nothing more.
+#[wasm_bindgen(js_name = memoryAfterCall)]
+pub fn memory_after_call() -> f64 {
+    let bytes = memory_bytes();
+    if api::describe::MEMORY.renew_due(bytes as usize) {
+        -bytes
+    } else {
+        bytes
+    }
+}
+
+/// Before a batch of `items` items (a host's count of the list's length or the text's
+/// characters, which may be infinite when it could not read one): whether to start it in a
+/// fresh instance (`MemoryPolicy::needs_room`).
+#[wasm_bindgen(js_name = needsRoom)]
+pub fn needs_room(items: f64) -> bool {
+    let items = if items.is_finite() && items >= 0.0 { items as usize } else { usize::MAX };
+    api::describe::MEMORY.needs_room(memory_bytes() as usize, items)
 }
 
 // Messages and sessions (seed 004). Session texts cross whole: `maxBytes` bounds each line.
@@ -824,6 +872,7 @@ pub fn to_seed_tool(tool: JsValue) -> String {
 #[wasm_bindgen]
 pub struct SessionChecker {
     inner: Result<crate::session::check::SessionReader, ContractError>,
+    held: HeldLead,
 }
 
 #[wasm_bindgen]
@@ -831,36 +880,37 @@ impl SessionChecker {
     #[wasm_bindgen(constructor)]
     pub fn new(options: JsValue) -> SessionChecker {
         let o = CallOptions::read(&options, OptionSet::Session);
-        SessionChecker { inner: api::create_session_reader(Some(&o.input)) }
+        SessionChecker { inner: api::create_session_reader(Some(&o.input)), held: HeldLead::default() }
     }
 
+    /// The problems of the lines this chunk completed; a string chunk ending in the lead half of
+    /// a surrogate pair keeps it for the next chunk (`HeldLead`).
     pub fn push(&mut self, chunk: JsValue) -> String {
+        let held = &mut self.held;
         reply(match &mut self.inner {
             Ok(reader) => {
-                let text = Text::of(&chunk);
-                match &text {
-                    Text::Other(v) => Err(api::not_text(&JsInput::root(v.clone(), Caps::FLOOR))),
-                    _ => {
-                        let mut found = Vec::new();
-                        let mut from = 0;
-                        while from < text.len() {
-                            let to = text.piece_end(from, SSE_PIECE);
-                            if let Value::Array(items) = reader.push(&text.bytes(from, to)) {
-                                found.extend(items);
-                            }
-                            from = to;
-                        }
-                        Ok(Value::Array(found))
+                let mut found = Vec::new();
+                push_text(&chunk, "", held, |bytes| {
+                    if let Value::Array(items) = reader.push(bytes) {
+                        found.extend(items);
                     }
-                }
+                })
+                .map(|()| Value::Array(found))
             }
             Err(e) => Err(e.clone()),
         })
     }
 
+    /// The report; a lead half still held goes in alone first.
     pub fn finish(&mut self) -> String {
+        let held = &mut self.held;
         reply(match &mut self.inner {
-            Ok(reader) => Ok(reader.finish()),
+            Ok(reader) => {
+                held.flush(&mut |bytes: &[u8]| {
+                    reader.push(bytes);
+                });
+                Ok(reader.finish())
+            }
             Err(e) => Err(e.clone()),
         })
     }

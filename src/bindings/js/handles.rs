@@ -52,6 +52,9 @@ impl ToolHandle {
         }
     }
 
+    /// The handle's methods are named as the operations they answer (`validateToolInput*`), so
+    /// the package calls them as it calls the rows.
+    #[wasm_bindgen(js_name = validateToolInput)]
     pub fn validate(&self, input: JsValue, options: JsValue) -> String {
         let o = CallOptions::read(&options, OptionSet::ToolRead);
         reply(match &self.inner {
@@ -61,7 +64,7 @@ impl ToolHandle {
     }
 
     /// A verdict-only reply, as `validateToolInputJson`.
-    #[wasm_bindgen(js_name = validateJson)]
+    #[wasm_bindgen(js_name = validateToolInputJson)]
     pub fn validate_json(&self, text: JsValue, options: JsValue) -> String {
         let o = CallOptions::read(&options, OptionSet::ToolRead);
         verdict_text(
@@ -73,7 +76,7 @@ impl ToolHandle {
         )
     }
 
-    #[wasm_bindgen(js_name = validateMany)]
+    #[wasm_bindgen(js_name = validateToolInputs)]
     pub fn validate_many(&self, inputs: JsValue, options: JsValue) -> String {
         let o = CallOptions::read(&options, OptionSet::ToolRead);
         let mut batch = BatchWriter::new();
@@ -131,19 +134,40 @@ impl RegistryHandle {
         })
     }
 
-    /// 0 catalog, 1 OpenAI, 2 OpenAI Responses, 3 Anthropic, 4 MCP, 5 Gemini.
-    pub fn project(&self, kind: u32) -> String {
-        let provider = match kind {
-            1 => Some(api::Provider::OpenAi),
-            2 => Some(api::Provider::OpenAiResponses),
-            3 => Some(api::Provider::Anthropic),
-            4 => Some(api::Provider::Mcp),
-            5 => Some(api::Provider::Gemini),
-            _ => None,
-        };
+    fn project(&self, provider: Option<api::Provider>) -> String {
         reply(match &self.inner {
             Ok(h) => api::registry_project(h, provider),
             Err(e) => Err(e.clone()),
         })
+    }
+
+    // The projections, named as their operations.
+    pub fn catalog(&self) -> String {
+        self.project(None)
+    }
+
+    #[wasm_bindgen(js_name = toOpenAITools)]
+    pub fn to_openai_tools(&self) -> String {
+        self.project(Some(api::Provider::OpenAi))
+    }
+
+    #[wasm_bindgen(js_name = toOpenAIResponsesTools)]
+    pub fn to_openai_responses_tools(&self) -> String {
+        self.project(Some(api::Provider::OpenAiResponses))
+    }
+
+    #[wasm_bindgen(js_name = toAnthropicTools)]
+    pub fn to_anthropic_tools(&self) -> String {
+        self.project(Some(api::Provider::Anthropic))
+    }
+
+    #[wasm_bindgen(js_name = toMcpTools)]
+    pub fn to_mcp_tools(&self) -> String {
+        self.project(Some(api::Provider::Mcp))
+    }
+
+    #[wasm_bindgen(js_name = toGeminiTools)]
+    pub fn to_gemini_tools(&self) -> String {
+        self.project(Some(api::Provider::Gemini))
     }
 }

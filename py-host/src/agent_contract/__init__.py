@@ -37,7 +37,7 @@ from ._objects import (
     ndjson_frames_async,
     rpc_message,
 )
-from ._text import cross, is_text, limits_of, max_text_bytes, snapshot, stand_in
+from ._text import cross, is_text, limits_of, max_text_bytes, numbers, snapshot, stand_in
 from ._tools import CompiledRegistry, Tool, registry_handle
 from ._types import *  # noqa: F403  (the result types, and the signatures of the rows made below)
 from ._wire import (
@@ -274,7 +274,7 @@ def validate_tool_inputs(tool: Any, values: Any, options: Any = None) -> list[Ou
         answer = _runtime.call_rpc("validate-tool-inputs", write(tool, max_depth, max_bytes), text, options_text(options))
     else:
         answer = tool._instance.resource_call("compiled-tool", "validate-many", resource, text, options_text(options))
-    return outcomes(reply(answer))
+    return outcomes(answer)
 
 
 def check_tool_call(registry: Any, action: Any, policy: Any, options: Any = None) -> ApprovedCall:
@@ -311,7 +311,7 @@ def admit_prompt(request: Any, capabilities: Any, options: Any = None) -> Admiss
     decoded `bytes`; or raises ContractError. Each payload crosses back as the canonical base64
     text the core decoded and hashed, decoded here by the C decoder."""
     # Written up to the ceiling: the core judges the request by the admission limits.
-    text = write(request, limits_of(None)[0], _runtime.described()["ceilings"]["maxBytes"])
+    text = write(request, limits_of(None)[0], numbers()[3])
     decoded = reply(_runtime.call_args("admit-prompt", (text, config(capabilities), options_text(options))))
     plan: AdmissionPlan = unwrap(decoded)
     payloads = iter(decoded["payloads"])
@@ -329,7 +329,7 @@ def is_canonical_base64(text: Any) -> bool:
             return _runtime.call_args("is-canonical-base64-text", (text,))  # type: ignore[return-value]
         except UnicodeEncodeError:
             pass  # lone surrogates: not a WIT string; the core reads its host text instead
-    return _runtime.call_args("is-canonical-base64", (write(text, 0, _runtime.described()["ceilings"]["maxBytes"]),))  # type: ignore[return-value]
+    return _runtime.call_args("is-canonical-base64", (write(text, 0, numbers()[3]),))  # type: ignore[return-value]
 
 
 def sniff_media_type(data: Any) -> Optional[str]:
@@ -472,8 +472,8 @@ def _made(row: dict[str, Any]) -> Callable[..., Any]:
         return lambda *given: value(_runtime.call_args(export, tuple(config(v) for v in given)))
     if args == ["value"]:
         if reply_kind == "batch":
-            return lambda values, options=None: outcomes(call_value(export, values, options, batch=True))
-        return lambda given, options=None: unwrap(call_value(export, given, options))
+            return lambda values, options=None: call_value(export, values, options, batch=True, decode=outcomes)
+        return lambda given, options=None: call_value(export, given, options, decode=value)
     first = args.index("value")
 
     def call(*given: Any) -> Any:

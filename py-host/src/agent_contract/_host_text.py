@@ -11,7 +11,7 @@ import re
 from json.encoder import encode_basestring  # the C version: non-ASCII left as is
 from typing import Any, Final
 
-from . import _runtime
+from ._text import _numbers, numbers
 
 LARGE: Final = "!!large"
 
@@ -96,20 +96,14 @@ def max_nodes(max_bytes: int) -> int:
     values the largest JSON text the core accepts can hold ("[0,0,...]" at the `maxBytes`
     ceiling): the core parses host text into values of ~80 bytes each in its 4 GiB memory, so
     host text may not hold more than text could, whatever the limits."""
-    return min(max_bytes + (1 << 20), _ceiling() // 2)
-
-
-def _ceiling() -> int:
-    return int(_runtime.described()["ceilings"]["maxBytes"])
+    return min(max_bytes + (1 << 20), (_numbers or numbers())[3] // 2)
 
 
 def __getattr__(name: str) -> int:
     # The core's limits by the names tests and the fuzzer use (`describe()`: no copy here).
-    where = {"DEFAULT_MAX_BYTES": ("limits", "maxBytes"), "DEFAULT_MAX_DEPTH": ("limits", "maxDepth"),
-             "MAX_BYTES_CEILING": ("ceilings", "maxBytes"), "MAX_DEPTH_CEILING": ("ceilings", "maxDepth")}
+    where = ["DEFAULT_MAX_DEPTH", "DEFAULT_MAX_BYTES", "MAX_DEPTH_CEILING", "MAX_BYTES_CEILING"]
     if name in where:
-        kind, option = where[name]
-        return int(_runtime.described()[kind][option])
+        return numbers()[where.index(name)]
     raise AttributeError(name)
 
 
@@ -198,7 +192,7 @@ def write(
 
 
 def _write(value: Any, max_depth: int, max_bytes: int, root_depth: int, copies: int, max_values: int | None) -> str:
-    ceiling = _ceiling()
+    ceiling = (_numbers or numbers())[3]
     chars_left = min(copies * max_chars(max_bytes), max_chars(ceiling))
     nodes_left = min(copies * max_nodes(max_bytes), ceiling // 2) if max_values is None else max_values
     out: list[str] = []

@@ -13,7 +13,7 @@ from typing import Any, AsyncIterable, AsyncIterator, Callable, Iterable, Iterat
 
 from . import _runtime
 from ._host_text import write
-from ._text import cross, is_text, limit_options, limits_of, snapshot
+from ._text import cross, is_text, limit_options, limits_of, numbers, snapshot
 from ._wire import collector_paused, config, not_text, options_text, reply, unwrap
 from ._types import AssembledResponse, NdjsonFrame, ProviderResponse, RpcObservation, SessionReport, StopReason
 
@@ -80,8 +80,9 @@ class Handle:
 
 
 def _ceilings() -> tuple[int, int]:
-    described = _runtime.described()
-    return described["ceilings"]["maxDepth"], described["limits"]["maxBytes"]
+    """The depth ceiling and the default size: what events and configuration are written with."""
+    n = numbers()
+    return n[2], n[1]
 
 
 class Assembler(Handle):

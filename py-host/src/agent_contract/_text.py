@@ -61,37 +61,47 @@ def limit_options(options: Any) -> tuple[Optional[int], Optional[int], bool]:
                     found[key] = v
         except Exception:
             return None, None, False
-    ceilings = _runtime.described()["ceilings"]
+    n = _numbers or numbers()
 
-    def count(name: str) -> Optional[int]:
+    def count(name: str, ceiling: int) -> Optional[int]:
         v = found.get(name)
         if type(v) is float and v.is_integer():
             v = int(v)
-        return v if type(v) is int and 1 <= v <= ceilings[name] else None
+        return v if type(v) is int and 1 <= v <= ceiling else None
 
-    return count("maxDepth"), count("maxBytes"), "maxBytes" in found
+    return count("maxDepth", n[2]), count("maxBytes", n[3]), "maxBytes" in found
+
+
+# The core's default maxDepth and maxBytes and their ceilings, read once from `describe()`.
+_numbers: list[int] = []
+
+
+def numbers() -> list[int]:
+    """[default maxDepth, default maxBytes, maxDepth ceiling, maxBytes ceiling], the core's."""
+    if not _numbers:
+        d = _runtime.described()
+        _numbers.extend((d["limits"]["maxDepth"], d["limits"]["maxBytes"], d["ceilings"]["maxDepth"], d["ceilings"]["maxBytes"]))
+    return _numbers
 
 
 def limits_of(options: Any) -> tuple[int, int]:
     """(maxDepth, maxBytes) to write a value with: the options', else the core's defaults."""
-    defaults = _runtime.described()["limits"]
+    n = _numbers or numbers()
     if options is None:
-        return defaults["maxDepth"], defaults["maxBytes"]
+        return n[0], n[1]
     depth, size, _ = limit_options(options)
-    return depth or defaults["maxDepth"], size or defaults["maxBytes"]
+    return depth or n[0], size or n[1]
 
 
 def max_text_bytes(options: Any) -> int:
     """The `maxBytes` the core will apply to a text, to cut it before it is copied: the
     option's value, the default when it is absent, the ceiling when it is invalid (the core then
     rejects the options, which it reads first)."""
-    described = _runtime.described()
+    n = _numbers or numbers()
     if options is None:
-        return int(described["limits"]["maxBytes"])
+        return n[1]
     _, size, given = limit_options(options)
-    if size is not None:
-        return size
-    return int(described["ceilings" if given else "limits"]["maxBytes"])
+    return size if size is not None else n[3] if given else n[1]
 
 
 def stand_in(text: Snapshot, max_bytes: int) -> Snapshot:

@@ -150,7 +150,7 @@ class Tool(_Compiled):
 
     def _handle(self, current: Any) -> Any:
         """The resource when this thread's instance (`current`) holds it, else None."""
-        if super()._handle(current) is None:
+        if self._instance is not current or threading.get_ident() != self._thread or self._finalizer is None:
             return None
         if self._released and not self._done:
             # Closed from another thread: released here, on the store's own thread.

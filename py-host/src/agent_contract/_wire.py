@@ -11,7 +11,7 @@ from typing import Any, Iterator, Literal, Optional
 
 from . import _runtime
 from ._host_text import OPTIONS_MAX_DEPTH, OPTIONS_MAX_VALUES, UNDEFINED, write
-from ._text import cross, limits_of, max_text_bytes, snapshot, stand_in
+from ._text import cross, limits_of, max_text_bytes, numbers, snapshot, stand_in
 from ._types import ErrorPosition, Outcome, RequestApprovalAction, SchemaIssue
 
 Layer = Literal["parse", "protocol", "contract", "transport", "stream", "schema", "domain", "admission"]
@@ -103,12 +103,12 @@ def value(text: str) -> Any:
     return unwrap(reply(text))
 
 
-def outcomes(decoded: dict[str, Any]) -> list[Outcome[Any]]:
-    """A batch's items as outcomes (the collector paused while they are built)."""
+def outcomes(text: str) -> list[Outcome[Any]]:
+    """A batch's reply as outcomes (the collector paused while they are built)."""
     with collector_paused():
         return [
             {"ok": True, "value": item["value"]} if item["ok"] else {"ok": False, "error": error(item["error"])}
-            for item in unwrap(decoded)
+            for item in value(text)
         ]
 
 
@@ -141,17 +141,17 @@ def config(value: Any) -> str:
     ceiling, but sized by the default budget, not the limits a caller raises (the ceiling's
     budget would let a few shared containers expand to 32 Mi values the core must hold;
     docs/decisions.md, "Hostile input: Python host")."""
-    described = _runtime.described()
-    return write(value, described["ceilings"]["maxDepth"], described["limits"]["maxBytes"])
+    n = numbers()
+    return write(value, n[2], n[1])
 
 
-def call_value(export: str, value: Any, options: Any, batch: bool = False) -> dict[str, Any]:
-    """A value operation: `value` written under the options' limits. A batch's elements are
+def call_value(export: str, given: Any, options: Any, batch: bool = False, decode: Any = reply) -> Any:
+    """A value operation: `given` written under the options' limits. A batch's elements are
     each an item of their own: its own depth count (the list is depth 0) and size budget."""
     max_depth, max_bytes = limits_of(options)
-    copies = max(1, len(value)) if batch and type(value) is list else 1
-    text = write(value, max_depth, max_bytes, 0 if batch else 1, copies)
-    return reply(_runtime.call_args(export, (text,), options_text(options)))
+    copies = max(1, len(given)) if batch and type(given) is list else 1
+    text = write(given, max_depth, max_bytes, 0 if batch else 1, copies)
+    return decode(_runtime.call_args(export, (text,), options_text(options)))
 
 
 def not_text(value: Any) -> dict[str, Any]:

@@ -468,18 +468,19 @@ def _made(row: dict[str, Any]) -> Callable[..., Any]:
         if reply_kind == "batch":
             return lambda text, options=None: _paused(lambda: unwrap(_call_text(export, text, options, whole=True)))
         return lambda text, options=None: unwrap(_call_text(export, text, options, whole=reply_kind == "report"))
-    if row["options"] is None:
-        return lambda *given: value(_runtime.call_args(export, tuple(config(v) for v in given)))
-    if args == ["value"]:
+    if args == ["value"] and row["options"] is not None:
         if reply_kind == "batch":
             return lambda values, options=None: call_value(export, values, options, batch=True, decode=outcomes)
         return lambda given, options=None: call_value(export, given, options, decode=value)
-    first = args.index("value")
+    first = args.index("value") if row["options"] is not None else -1
+    most = len(args) + (first >= 0)
 
-    def call(*given: Any) -> Any:
-        options = given[len(args)] if len(given) > len(args) else None
-        texts = tuple(write(v, *limits_of(options)) if i == first else config(v) for i, v in enumerate(given[: len(args)]))
-        return value(_runtime.call_args(export, texts, options_text(options)))
+    def call(*given: Any, **options: Any) -> Any:
+        if set(options) - {"options"} or not len(args) <= len(given) + len(options) <= most:
+            raise TypeError(f"{name}() takes {len(args)} arguments" + (" and options" if first >= 0 else ""))
+        opts = given[len(args)] if len(given) > len(args) else options.get("options")
+        texts = tuple(write(v, *limits_of(opts)) if i == first else config(v) for i, v in enumerate(given[: len(args)]))
+        return value(_runtime.call_args(export, texts, options_text(opts)))
 
     return call
 

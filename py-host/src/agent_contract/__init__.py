@@ -42,6 +42,7 @@ from ._tools import CompiledRegistry, Tool, registry_handle
 from ._types import *  # noqa: F403  (the result types, and the signatures of the rows made below)
 from ._wire import (
     ContractError,
+    at,
     call_text as _call_text,
     call_value,
     collector_paused,
@@ -309,16 +310,15 @@ def admit_prompt(request: Any, capabilities: Any, options: Any = None) -> Admiss
     """The pure first pass of an ACP `session/prompt` (its params `{sessionId, prompt}`): the
     plan `{sessionId, text, images, audio, resources}`, entries with a `sha256` holding their
     decoded `bytes`; or raises ContractError. Each payload crosses back as the canonical base64
-    text the core decoded and hashed, decoded here by the C decoder."""
+    text the core decoded and hashed, beside the pointer of its entry, decoded here by the C
+    decoder."""
     # Written up to the ceiling: the core judges the request by the admission limits.
     text = write(request, limits_of(None)[0], numbers()[3])
     decoded = reply(_runtime.call_args("admit-prompt", (text, config(capabilities), options_text(options))))
     plan: AdmissionPlan = unwrap(decoded)
-    payloads = iter(decoded["payloads"])
-    for key in ("images", "audio", "resources"):
-        for entry in plan[key]:  # type: ignore[literal-required]
-            if "sha256" in entry:
-                entry["bytes"] = binascii.a2b_base64(next(payloads), strict_mode=True)
+    for pointer, payload in decoded["payloads"]:
+        node, last = at(plan, pointer)
+        node[last]["bytes"] = binascii.a2b_base64(payload, strict_mode=True)
     return plan
 
 

@@ -72,16 +72,18 @@ def reply(text: str) -> dict[str, Any]:
         return {"ok": True}
     decoded: dict[str, Any] = json.loads(text)
     for pointer in decoded.pop("undefined", ()):
-        segments = [s.replace("~1", "/").replace("~0", "~") for s in pointer.split("/")[1:]]
-        node: Any = decoded
-        for segment in segments[:-1]:
-            node = node[int(segment)] if type(node) is list else node[segment]
-        last = segments[-1]
-        if type(node) is list:
-            node[int(last)] = UNDEFINED
-        else:
-            node[last] = UNDEFINED
+        node, last = at(decoded, pointer)
+        node[last] = UNDEFINED
     return decoded
+
+
+def at(root: Any, pointer: str) -> tuple[Any, Any]:
+    """The container a JSON Pointer the core wrote ends in, and its last key or index."""
+    segments = [s.replace("~1", "/").replace("~0", "~") for s in pointer.split("/")[1:]]
+    node = root
+    for segment in segments[:-1]:
+        node = node[int(segment)] if type(node) is list else node[segment]
+    return node, int(segments[-1]) if type(node) is list else segments[-1]
 
 
 def error(e: dict[str, Any]) -> ContractError:

@@ -249,14 +249,15 @@ def validate_tool_input(tool: Any, value: Any, options: Any = None) -> Any:
 def validate_tool_input_json(tool: Any, text: Any, options: Any = None) -> Any:
     """The same with the input as strict JSON text (str or bytes)."""
     resource = _compiled(tool)
-    snap = snapshot(text, max_text_bytes(options))
+    max_bytes = max_text_bytes(options)
+    snap = snapshot(text, max_bytes)
     if resource is None:
         before = (write(tool, *limits_of(options)),)
         return text_value(_call_text("validate-tool-input-json", text if snap is None else snap, options, before), snap)
     if snap is None:
         return text_value(not_text(text), snap)
     opts, instance = options_text(options), tool._instance
-    sent = stand_in(snap, max_text_bytes(options))
+    sent = stand_in(snap, max_bytes)
     call = lambda name, t: instance.resource_call("compiled-tool", name, resource, t, opts)  # noqa: E731
     return text_value(reply(cross(call, "validate-json", sent)), snap)
 

@@ -21,7 +21,7 @@ import pydantic
 from pydantic import BaseModel, Field, StringConstraints, TypeAdapter
 
 import agent_contract
-from agent_contract import _collector_paused, _outcomes, _unwrap
+from agent_contract._wire import error as _error, unwrap as _unwrap
 
 # The test build: `echo` and the full-reply twins (the path before verdict replies) are not shipped.
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "py-host", "tests"))
@@ -144,8 +144,8 @@ def per(r: dict[str, float], k: int) -> dict[str, float]:
 
 def full_jsonl(text: str) -> Any:
     """parse_agent_actions_jsonl as it was before verdict replies (the core writes every action)."""
-    with _collector_paused():
-        return _outcomes(full_reply("parse-agent-actions-jsonl", text, None, whole=True))
+    items = _unwrap(full_reply("parse-agent-actions-jsonl", text, None, whole=True))
+    return [{"ok": True, "value": i["value"]} if i["ok"] else {"ok": False, "error": _error(i["error"])} for i in items]
 
 
 def main() -> None:

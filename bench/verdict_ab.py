@@ -5,7 +5,8 @@ count. Medians of 15 rounds. Usage: python verdict_ab.py"""
 import json, time, gc, statistics, sys
 sys.path.insert(0, str(__import__("pathlib").Path(__file__).parent))
 import agent_contract
-from agent_contract import _runtime, _unwrap
+from agent_contract import _runtime
+from agent_contract._wire import unwrap as _unwrap
 # The test build (scripts/build-testing.sh): `echo` and the full-reply twins are not shipped.
 sys.path.insert(0, str(__import__("pathlib").Path(__file__).parent.parent / "py-host" / "tests"))
 from testing_core import call, call_args, full_reply

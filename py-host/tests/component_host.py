@@ -80,7 +80,8 @@ class ComponentInstance(_runtime._Instance):
         instance = wc.Linker(engine).instantiate(self.store, component)
         self.funcs = _Exports(instance, self.store)
         self.funcs["seed"](self.store, os.urandom(32))
-        self.policy = _runtime._Policy(json.loads(self.funcs["describe"](self.store))["value"])
+        self.described = json.loads(self.funcs["describe"](self.store))["value"]
+        self.policy = _runtime._Policy(self.described)
         self.rpc_funcs = _Exports(instance, self.store, _runtime.RPC)
         tools = _Exports(instance, self.store, _runtime.TOOLS)
         self.rpc_funcs["validate-tool-inputs"] = tools["validate-tool-inputs"]

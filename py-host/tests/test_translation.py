@@ -164,7 +164,7 @@ def test_a_trap_gives_a_fresh_instance() -> None:
     ac.parse_agent_action({"type": "finish", "summary": "s"})
     first = _runtime._local.instance
     with pytest.raises(Exception):
-        _runtime.call("parse-json", 1)  # not a string: fails inside the call machinery
+        _runtime.call_args("parse-json", (1,))  # not a string: fails inside the call machinery
     assert _runtime._local.instance is None
     assert ac.parse_agent_action({"type": "finish", "summary": "s"})
     assert _runtime._local.instance is not first

@@ -14,6 +14,13 @@ use crate::value::{Number, Value};
 /// result it builds: 1 MB of numbers took +42 MiB), or for a batch `batch_item_bytes` per item
 /// (its reply is written item by item: 65,535 failed items took 40-43 MiB), at most
 /// `batch_items_max` items. docs/decisions.md, "The memory bound", has the measurements.
+///
+/// Reading the memory's size costs a host whose calls are cheap (Python) a crossing, so such a
+/// host checks it after a call whose arguments held at least `check_from_chars` characters and
+/// after every `check_every` calls: shorter arguments grow the memory by ~11 MiB at most (a
+/// schema's compiled form, the worst per character outside batches, is ~0.7 KB per character),
+/// and what they leave behind between checks is bounded by the caches. Room before a call is
+/// checked only when what it may need is at least `room_from_bytes`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct MemoryPolicy {
     pub renew_after_bytes: usize,
@@ -21,6 +28,9 @@ pub struct MemoryPolicy {
     pub need_per_char: usize,
     pub batch_item_bytes: usize,
     pub batch_items_max: usize,
+    pub check_from_chars: usize,
+    pub check_every: usize,
+    pub room_from_bytes: usize,
 }
 
 pub const MEMORY: MemoryPolicy = MemoryPolicy {
@@ -29,6 +39,9 @@ pub const MEMORY: MemoryPolicy = MemoryPolicy {
     need_per_char: 48,
     batch_item_bytes: 768,
     batch_items_max: 65_536,
+    check_from_chars: 16 << 10,
+    check_every: 64,
+    room_from_bytes: 3 << 20,
 };
 
 impl MemoryPolicy {
@@ -170,6 +183,9 @@ pub fn describe() -> Value {
                 ("needPerChar", num(MEMORY.need_per_char)),
                 ("batchItemBytes", num(MEMORY.batch_item_bytes)),
                 ("batchItemsMax", num(MEMORY.batch_items_max)),
+                ("checkFromChars", num(MEMORY.check_from_chars)),
+                ("checkEvery", num(MEMORY.check_every)),
+                ("roomFromBytes", num(MEMORY.room_from_bytes)),
             ]),
         ),
         ("projections", Value::Array(PROJECTIONS.iter().map(|p| text(p)).collect())),

@@ -364,7 +364,25 @@ impl Guest for Core {
         })();
         match result {
             Ok(plan) => {
-                let payloads = plan.attachments.into_iter().map(|a| Value::String(a.base64)).collect();
+                // Each payload beside the JSON Pointer of the plan entry it belongs to (the
+                // entries holding a `sha256`, in the plan's order), so the host puts the decoded
+                // bytes there without knowing the plan's shape or the order of its lists.
+                let mut entries = Vec::new();
+                if let Value::Object(members) = &plan.value {
+                    for (key, list) in members {
+                        let Value::Array(items) = list else { continue };
+                        for (i, item) in items.iter().enumerate() {
+                            if matches!(item, Value::Object(fields) if fields.iter().any(|(k, _)| k == "sha256")) {
+                                entries.push(format!("/{}/{i}", key.replace('~', "~0").replace('/', "~1")));
+                            }
+                        }
+                    }
+                }
+                let payloads = entries
+                    .into_iter()
+                    .zip(plan.attachments)
+                    .map(|(at, a)| Value::Array(vec![Value::String(at), Value::String(a.base64)]))
+                    .collect();
                 let mut reply = outcome_value(Ok(plan.value));
                 if let Value::Object(members) = &mut reply {
                     members.push(("payloads".to_owned(), Value::Array(payloads)));

@@ -1,121 +1,90 @@
 """agent_contract: decides whether what an LLM produced may act.
 
 Every verdict comes from the Rust core, run as a WebAssembly component with no imports (it
-cannot do I/O). This module only translates: Python values become host text, text goes in as
+cannot do I/O). This package only translates: Python values become host text, text goes in as
 it is, and the core's JSON reply becomes plain dicts and lists (or a ContractError).
+
+Most functions are rows of the core's operation table (`describe()`), made from their row on
+first use: the row's argument kinds say how each argument crosses, its reply kind how the reply
+is read. The functions below are those whose row needs more of the host (a compiled tool or
+registry it holds, an iterable it reads, an object it returns). The reference is
+docs/reference.md; the signatures are in `_types.py`.
 """
 
 from __future__ import annotations
 
-import contextlib
-import gc
-import json
-from typing import Any, Iterator, Literal, Optional, Union
+import binascii
+import inspect
+from typing import TYPE_CHECKING, Any, Callable, Optional
 
-from . import _runtime
-from ._host_text import (
-    DEFAULT_MAX_BYTES,
-    CONFIG_MAX_BYTES,
-    DEFAULT_MAX_DEPTH,
-    MAX_BYTES_CEILING,
-    MAX_DEPTH_CEILING,
-    OPTIONS_MAX_DEPTH,
-    OPTIONS_MAX_VALUES,
-    UNDEFINED,
-    limits_of,
-    write,
+from . import _runtime, _types, _verdict
+from ._host_text import UNDEFINED, write
+from ._objects import (
+    Assembler,
+    NdjsonDecoder,
+    PromptLifecycle,
+    ProviderAssembler,
+    RpcSession,
+    Session,
+    SessionChecker,
+    _items,
+    assemble_provider_stream,
+    assemble_sse_lines,
+    assemble_sse_lines_async,
+    check_stdout_purity,
+    link_batch_reply,
+    ndjson_frames,
+    ndjson_frames_async,
+    rpc_message,
 )
-from ._text import Snapshot, carried, max_text_bytes, snapshot, stand_in, wtf8
-from . import _tools  # Compiled tools
-from ._tools import Tool
-from ._types import TOOL_HANDLE_FREED  # noqa: E402
-from ._types import (
-    AnthropicTool,
-    McpTool,
-    OpenAIResponsesTool,
-    OpenAITool,
-    ActionPreview,
-    ApprovedCall,
-    Policy,
-    Registry,
-    ToolResult,
-    AssembledResponse,
-    AssemblerOptions,
-    AssemblerPreview,
-    FinishReason,
-    Provider,
-    ProviderResponse,
-    AgentAction,
-    Decision,
-    DecisionOptions,
-    ErrorPosition,
-    Failure,
-    FinalDecision,
-    FinishAction,
-    LimitOptions,
-    MessageAction,
-    Options,
-    ToolOptions,
-    ToolReadOptions,
-    NameRule,
-    FormatMode,
-    Outcome,
-    RequestApprovalAction,
-    SchemaIssue,
-    Success,
-    ToolCall,
-    ToolCallAction,
-    ToolDecision,
-    ToolDefinition,
-    # ACP prompt admission and lifecycle:
-    AdmissibleImageType,
-    AdmissionOptions,
-    AdmissionPlan,
-    AdmittedMedia,
-    AdmittedResource,
-    PromptCapabilities,
-    PromptCapabilityFacts,
-    StopReason,
+from ._text import cross, is_text, limits_of, max_text_bytes, numbers, snapshot, stand_in
+from ._tools import CompiledRegistry, Tool, registry_handle
+from ._types import *  # noqa: F403  (the result types, and the signatures of the rows made below)
+from ._wire import (
+    ContractError,
+    at,
+    call_text as _call_text,
+    call_value,
+    collector_paused,
+    config,
+    not_text,
+    options_text,
+    outcomes,
+    reply,
+    text_value,
+    unwrap,
+    value,
 )
 
 __all__ = [
     "UNDEFINED",
-    "Assembler",
-    "create_assembler",
-    "ProviderAssembler",
-    "create_provider_assembler",
-    "assemble_provider_stream",
-    "safe_assemble_provider_stream",
-    "assemble_sse_lines",
-    "assemble_sse_lines_async",
-    "Provider",
-    "ProviderResponse",
-    "AssembledResponse",
-    "AssemblerOptions",
-    "AssemblerPreview",
-    "FinishReason",
     "ContractError",
+    "TOOL_HANDLE_FREED",
+    # Actions, decisions and JSON text
     "parse_agent_action",
-    "parse_agent_action_json",
-    "preview_action",
-    "define_tool",
-    "define_tool_json",
     "safe_parse_agent_action",
-    "safe_define_tool",
-    "safe_define_tool_json",
+    "parse_agent_action_json",
     "safe_parse_agent_action_json",
     "parse_agent_actions",
     "parse_agent_actions_jsonl",
+    "preview_action",
     "parse_json",
     "safe_parse_json",
     "parse_decision",
-    "parse_decision_json",
     "safe_parse_decision",
+    "parse_decision_json",
     "safe_parse_decision_json",
+    # Tools, registries, the pipeline, projections, contract versions
+    "Tool",
+    "define_tool",
+    "safe_define_tool",
+    "define_tool_json",
+    "safe_define_tool_json",
     "validate_tool_input",
-    "validate_tool_input_json",
     "safe_validate_tool_input",
+    "validate_tool_input_json",
     "safe_validate_tool_input_json",
+    "validate_tool_inputs",
     "create_registry",
     "safe_create_registry",
     "catalog",
@@ -127,44 +96,24 @@ __all__ = [
     "to_openai_responses_tools",
     "to_anthropic_tools",
     "to_mcp_tools",
+    "to_gemini_tools",
     "normalize_tool_result",
     "strict_schema_issues",
+    "gemini_schema_issues",
     "json_schema_for_target",
     "standard_json_schema",
     "compare_contracts",
     "diff_catalogs",
-    "SchemaIssue",
-    "Registry",
-    "Policy",
-    "ApprovedCall",
-    "ToolResult",
-    "OpenAITool",
-    "OpenAIResponsesTool",
-    "AnthropicTool",
-    "McpTool",
-    "AgentAction",
-    "MessageAction",
-    "ToolCallAction",
-    "FinishAction",
-    "RequestApprovalAction",
-    "ToolDefinition",
-    "ActionPreview",
-    "Options",
-    "ToolOptions",
-    "ToolReadOptions",
-    "NameRule",
-    "FormatMode",
-    "LimitOptions",
-    "DecisionOptions",
-    "Decision",
-    "ToolDecision",
-    "FinalDecision",
-    "ToolCall",
-    "ErrorPosition",
-    "Outcome",
-    "Success",
-    "Failure",
-    # Messages and sessions (seed 004)
+    # Provider streams
+    "Assembler",
+    "create_assembler",
+    "ProviderAssembler",
+    "create_provider_assembler",
+    "assemble_provider_stream",
+    "safe_assemble_provider_stream",
+    "assemble_sse_lines",
+    "assemble_sse_lines_async",
+    # Messages, sessions and agent events
     "parse_agent_message",
     "safe_parse_agent_message",
     "parse_agent_message_json",
@@ -174,47 +123,34 @@ __all__ = [
     "parse_session_entry",
     "safe_parse_session_entry",
     "check_session",
+    "Session",
     "read_session",
     "safe_read_session",
     "query_session",
-    "from_seed_tool",
-    "to_seed_tool",
-    "Session",
     "SessionChecker",
     "create_session_checker",
-    "AgentMessage",
-    "UserMessage",
-    "AssistantMessage",
-    "ToolResultMessage",
-    "TextContent",
-    "ToolCallContent",
-    "Usage",
-    "SeedToolDefinition",
-    "SeedToolResult",
-    "SessionEntry",
-    "SessionHeader",
-    "MessageEntry",
-    "CompactionEntry",
-    "SessionOptions",
-    "SessionProblem",
-    "SessionReport",
-    "SessionContext",
-    # ACP prompt admission and lifecycle:
+    "from_seed_tool",
+    "to_seed_tool",
+    "parse_agent_event",
+    "safe_parse_agent_event",
+    "check_event_sequence",
+    "safe_check_event_sequence",
+    "check_session_response",
+    "safe_check_session_response",
+    "protocol_schemas",
+    "check_sessions",
+    # Dataset rows
+    "check_chat_row",
+    "check_chat_rows",
+    "check_chat_rows_jsonl",
+    # ACP prompt admission and lifecycle
     "admit_prompt",
     "safe_admit_prompt",
     "is_canonical_base64",
     "sniff_media_type",
     "advertise_prompt_capabilities",
-    "create_prompt_lifecycle",
     "PromptLifecycle",
-    "AdmissibleImageType",
-    "AdmissionOptions",
-    "AdmissionPlan",
-    "AdmittedMedia",
-    "AdmittedResource",
-    "PromptCapabilities",
-    "PromptCapabilityFacts",
-    "StopReason",
+    "create_prompt_lifecycle",
     # JSON-RPC over NDJSON
     "classify_json_rpc",
     "classify_json_rpc_json",
@@ -228,546 +164,107 @@ __all__ = [
     "check_stdout_purity",
     "RpcSession",
     "create_rpc_session",
-    "JsonRpcClassification",
-    "JsonRpcErrorReply",
-    "JsonRpcOptions",
-    "NdjsonFrame",
-    "NdjsonOptions",
-    "RpcObservation",
-    "RpcSessionOptions",
-    "StdoutPurity",
-    # Gemini projection:
-    "to_gemini_tools",
-    "gemini_schema_issues",
-    "GeminiFunctionDeclaration",
-    "GeminiTool",
-    # Agent events and the session response:
-    "parse_agent_event",
-    "safe_parse_agent_event",
-    "check_event_sequence",
-    "safe_check_event_sequence",
-    "check_session_response",
-    "safe_check_session_response",
-    "AgentEvent",
-    "AgentStartEvent",
-    "AgentEndEvent",
-    "TurnStartEvent",
-    "TurnEndEvent",
-    "MessageStartEvent",
-    "MessageUpdateEvent",
-    "MessageEndEvent",
-    "ToolExecutionStartEvent",
-    "ToolExecutionEndEvent",
-    "CompactionEvent",
-    "SessionResponse",
-    # The protocol as JSON Schema:
-    "protocol_schemas",
-    "ProtocolSchemas",
-    # Compiled tools:
-    "Tool",
-    "validate_tool_inputs",
-    "TOOL_HANDLE_FREED",
-    # Dataset rows and batches of sessions:
-    "check_chat_row",
-    "check_chat_rows",
-    "check_chat_rows_jsonl",
-    "check_sessions",
-    "ChatRowOptions",
-    "ChatRowProblem",
-    "ChatRowReport",
-    "ChatRowLineReport",
 ]
+__all__ += _types.__all__
 
-Text = Union[str, bytes, bytearray, memoryview]
-
-
-Layer = Literal["parse", "protocol", "contract", "transport", "stream", "schema", "domain", "admission"]
+# --- rows that need more of the host -------------------------------------------------------
 
 
-class ContractError(ValueError):
-    """The one error of the package; its fields are the core's, translated one by one."""
-
-    layer: Layer
-    code: str
-    path: str
-    message: str
-    retryable: bool
-    position: Optional[ErrorPosition]
-    issues: Optional[list[SchemaIssue]]
-    available_tools: Optional[list[str]]
-    proposal: Optional[RequestApprovalAction]
-    truncated: bool
-
-    def __init__(
-        self,
-        layer: Layer,
-        code: str,
-        path: str,
-        message: str,
-        retryable: bool,
-        position: Optional[ErrorPosition] = None,
-        issues: Optional[list[SchemaIssue]] = None,
-        available_tools: Optional[list[str]] = None,
-        proposal: Optional[RequestApprovalAction] = None,
-    ) -> None:
-        super().__init__(layer, code, path, message, retryable, position, issues)  # args: pickling works
-        self.layer = layer
-        self.code = code
-        self.path = path
-        self.message = message
-        self.retryable = retryable
-        self.position = position
-        self.issues = issues  # SCHEMA_MISMATCH: every failure as {path, keyword, message}
-        self.available_tools = available_tools  # UNKNOWN_TOOL: the closest registered names
-        self.proposal = proposal  # APPROVAL_REQUIRED: the request_approval action to ask
-        self.truncated = False  # SCHEMA_MISMATCH: issues holds the first maxIssues only
-
-    def __str__(self) -> str:
-        p = self.position
-        where = f" at line {p['line']} column {p['column']} (byte {p['offset']})" if p else ""
-        return f"{self.code} at {self.path!r}: {self.message}{where}"
-
-
-# --- translation -------------------------------------------------------------------------
-
-
-def _options_text(options: Any) -> str:
-    if options is None:
-        return ""
-    return write(options, OPTIONS_MAX_DEPTH, DEFAULT_MAX_BYTES, max_values=OPTIONS_MAX_VALUES)
-
-
-def _call_value(export: str, value: Any, options: Any, batch: bool = False) -> dict[str, Any]:
-    max_depth, max_bytes = limits_of(options)
-    root_depth, copies = 1, 1
-    if batch:
-        # Each element is an action of its own: its own depth count (the list is depth 0) and
-        # its own size budget, as the core gives it.
-        root_depth = 0
-        if type(value) is list:
-            copies = max(1, len(value))
-    text = write(value, max_depth, max_bytes, root_depth, copies)
-    return _reply(_runtime.call_args(export, (text,), _options_text(options)))
-
-
-def _not_text(value: Any) -> dict[str, Any]:
-    # Neither text nor bytes (or a bytes-like that cannot be read, such as a released
-    # memoryview): the verdict is the core's. It reads only the kind of the value, so a
-    # container is sent without its contents (max depth 0).
-    return _reply(_runtime.call_args("not-text", (write(value, 0, DEFAULT_MAX_BYTES),)))
-
-
-def _cross_text(export: str, before: tuple[str, ...], text: Snapshot, options: str, decode: Any = None) -> Any:
-    """Calls `export` with the arguments `before`, then `text`: as a string when it is valid
-    Unicode, else through the `-bytes` twin, its (WTF-8) bytes carried one per code point, so
-    the core reports the exact code and byte position either way, in one copy. `decode` turns
-    the reply text into the result (`_reply` unless given)."""
-    decode = decode or _reply
-    if type(text) is str:
-        try:
-            return decode(_runtime.call_args(export, before + (text,), options))
-        except UnicodeEncodeError:
-            # Lone surrogates: not valid Unicode, so not a WIT string (wasmtime refuses it
-            # before the core runs). Asking wasmtime first spares valid text a second scan.
-            data = wtf8(text)
-    else:
-        try:
-            # Valid UTF-8 takes the string export: the core receives the very same bytes.
-            decoded = text.decode("utf-8")
-        except UnicodeDecodeError:
-            data = text
-        else:
-            return decode(_runtime.call_args(export, before + (decoded,), options))
-    return decode(_runtime.call_args(export + "-bytes", before + (carried(data),), options))
-
-
-def _call_text(
-    export: str, text: Any, options: Any, before: tuple[str, ...] = (), whole: bool = False, decode: Any = None
-) -> Any:
-    """A text function: `text` is the caller's argument or its snapshot. Text over `maxBytes`
-    crosses as its stand-in (see `_text.stand_in`) unless `whole` (JSON Lines: the limit is
-    per line)."""
-    opts = _options_text(options)
-    max_bytes = None if whole else max_text_bytes(options)
-    snap = snapshot(text, max_bytes)
-    if snap is None:
-        return _not_text(text)
-    if max_bytes is not None:
-        cut = stand_in(snap, max_bytes)
-        if cut is not None:
-            snap = cut
-    return _cross_text(export, before, snap, opts, decode)
-
-
-def _call_tool(export: str, tool: Any, argument: Any, options: Any) -> dict[str, Any]:
-    """A tool definition plus an input value."""
-    max_depth, max_bytes = limits_of(options)
-    arguments = (write(tool, max_depth, max_bytes), write(argument, max_depth, max_bytes))
-    return _reply(_runtime.call_args(export, arguments, _options_text(options)))
-
-
-def _reply(text: str) -> dict[str, Any]:
-    if text == '{"ok":true}':
-        # A verdict-only success (most replies of the text operations): nothing to decode.
-        return {"ok": True}
-    reply: dict[str, Any] = json.loads(text)
-    # JSON cannot hold undefined: the core lists where it was, as JSON Pointers into the reply.
-    for pointer in reply.pop("undefined", ()):
-        segments = [s.replace("~1", "/").replace("~0", "~") for s in pointer.split("/")[1:]]
-        node: Any = reply
-        for segment in segments[:-1]:
-            node = node[int(segment)] if type(node) is list else node[segment]
-        last = segments[-1]
-        if type(node) is list:
-            node[int(last)] = UNDEFINED
-        else:
-            node[last] = UNDEFINED
-    return reply
-
-
-def _error(e: dict[str, Any]) -> ContractError:
-    error = ContractError(
-        e["layer"], e["code"], e["path"], e["message"], e["retryable"], e.get("position"), e.get("issues")
-    )
-    error.available_tools = e.get("availableTools")
-    error.proposal = e.get("proposal")
-    error.truncated = e.get("truncated", False)
-    return error
-
-
-def _unwrap(reply: dict[str, Any]) -> Any:
-    if reply["ok"]:
-        return reply["value"]
-    raise _error(reply["error"])
-
-
-def _text_value(reply: dict[str, Any], text: Any) -> Any:
-    """The value of a verdict-only reply (`parse-json`, `validate-tool-input-json`): on success
-    the core replies `{"ok": true}` alone, having accepted `text` as exactly one I-JSON value
-    (valid UTF-8, no BOM, no duplicate names, no lone surrogates, finite numbers), so
-    `json.loads` of the same text is the value the core would have written back (numbers from
-    the same digits: exact integers). See docs/decisions.md."""
-    if not reply["ok"]:
-        raise _error(reply["error"])
-    if type(text) is str:
-        return json.loads(text)
-    # The core accepted these bytes, so they are UTF-8 (decoded explicitly: json.loads would
-    # guess an encoding from the first bytes).
-    return json.loads(text.decode("utf-8"))
-
-
-@contextlib.contextmanager
-def _collector_paused() -> Iterator[None]:
-    """A batch reply builds up to maxArrayLength outcomes (65,536 by default), each a few
-    containers: the cyclic collector ran over the growing result again and again, ~40% of the
-    time of 65,536 failed JSON Lines (1.5 s -> 0.9 s without it). None of these objects can form
-    a cycle, so collection is held off while they are built and runs normally after."""
-    if not gc.isenabled():
-        yield
-        return
-    gc.disable()
-    try:
-        yield
-    finally:
-        gc.enable()
-
-
-def _outcomes(reply: dict[str, Any]) -> list[Outcome[Any]]:
-    return [
-        {"ok": True, "value": item["value"]} if item["ok"] else {"ok": False, "error": _error(item["error"])}
-        for item in _unwrap(reply)
-    ]
-
-
-from . import _verdict  # noqa: E402  (needs the helpers above)
-from ._session import (  # noqa: E402  (needs the helpers above)
-    Session,
-    SessionChecker,
-    create_session_checker,
-    check_session,
-    from_seed_tool,
-    parse_agent_message,
-    parse_agent_message_json,
-    parse_session_entry,
-    parse_tool_result,
-    query_session,
-    read_session,
-    safe_parse_agent_message,
-    safe_parse_agent_message_json,
-    safe_parse_session_entry,
-    safe_parse_tool_result,
-    safe_read_session,
-    to_seed_tool,
-)
-from ._types import (  # noqa: E402
-    AgentMessage,
-    AssistantMessage,
-    CompactionEntry,
-    MessageEntry,
-    SeedToolDefinition,
-    SeedToolResult,
-    SessionContext,
-    SessionEntry,
-    SessionHeader,
-    SessionOptions,
-    SessionProblem,
-    SessionReport,
-    TextContent,
-    ToolCallContent,
-    ToolResultMessage,
-    Usage,
-    UserMessage,
-)
-from ._stream import (  # noqa: E402  (needs the helpers above)
-    Assembler,
-    ProviderAssembler,
-    assemble_provider_stream,
-    assemble_sse_lines,
-    assemble_sse_lines_async,
-    safe_assemble_provider_stream,
-)
-
-
-def create_assembler(options: Optional[AssemblerOptions] = None) -> Assembler:
-    """The JS `createAssembler` twin."""
-    return Assembler(options)
-
-
-def create_provider_assembler(provider: Provider, options: Optional[AssemblerOptions] = None) -> ProviderAssembler:
-    """The JS `createProviderAssembler` twin."""
-    return ProviderAssembler(provider, options)
-
-# --- public API ----------------------------------------------------------------------------
-
-
-def parse_agent_action(value: Any, options: Optional[Options] = None) -> AgentAction:
-    """Validates a Python value as an agent action; raises ContractError."""
-    result: AgentAction = _unwrap(_call_value("parse-agent-action", value, options))
-    return result
-
-
-def parse_agent_action_json(text: Text, options: Optional[Options] = None) -> AgentAction:
-    """Validates strict JSON text (str or bytes) as an agent action; raises ContractError."""
-    result: AgentAction = _verdict.one("parse-agent-action-json-verdict", text, options)
-    return result
-
-
-def preview_action(value: Any, options: Optional[Options] = None) -> ActionPreview:
+def preview_action(value: Any, options: Any = None) -> Any:
     """A log-safe summary of an action; never raises ContractError: bad input gives
     `{"ok": False, "code": ..., "path": ...}`."""
-    reply = _call_value("preview-action", value, options)
-    if not reply["ok"]:
-        # The core could not even read the host text (e.g. the value is too large to send):
-        # the same summary shape the core gives for every other error.
-        error = reply["error"]
-        return {"ok": False, "code": error["code"], "path": error["path"]}
-    result: ActionPreview = reply["value"]
-    return result
+    decoded = call_value("preview-action", value, options)
+    if not decoded["ok"]:
+        # The core could not read the host text at all (e.g. too large to send): the summary
+        # shape the core gives for every other error.
+        return {"ok": False, "code": decoded["error"]["code"], "path": decoded["error"]["path"]}
+    return decoded["value"]
 
 
-def define_tool(defn: Any, options: Optional[ToolOptions] = None) -> Tool:
-    """Validates a tool definition; returns a normalised copy, frozen, whose compiled schema
-    stays in the core (a `Tool`: a dict; `close()` or `with` frees it); raises ContractError."""
-    max_depth, max_bytes = limits_of(options)
-    instance = _runtime.assembler_instance()
-    resource = instance.resource_new("compiled-tool", write(defn, max_depth, max_bytes), _options_text(options))
-    try:
-        definition = _unwrap(_reply(instance.resource_call("compiled-tool", "reply", resource)))
-    except BaseException:
-        instance.drop_resource(resource)
-        raise
-    return Tool._made(definition, instance, resource)
-
-
-def define_tool_json(text: Text, options: Optional[ToolOptions] = None) -> Tool:
-    """Validates a tool definition given as strict JSON text; returns a `Tool` as `define_tool`
-    does; raises ContractError."""
-    opts = _options_text(options)
-    max_bytes = max_text_bytes(options)
-    snap = snapshot(text, max_bytes)
-    if snap is None:
-        _unwrap(_not_text(text))
-    cut = stand_in(snap, max_bytes)
-    if cut is not None:
-        snap = cut
+def _defined(make: Callable[[Any], Any], kind: type) -> Any:
+    """A compiled tool or registry made in this thread's instance, its reply read at once."""
     instance = _runtime.assembler_instance()
     instance.drain()
-    funcs = instance.resource_funcs["compiled-tool"]
-    if type(snap) is str:
-        try:
-            resource = funcs["from-json"](instance.store, snap, opts)
-            data = None
-        except UnicodeEncodeError:
-            data = wtf8(snap)
-    else:
-        try:
-            decoded = snap.decode("utf-8")
-        except UnicodeDecodeError:
-            data = snap
-        else:
-            resource = funcs["from-json"](instance.store, decoded, opts)
-            data = None
-    if data is not None:
-        resource = funcs["from-json-bytes"](instance.store, carried(data), opts)
-    instance.checked(len(snap) + len(opts))
+    resource = make(instance)
     try:
-        definition = _unwrap(_reply(instance.resource_call("compiled-tool", "reply", resource)))
+        definition = value(instance.resource_call(kind._kind, "reply", resource))  # type: ignore[attr-defined]
     except BaseException:
         instance.drop_resource(resource)
         raise
-    return Tool._made(definition, instance, resource)
+    return kind._made(definition, instance, resource)  # type: ignore[attr-defined]
 
 
-def safe_parse_agent_action(value: Any, options: Optional[Options] = None) -> Outcome[AgentAction]:
-    try:
-        return {"ok": True, "value": parse_agent_action(value, options)}
-    except ContractError as error:
-        return {"ok": False, "error": error}
+def define_tool(defn: Any, options: Any = None) -> Tool:
+    """A tool definition checked and compiled: a frozen `Tool` whose compiled schema stays in the
+    core (`close()` or `with` frees it); raises ContractError."""
+    text = write(defn, *limits_of(options))
+    return _defined(lambda i: i.resource_new("compiled-tool", text, options_text(options)), Tool)  # type: ignore[no-any-return]
 
 
-def safe_parse_agent_action_json(text: Text, options: Optional[Options] = None) -> Outcome[AgentAction]:
-    try:
-        return {"ok": True, "value": parse_agent_action_json(text, options)}
-    except ContractError as error:
-        return {"ok": False, "error": error}
+def define_tool_json(text: Any, options: Any = None) -> Tool:
+    """`define_tool` for a definition given as strict JSON text."""
+    opts, max_bytes = options_text(options), max_text_bytes(options)
+    snap = snapshot(text, max_bytes)
+    if snap is None:
+        unwrap(not_text(text))
+    sent = stand_in(snap, max_bytes)  # type: ignore[arg-type]
+
+    def make(instance: Any) -> Any:
+        funcs = instance.resource_funcs["compiled-tool"]
+        resource = cross(lambda name, t: funcs[name](instance.store, t, opts), "from-json", sent)
+        instance.checked(len(sent) + len(opts))
+        return resource
+
+    return _defined(make, Tool)  # type: ignore[no-any-return]
 
 
-def safe_define_tool(defn: Any, options: Optional[ToolOptions] = None) -> Outcome[ToolDefinition]:
-    try:
-        return {"ok": True, "value": define_tool(defn, options)}
-    except ContractError as error:
-        return {"ok": False, "error": error}
-
-
-def safe_define_tool_json(text: Text, options: Optional[ToolOptions] = None) -> Outcome[ToolDefinition]:
-    try:
-        return {"ok": True, "value": define_tool_json(text, options)}
-    except ContractError as error:
-        return {"ok": False, "error": error}
-
-
-def parse_agent_actions(values: Any, options: Optional[Options] = None) -> list[Outcome[AgentAction]]:
-    """One outcome per element of a list, in one crossing. Raises ContractError only when
-    `values` is not a list or the options are invalid."""
-    with _collector_paused():
-        return _outcomes(_call_value("parse-agent-actions", values, options, batch=True))
-
-
-def parse_agent_actions_jsonl(text: Text, options: Optional[Options] = None) -> list[Outcome[AgentAction]]:
-    """JSON Lines: one outcome per line, in one crossing; positions are in the whole text."""
-    with _collector_paused():
-        return _verdict.jsonl("parse-agent-actions-jsonl-verdict", text, options)
-
-
-def parse_json(text: Text, options: Optional[LimitOptions] = None) -> Any:
-    """Strict JSON text (str or bytes) to its value: exactly one RFC 8259 value with the
-    I-JSON rules and the size limits; raises ContractError (parse layer) with the position.
-    Numbers keep their exact text, so integers come back exact."""
-    snap = snapshot(text, max_text_bytes(options))
-    return _text_value(_call_text("parse-json", text if snap is None else snap, options), snap)
-
-
-def safe_parse_json(text: Text, options: Optional[LimitOptions] = None) -> Outcome[Any]:
-    try:
-        return {"ok": True, "value": parse_json(text, options)}
-    except ContractError as error:
-        return {"ok": False, "error": error}
-
-
-def parse_decision(value: Any, options: Optional[DecisionOptions] = None) -> Decision:
-    """Validates a Python value as a decision: `{"kind": "tool", "calls": [...]}` or
-    `{"kind": "final", "answer": ...}`; raises ContractError."""
-    result: Decision = _unwrap(_call_value("parse-decision", value, options))
-    return result
-
-
-def parse_decision_json(text: Text, options: Optional[DecisionOptions] = None) -> Decision:
-    """Validates strict JSON text (str or bytes) as a decision; raises ContractError."""
-    result: Decision = _verdict.one("parse-decision-json-verdict", text, options)
-    return result
-
-
-def safe_parse_decision(value: Any, options: Optional[DecisionOptions] = None) -> Outcome[Decision]:
-    try:
-        return {"ok": True, "value": parse_decision(value, options)}
-    except ContractError as error:
-        return {"ok": False, "error": error}
-
-
-def safe_parse_decision_json(text: Text, options: Optional[DecisionOptions] = None) -> Outcome[Decision]:
-    try:
-        return {"ok": True, "value": parse_decision_json(text, options)}
-    except ContractError as error:
-        return {"ok": False, "error": error}
+def create_registry(tools: Any, options: Any = None) -> Registry:
+    """Every tool defined, duplicate names refused (TOOL_DUPLICATE): `{"tools": [...sorted by
+    name]}`, holding the compiled registry. `tools` is a list, or `{"tools", "resources"}`."""
+    text = config(tools)
+    return _defined(lambda i: i.resource_new("compiled-registry", text, options_text(options)), CompiledRegistry)  # type: ignore[no-any-return]
 
 
 def _compiled(tool: Any) -> Any:
-    """The compiled-tool resource of a `Tool` this thread's instance holds, else None (the
-    plain path then reads the tool again in the core)."""
-    if type(tool) is not Tool:
-        return None
-    return tool._handle(_runtime.current_instance())
+    """The compiled-tool resource of a `Tool` this thread's instance holds, else None (the plain
+    path then reads the tool again in the core)."""
+    return tool._handle(_runtime.current_instance()) if type(tool) is Tool else None
 
 
-def validate_tool_input(tool: Any, value: Any, options: Optional[ToolReadOptions] = None) -> Any:
-    """Returns a copy of `value` when it satisfies `tool["inputSchema"]`; raises ContractError
-    (`SCHEMA_MISMATCH` with `issues`, or a limit / tool error). `tool` is what `define_tool`
-    returned (validated through its compiled schema, nothing sent again; TOOL_HANDLE_FREED once
-    closed), or a definition as plain data, which the core reads again."""
+def validate_tool_input(tool: Any, value: Any, options: Any = None) -> Any:
+    """A copy of `value` when it satisfies the tool's `inputSchema`; raises ContractError
+    (`SCHEMA_MISMATCH` with `issues`). A `Tool` validates through its compiled schema (nothing
+    sent again; TOOL_HANDLE_FREED once closed); a plain definition is read again by the core."""
     resource = _compiled(tool)
+    limits = limits_of(options)
+    text = write(value, *limits)
     if resource is None:
-        return _unwrap(_call_tool("validate-tool-input", tool, value, options))
-    max_depth, max_bytes = limits_of(options)
-    text = write(value, max_depth, max_bytes)
+        arguments = (write(tool, *limits), text)
+        return unwrap(reply(_runtime.call_args("validate-tool-input", arguments, options_text(options))))
     if options is None:
-        return _unwrap(_reply(_tools.call(tool._instance, "validate", resource, text)))
-    return _unwrap(_reply(_tools.call(tool._instance, "validate-with-options", resource, text, _options_text(options))))
+        return unwrap(reply(tool._instance.resource_call("compiled-tool", "validate", resource, text)))
+    return unwrap(reply(tool._instance.resource_call("compiled-tool", "validate-with-options", resource, text, options_text(options))))
 
 
-def validate_tool_input_json(tool: Any, text: Text, options: Optional[ToolReadOptions] = None) -> Any:
+def validate_tool_input_json(tool: Any, text: Any, options: Any = None) -> Any:
     """The same with the input as strict JSON text (str or bytes)."""
     resource = _compiled(tool)
-    if resource is not None:
-        snap, reply = _handle_text(tool, resource, text, options)
-        return _text_value(reply, snap)
-    snap = snapshot(text, max_text_bytes(options))
-    max_depth, max_bytes = limits_of(options)
-    tool_text = write(tool, max_depth, max_bytes)
-    reply = _call_text("validate-tool-input-json", text if snap is None else snap, options, (tool_text,))
-    return _text_value(reply, snap)
-
-
-def _handle_text(tool: Tool, resource: Any, text: Any, options: Any) -> tuple[Any, dict[str, Any]]:
-    """`_call_text` for a compiled tool's `validate-json` (its `-bytes` twin for text that is
-    not valid Unicode), with the same stand-in for text over `maxBytes`: the text as read (a
-    snapshot, or None when it is not text) and the reply."""
-    opts = _options_text(options)
     max_bytes = max_text_bytes(options)
     snap = snapshot(text, max_bytes)
+    if resource is None:
+        before = (write(tool, *limits_of(options)),)
+        return text_value(_call_text("validate-tool-input-json", text if snap is None else snap, options, before), snap)
     if snap is None:
-        return None, _not_text(text)
-    cut = stand_in(snap, max_bytes)
-    sent = snap if cut is None else cut
-    instance = tool._instance
-    if type(sent) is str:
-        try:
-            return snap, _reply(_tools.call(instance, "validate-json", resource, sent, opts))
-        except UnicodeEncodeError:
-            data = wtf8(sent)
-    else:
-        try:
-            decoded = sent.decode("utf-8")
-        except UnicodeDecodeError:
-            data = sent
-        else:
-            return snap, _reply(_tools.call(instance, "validate-json", resource, decoded, opts))
-    return snap, _reply(_tools.call(instance, "validate-json-bytes", resource, carried(data), opts))
+        return text_value(not_text(text), snap)
+    opts, instance = options_text(options), tool._instance
+    sent = stand_in(snap, max_bytes)
+    call = lambda name, t: instance.resource_call("compiled-tool", name, resource, t, opts)  # noqa: E731
+    return text_value(reply(cross(call, "validate-json", sent)), snap)
 
 
-def validate_tool_inputs(tool: Any, values: Any, options: Optional[ToolReadOptions] = None) -> list[Outcome[Any]]:
-    """Many inputs for one tool in one call into the core: one outcome per input, in order
-    (`{"ok": True, "value"}` or `{"ok": False, "error": ContractError}`). Raises ContractError
-    only for the tool, the options, or a `values` that is not a list of at most maxArrayLength."""
+def validate_tool_inputs(tool: Any, values: Any, options: Any = None) -> list[Outcome[Any]]:
+    """Many inputs for one tool in one call into the core: one outcome per input, in order.
+    Raises ContractError only for the tool, the options, or a `values` that is not a list."""
     max_depth, max_bytes = limits_of(options)
     copies = max(1, len(values)) if type(values) is list else 1
     text = write(values, max_depth, max_bytes, 0, copies)
@@ -776,277 +273,268 @@ def validate_tool_inputs(tool: Any, values: Any, options: Optional[ToolReadOptio
     _runtime.make_room(_runtime.need_of("validate-tool-inputs", len(text)))
     resource = _compiled(tool)
     if resource is None:
-        reply = _runtime.call_rpc("validate-tool-inputs", write(tool, max_depth, max_bytes), text, _options_text(options))
+        answer = _runtime.call_rpc("validate-tool-inputs", write(tool, max_depth, max_bytes), text, options_text(options))
     else:
-        reply = _tools.call(tool._instance, "validate-many", resource, text, _options_text(options))
-    with _collector_paused():
-        return _outcomes(_reply(reply))
+        answer = tool._instance.resource_call("compiled-tool", "validate-many", resource, text, options_text(options))
+    return outcomes(answer)
 
 
-def safe_validate_tool_input(tool: Any, value: Any, options: Optional[ToolReadOptions] = None) -> Outcome[Any]:
-    try:
-        return {"ok": True, "value": validate_tool_input(tool, value, options)}
-    except ContractError as error:
-        return {"ok": False, "error": error}
-
-
-def safe_validate_tool_input_json(tool: Any, text: Text, options: Optional[ToolReadOptions] = None) -> Outcome[Any]:
-    try:
-        return {"ok": True, "value": validate_tool_input_json(tool, text, options)}
-    except ContractError as error:
-        return {"ok": False, "error": error}
-
-
-# --- registry and pipeline ------------------------------------------------------------------
-# A registry is the plain dict create_registry returns ({"tools": [...]}); every function reads
-# it again in the core. Configuration (registries, policies, tools) is written under the
-# ceilings: the limits in options are for the model's output.
-
-def _config(value: Any) -> str:
-    # Nested up to the ceiling, but sized by the default budget: configuration is not read
-    # under limits the caller raises, and the ceiling's budget would let a few shared
-    # containers expand to 32 Mi values the core must hold (docs/decisions.md, "Hostile input:
-    # Python host").
-    return write(value, MAX_DEPTH_CEILING, CONFIG_MAX_BYTES)
-
-
-def _safe(call: Any) -> Outcome[Any]:
-    try:
-        return {"ok": True, "value": call()}
-    except ContractError as error:
-        return {"ok": False, "error": error}
-
-
-def create_registry(tools: Any, options: Optional[ToolOptions] = None) -> Registry:
-    """Defines every tool, refuses duplicate names (TOOL_DUPLICATE); returns
-    {"tools": [...definitions sorted by name]}. `tools` is a list, or {"tools": [...],
-    "resources": {uri: schema}}: documents the tools share (each tool takes those its schemas
-    reference; its own win)."""
-    instance = _runtime.assembler_instance()
-    resource = instance.resource_new("compiled-registry", _config(tools), _options_text(options))
-    try:
-        value = _unwrap(_reply(instance.resource_call("compiled-registry", "reply", resource)))
-    except BaseException:
-        instance.drop_resource(resource)
-        raise
-    result: Registry = _tools.CompiledRegistry._made(value, instance, resource)  # type: ignore[assignment]
-    return result
-
-
-def _projected(registry: Any, kind: int, export: str) -> Any:
-    """A projection (or the catalog, kind 0) of a registry `create_registry` returned, from its
-    compiled registry; any other value is read again by the core."""
-    resource = _tools.registry_handle(registry, _runtime.current_instance())
-    if resource is None:
-        return _unwrap(_reply(_runtime.call_args(export, (_config(registry),))))
-    return _unwrap(_reply(_tools.call(registry._instance, "project", resource, kind, kind="compiled-registry")))
-
-
-def safe_create_registry(tools: Any, options: Optional[ToolOptions] = None) -> Outcome[Registry]:
-    return _safe(lambda: create_registry(tools, options))
-
-
-def catalog(registry: Any) -> list[ToolDefinition]:
-    """The registry's definitions sorted by name (the registry is read again)."""
-    result: list[ToolDefinition] = _projected(registry, 0, "catalog")
-    return result
-
-
-def define_policy(policy: Any) -> Policy:
-    """Checks a policy {"rules": [{"effect", "tool" | "permission"}]} (POLICY_INVALID)."""
-    result: Policy = _unwrap(_reply(_runtime.call_args("define-policy", (_config(policy),))))
-    return result
-
-
-def safe_define_policy(policy: Any) -> Outcome[Policy]:
-    return _safe(lambda: define_policy(policy))
-
-
-def check_tool_call(registry: Any, action: Any, policy: Any, options: Optional[Options] = None) -> ApprovedCall:
+def check_tool_call(registry: Any, action: Any, policy: Any, options: Any = None) -> ApprovedCall:
     """protocol -> UNKNOWN_TOOL -> SCHEMA_MISMATCH -> POLICY_DENIED / APPROVAL_REQUIRED -> the
-    approved call {callId, tool, input, permissions}. Executes nothing. `action` is a tool call in
-    any shape: an action, a decision or assembled call, an OpenAI Chat / Responses, Anthropic,
-    Gemini or MCP tools/call call object (docs/semantics.md, "Pipeline")."""
-    max_depth, max_bytes = limits_of(options)
-    action_text = write(action, max_depth, max_bytes)
-    resource = _tools.registry_handle(registry, _runtime.current_instance())
+    approved call `{callId, tool, input, permissions}`. Executes nothing. `action` is a tool
+    call in any shape (docs/semantics.md, "Pipeline")."""
+    action_text = write(action, *limits_of(options))
+    resource = registry_handle(registry, _runtime.current_instance())
     if resource is not None:
-        reply = _tools.call(registry._instance, "check-tool-call", resource, action_text, _config(policy), _options_text(options), kind="compiled-registry")
-        result: ApprovedCall = _unwrap(_reply(reply))
-        return result
-    arguments = (_config(registry), action_text, _config(policy))
-    result = _unwrap(_reply(_runtime.call_args("check-tool-call", arguments, _options_text(options))))
-    return result
+        answer = registry._instance.resource_call("compiled-registry", "check-tool-call", resource, action_text, config(policy), options_text(options))
+    else:
+        answer = _runtime.call_args("check-tool-call", (config(registry), action_text, config(policy)), options_text(options))
+    return value(answer)  # type: ignore[no-any-return]
 
 
-def safe_check_tool_call(
-    registry: Any, action: Any, policy: Any, options: Optional[Options] = None
-) -> Outcome[ApprovedCall]:
-    return _safe(lambda: check_tool_call(registry, action, policy, options))
+def _projection(name: str, export: str) -> Callable[[Any], Any]:
+    """A projection (or the catalog) of a registry `create_registry` returned, from its compiled
+    registry; any other value is read again by the core. Its kind is its index in the core's
+    projection list."""
+    kind = _runtime.described()["projections"].index("catalog" if name == "catalog" else name[3:-6].replace("_", "-"))
+
+    def project(registry: Any) -> Any:
+        resource = registry_handle(registry, _runtime.current_instance())
+        if resource is None:
+            return value(_runtime.call_args(export, (config(registry),)))
+        return value(registry._instance.resource_call("compiled-registry", "project", resource, kind))
+
+    return project
 
 
-def to_openai_tools(registry: Any) -> list[OpenAITool]:
-    """[{"type": "function", "function": {name, description, parameters, strict}}]."""
-    result: list[OpenAITool] = _projected(registry, 1, "to-openai-tools")
-    return result
+def admit_prompt(request: Any, capabilities: Any, options: Any = None) -> AdmissionPlan:
+    """The pure first pass of an ACP `session/prompt` (its params `{sessionId, prompt}`): the
+    plan `{sessionId, text, images, audio, resources}`, entries with a `sha256` holding their
+    decoded `bytes`; or raises ContractError. Each payload crosses back as the canonical base64
+    text the core decoded and hashed, beside the pointer of its entry, decoded here by the C
+    decoder."""
+    # Written up to the ceiling: the core judges the request by the admission limits.
+    text = write(request, limits_of(None)[0], numbers()[3])
+    decoded = reply(_runtime.call_args("admit-prompt", (text, config(capabilities), options_text(options))))
+    plan: AdmissionPlan = unwrap(decoded)
+    for pointer, payload in decoded["payloads"]:
+        node, last = at(plan, pointer)
+        node[last]["bytes"] = binascii.a2b_base64(payload, strict_mode=True)
+    return plan
 
 
-def to_openai_responses_tools(registry: Any) -> list[OpenAIResponsesTool]:
-    """OpenAI Responses `FunctionTool`s: [{"type": "function", name, description, parameters, strict}]."""
-    result: list[OpenAIResponsesTool] = _projected(registry, 2, "to-openai-responses-tools")
-    return result
+def is_canonical_base64(text: Any) -> bool:
+    """Canonical RFC 4648 base64; False for anything that is not a str."""
+    if type(text) is str:
+        try:
+            return _runtime.call_args("is-canonical-base64-text", (text,))  # type: ignore[return-value]
+        except UnicodeEncodeError:
+            pass  # lone surrogates: not a WIT string; the core reads its host text instead
+    return _runtime.call_args("is-canonical-base64", (write(text, 0, numbers()[3]),))  # type: ignore[return-value]
 
 
-def to_anthropic_tools(registry: Any) -> list[AnthropicTool]:
-    """[{name, description, input_schema}]."""
-    result: list[AnthropicTool] = _projected(registry, 3, "to-anthropic-tools")
-    return result
+def sniff_media_type(data: Any) -> Optional[str]:
+    """The media type whose WHATWG MIME Sniffing signature `data` (bytes-like) starts with, or
+    None; ContractError FIELD_TYPE for anything that is not bytes."""
+    head: Optional[bytes] = None
+    try:
+        if issubclass(type(data), (bytes, bytearray, memoryview)):
+            with memoryview(data) as view, view.cast("B") as flat:
+                head = flat[:64].tobytes()  # every signature is shorter
+    except Exception:
+        head = None
+    if head is None:
+        return value(_runtime.call_args("not-bytes", (write(data, 0, limits_of(None)[1]),)))  # type: ignore[no-any-return]
+    return value(_runtime.call_args("sniff-media-type", (head.decode("latin-1"),)))  # type: ignore[no-any-return]
 
 
-def to_mcp_tools(registry: Any) -> list[McpTool]:
-    """[{name, description, inputSchema, outputSchema?, annotations}]."""
-    result: list[McpTool] = _projected(registry, 4, "to-mcp-tools")
-    return result
+def classify_json_rpc(value: Any, options: Any = None) -> JsonRpcClassification:
+    """`{kind, id?, method?, reply, code?, path?, reason?, items?}` of one message or batch."""
+    return link_batch_reply(_rpc("classify-json-rpc", rpc_message(value, options), options_text(options)))  # type: ignore[no-any-return]
 
 
-def normalize_tool_result(tool: Any, value: Any, options: Optional[LimitOptions] = None) -> ToolResult:
-    """Always a tool result ({"ok": True, "data"} or {"ok": False, "code", "message",
-    "retryable"}); raises ContractError only for an invalid tool or options."""
-    max_depth, max_bytes = limits_of(options)
-    arguments = (_config(tool), write(value, max_depth, max_bytes))
-    result: ToolResult = _unwrap(
-        _reply(_runtime.call_args("normalize-tool-result", arguments, _options_text(options)))
-    )
-    return result
+def classify_json_rpc_json(text: Any, options: Any = None) -> JsonRpcClassification:
+    """The same for JSON text (str or bytes): text that is not strict JSON is a `parse_error`."""
+    snap = snapshot(text)
+    if snap is None:
+        return unwrap(not_text(text))  # type: ignore[no-any-return]
+    return link_batch_reply(cross(lambda name, t: _rpc(name, t, options_text(options)), "classify-json-rpc-json", snap))  # type: ignore[no-any-return]
 
 
-def json_schema_for_target(schema: Any, target: Any) -> dict[str, Any]:
-    """`schema` for a JSON Schema draft ("draft-2020-12", "draft-07"), when every keyword in it
-    means the same there; else ContractError SCHEMA_TARGET_UNSUPPORTED at the keyword."""
-    result: dict[str, Any] = _unwrap(
-        _reply(_runtime.call_args("json-schema-for-target", (_config(schema), _config(target))))
-    )
-    return result
+def _rpc(export: str, *arguments: str) -> Any:
+    return unwrap(reply(_runtime.call_rpc(export, *arguments)))
 
 
-def standard_json_schema(schema: Any, target: Any) -> dict[str, Any]:
-    """What a Standard JSON Schema converter answers for `target`: json_schema_for_target's
-    schema, or, when a keyword has no faithful form there, the schema in its own draft with its
-    `$schema`. An unsupported target is ContractError SCHEMA_TARGET_UNSUPPORTED."""
-    result: dict[str, Any] = _unwrap(
-        _reply(_runtime.call_args("standard-json-schema", (_config(schema), _config(target))))
-    )
-    return result
+def method_not_found(request: Any) -> Optional[JsonRpcErrorReply]:
+    """`-32601 Method not found` for a request; None for a notification or anything else."""
+    return _rpc("method-not-found", rpc_message(request))  # type: ignore[no-any-return]
 
 
-def strict_schema_issues(schema: Any) -> list[SchemaIssue]:
-    """Why OpenAI strict mode would reject `schema` ([] when it would accept it)."""
-    result: list[SchemaIssue] = _unwrap(_reply(_runtime.call_args("strict-schema-issues", (_config(schema),))))
-    return result
+def internal_error(request: Any, error: Any) -> Optional[JsonRpcErrorReply]:
+    """`-32603` with the error's message (a str, or an exception's message, read through
+    BaseException's own descriptor: no code of the caller runs; never a traceback)."""
+    if issubclass(type(error), ContractError):
+        error = {"message": error.message}
+    elif issubclass(type(error), BaseException):
+        args = BaseException.args.__get__(error)  # type: ignore[attr-defined]
+        error = {"message": args[0]} if type(args) is tuple and len(args) == 1 and type(args[0]) is str else {}
+    return _rpc("internal-error", rpc_message(request), config(error))  # type: ignore[no-any-return]
 
 
-# --- contract versions -----------------------------------------------------------------------
+def invalid_params(request: Any, contract_error: Any) -> Optional[JsonRpcErrorReply]:
+    """`-32602 Invalid params` with `data: {code, path}` of a ContractError (or a dict with
+    `code` and `path`); None for a notification or anything that is not a request."""
+    if issubclass(type(contract_error), ContractError):
+        contract_error = {"code": contract_error.code, "path": contract_error.path}
+    return _rpc("invalid-params", rpc_message(request), config(contract_error))  # type: ignore[no-any-return]
 
 
-def compare_contracts(old: Any, new: Any) -> dict[str, Any]:
-    """How one tool's contract changed: {"change": "identical" | "compatible" | "breaking",
-    "reasons": [{path, change, message}], "bump": {required, actual, ok}}."""
-    result: dict[str, Any] = _unwrap(_reply(_runtime.call_args("compare-contracts", (_config(old), _config(new)))))
-    return result
+def query_session(text: Any, query: Any, options: Any = None) -> Any:
+    """The session read as `read_session` does, then one tree query: `{"branch": id}`,
+    `{"children": id}` or `{"context": leaf_id}`."""
+    before = (write(query, *limits_of(None)),)
+    return unwrap(_call_text("query-session", text, options, before=before, whole=True))
 
 
-def diff_catalogs(old: Any, new: Any) -> dict[str, Any]:
-    """Registries (or catalogs) compared tool by tool: {"change", "tools", "addedPermissions"}."""
-    result: dict[str, Any] = _unwrap(_reply(_runtime.call_args("diff-catalogs", (_config(old), _config(new)))))
-    return result
+def read_session(text: Any, options: Any = None) -> Session:
+    """The session, or its first problem raised as a ContractError."""
+    held = snapshot(text)  # an immutable copy (a bytearray may change later); None: not text
+    found = unwrap(_call_text("read-session", text if held is None else held, options, whole=True))
+    return Session(held, options, found, query_session)
 
 
-# --- ACP prompt admission and lifecycle -----------------------------------------------------
-
-from ._acp import (  # noqa: E402  (needs the helpers above)
-    PromptLifecycle,
-    admit_prompt,
-    advertise_prompt_capabilities,
-    create_prompt_lifecycle,
-    is_canonical_base64,
-    safe_admit_prompt,
-    sniff_media_type,
-)
+def check_chat_row(row: Any, options: Any = None) -> ChatRowReport:
+    """One row of the OpenAI chat fine-tuning format as `{"ok", "problems", "stats"}`: a dict,
+    or the row's JSON text. Raises ContractError only for invalid options."""
+    if is_text(row):
+        return unwrap(_call_text("check-chat-row-text", row, options, whole=True))  # type: ignore[no-any-return]
+    return unwrap(call_value("check-chat-row", row, options))  # type: ignore[no-any-return]
 
 
-# --- JSON-RPC over NDJSON -------------------------------------------------------------------
-
-from ._rpc import (  # noqa: E402  (needs the helpers above)
-    NdjsonDecoder,
-    RpcSession,
-    check_stdout_purity,
-    classify_json_rpc,
-    classify_json_rpc_json,
-    create_ndjson_decoder,
-    create_rpc_session,
-    internal_error,
-    invalid_params,
-    method_not_found,
-    ndjson_frames,
-    ndjson_frames_async,
-)
-from ._types import (  # noqa: E402
-    JsonRpcClassification,
-    JsonRpcErrorReply,
-    JsonRpcOptions,
-    NdjsonFrame,
-    NdjsonOptions,
-    RpcObservation,
-    RpcSessionOptions,
-    StdoutPurity,
-)
+# Items of an iterator sent to the core per crossing: large enough that the crossing's cost
+# vanishes beside the rows' checks, small enough that a stream of rows is never held whole.
+_CHUNK = 1024
 
 
-# --- Gemini projection --------------------------------------------------------------------
+def check_chat_rows(rows: Any, options: Any = None) -> list[ChatRowReport]:
+    """One report per row of an iterable of rows (dicts, or JSON texts). A list crosses whole
+    (`maxArrayLength` bounds it, as in every host); another iterable in chunks of 1,024 rows."""
 
-from ._types import GeminiFunctionDeclaration, GeminiTool  # noqa: E402
+    def whole(chunk: Any) -> list[ChatRowReport]:
+        with collector_paused():
+            return unwrap(call_value("check-chat-rows", chunk, options, batch=True))  # type: ignore[no-any-return]
+
+    if type(rows) is list or is_text(rows) or issubclass(type(rows), dict) or not hasattr(type(rows), "__iter__"):
+        return whole(rows)  # the core's verdict: a list's reports, or why anything else is not one
+    reports: list[ChatRowReport] = []
+    chunk: list[Any] = []
+    for item in _items(rows, whole):
+        chunk.append(item)
+        if len(chunk) == _CHUNK:
+            reports.extend(whole(chunk))
+            chunk = []
+    return reports + whole(chunk) if chunk else reports
 
 
-def to_gemini_tools(registry: Any) -> list[GeminiTool]:
-    """Gemini `tools`: [{"functionDeclarations": [{name, description, parametersJsonSchema}]}]."""
-    result: list[GeminiTool] = _projected(registry, 5, "to-gemini-tools")
-    return result
+def check_sessions(texts: Any, options: Any = None) -> list[SessionReport]:
+    """`check_session` over an iterable of session texts (one text alone is one session), one
+    report each; each crosses on its own (a session is a whole file, already one copy)."""
+    if is_text(texts):
+        return [check_session(texts, options)]
+    refuse = lambda v: unwrap(not_text(v))  # noqa: E731
+    if issubclass(type(texts), dict):
+        refuse(texts)  # iterable, but its keys are not session texts
+    return [check_session(text, options) for text in _items(texts, refuse)]
 
 
-def gemini_schema_issues(schema: Any) -> list[SchemaIssue]:
-    """Why `schema` could not be Gemini's OpenAPI-subset `parameters` (empty: it could)."""
-    result: list[SchemaIssue] = _unwrap(_reply(_runtime.call_args("gemini-schema-issues", (_config(schema),))))
-    return result
+# --- rows made from the table ---------------------------------------------------------------
 
 
-# --- Agent events and the session response --------------------------------------------------
+def _made(row: dict[str, Any]) -> Callable[..., Any]:
+    """A row's function from its argument and reply kinds. Text crosses by `_text.cross`, whole
+    when the limit is per line (reports and batches); other arguments are written as host text,
+    the first value under the options' limits (each item of a batch on its own) and the rest as
+    configuration."""
+    name, args, reply_kind = row["python"], row["args"], row["reply"]
+    export = name.replace("_", "-")
+    if type(reply_kind) is dict:  # a stateful object: its class
+        return globals()[reply_kind["object"]]  # type: ignore[no-any-return]
+    if args == ["registry"]:
+        return _projection(name, export)
+    if args == ["text"]:
+        if reply_kind == "verdict":
+            return lambda text, options=None: _verdict.one(export + "-verdict", text, options)
+        if reply_kind == "text-verdict":
+            return lambda text, options=None: text_value(_call_text(export, text, options), snapshot(text, max_text_bytes(options)))
+        if reply_kind == "batch":
+            return lambda text, options=None: _paused(lambda: unwrap(_call_text(export, text, options, whole=True)))
+        return lambda text, options=None: unwrap(_call_text(export, text, options, whole=reply_kind == "report"))
+    if args == ["value"] and row["options"] is not None:
+        if reply_kind == "batch":
+            return lambda values, options=None: call_value(export, values, options, batch=True, decode=outcomes)
+        return lambda given, options=None: call_value(export, given, options, decode=value)
+    first = args.index("value") if row["options"] is not None else -1
+    most = len(args) + (first >= 0)
 
-from ._events import (  # noqa: E402  (needs the helpers above)
-    check_event_sequence,
-    check_session_response,
-    parse_agent_event,
-    protocol_schemas,
-    safe_check_event_sequence,
-    safe_check_session_response,
-    safe_parse_agent_event,
-)
-from ._types import (  # noqa: E402
-    AgentEndEvent,
-    AgentEvent,
-    AgentStartEvent,
-    CompactionEvent,
-    MessageEndEvent,
-    MessageStartEvent,
-    MessageUpdateEvent,
-    ProtocolSchemas,
-    SessionResponse,
-    ToolExecutionEndEvent,
-    ToolExecutionStartEvent,
-    TurnEndEvent,
-    TurnStartEvent,
-)
+    def call(*given: Any, **options: Any) -> Any:
+        if set(options) - {"options"} or not len(args) <= len(given) + len(options) <= most:
+            raise TypeError(f"{name}() takes {len(args)} arguments" + (" and options" if first >= 0 else ""))
+        opts = given[len(args)] if len(given) > len(args) else options.get("options")
+        texts = tuple(write(v, *limits_of(opts)) if i == first else config(v) for i, v in enumerate(given[: len(args)]))
+        return value(_runtime.call_args(export, texts, options_text(opts)))
 
-# --- Dataset rows and batches of sessions ---------------------------------------------------
+    return call
 
-from ._rows import check_chat_row, check_chat_rows, check_chat_rows_jsonl, check_sessions  # noqa: E402
-from ._types import ChatRowLineReport, ChatRowOptions, ChatRowProblem, ChatRowReport  # noqa: E402
+
+def parse_agent_actions_jsonl(text: Any, options: Any = None) -> list[Outcome[AgentAction]]:
+    """JSON Lines: one outcome per line, in one crossing; positions are in the whole text."""
+    with collector_paused():
+        return _verdict.jsonl("parse-agent-actions-jsonl-verdict", text, options)
+
+
+def _lazy(name: str) -> Callable[..., Any]:
+    """`name`'s function, made from its row on first call (the table is the core's, read when
+    the core is first loaded), then bound in the module in its place."""
+    safe = name.startswith("safe_")
+    made: list[Callable[..., Any]] = []
+
+    def first(*args: Any, **kwargs: Any) -> Any:
+        if not made:
+            if safe:
+                made.append(_safe(name[5:]))
+            else:
+                [row] = [r for r in _runtime.described()["operations"] if r["python"] == name]
+                made.append(_made(row))
+            if not inspect.isclass(made[0]):
+                made[0].__name__ = made[0].__qualname__ = name
+                made[0].__doc__ = first.__doc__
+                globals()[name] = made[0]
+        return made[0](*args, **kwargs)
+
+    first.__name__ = first.__qualname__ = name
+    first.__doc__ = f"The `{name}` row of the operation table (docs/reference.md)."
+    return first
+
+
+def _safe(base: str) -> Callable[..., Any]:
+    """The safe form of function `base`: `{"ok": True, "value"}` or `{"ok": False, "error"}`."""
+
+    def safe(*args: Any, **kwargs: Any) -> Any:
+        try:
+            return {"ok": True, "value": globals()[base](*args, **kwargs)}
+        except ContractError as error:
+            return {"ok": False, "error": error}
+
+    return safe
+
+
+def _paused(call: Callable[[], Any]) -> Any:
+    with collector_paused():
+        return call()
+
+
+if not TYPE_CHECKING:
+    for _name in __all__:
+        if _name[0].islower() and _name not in globals():
+            globals()[_name] = _lazy(_name)
+    del _name

@@ -11,14 +11,8 @@ import re
 from json.encoder import encode_basestring  # the C version: non-ASCII left as is
 from typing import Any, Final
 
-DEFAULT_MAX_DEPTH: Final = 128
-MAX_DEPTH_CEILING: Final = 512
-DEFAULT_MAX_BYTES: Final = 4 * 1024 * 1024
-MAX_BYTES_CEILING: Final = 64 * 1024 * 1024  # src/limits.rs; tests/test_translation.py checks they agree
-# The budget of host text that is configuration (registries, policies, tools, schemas) or a
-# list of provider events, which the core reads under its ceilings: 4 Mi values and 33 M
-# characters are far beyond any real configuration or response.
-CONFIG_MAX_BYTES: Final = DEFAULT_MAX_BYTES
+from ._text import _numbers, numbers
+
 LARGE: Final = "!!large"
 
 
@@ -88,36 +82,6 @@ def _float(x: float) -> str:
     return float.__repr__(x)  # shortest round-trip form, valid JSON for finite numbers
 
 
-def limits_of(options: Any) -> tuple[int, int]:
-    """(maxDepth, maxBytes) to size the translation. An invalid option falls back to the
-    default here; the core rejects it with OPTION_INVALID, so this never decides anything."""
-
-    depth, size = limit_options(options)
-    return (depth or DEFAULT_MAX_DEPTH, size or DEFAULT_MAX_BYTES)
-
-
-def limit_options(options: Any) -> tuple[int | None, int | None]:
-    """(maxDepth, maxBytes) as the options give them, None where absent or invalid. Reads an
-    exact dict item by item: `options.get(name)` would compare `name` with any key of the same
-    hash, running that key's `__eq__`. Never raises (another thread may change the dict)."""
-    found: dict[str, Any] = {}
-    if type(options) is dict:
-        try:
-            for key, v in options.items():
-                if type(key) is str and (key == "maxDepth" or key == "maxBytes"):
-                    found[key] = v
-        except Exception:
-            return None, None
-
-    def count(name: str, ceiling: int) -> int | None:
-        v = found.get(name)
-        if type(v) is float and v.is_integer():
-            v = int(v)
-        return v if type(v) is int and 1 <= v <= ceiling else None
-
-    return count("maxDepth", MAX_DEPTH_CEILING), count("maxBytes", MAX_BYTES_CEILING)
-
-
 def max_chars(max_bytes: int) -> int:
     """Bound on the host text of one value: it bounds the memory of huge values (JS reads in
     place and never has to copy). A string may take up to 6 characters per byte escaped."""
@@ -128,15 +92,19 @@ def max_nodes(max_bytes: int) -> int:
     """Bound on the values written for one value, a shared one counted each time it is written.
     Every value a rule reads costs the core at least one unit of `maxBytes`, so a value JS
     accepts with everything read has at most `max_bytes` of them; the 1 Mi more leave room for
-    fields no rule reads (JS never touches those, Python must write them). Never more than
-    MAX_NODES_CEILING."""
-    return min(max_bytes + (1 << 20), MAX_NODES_CEILING)
+    fields no rule reads (JS never touches those, Python must write them). Never more than the
+    values the largest JSON text the core accepts can hold ("[0,0,...]" at the `maxBytes`
+    ceiling): the core parses host text into values of ~80 bytes each in its 4 GiB memory, so
+    host text may not hold more than text could, whatever the limits."""
+    return min(max_bytes + (1 << 20), (_numbers or numbers())[3] // 2)
 
 
-# The most values the largest JSON text the core accepts can hold ("[0,0,...]" of 64 MiB): the
-# core parses host text into values of ~80 bytes each in its 4 GiB memory, so host text may not
-# hold more than text could, whatever the limits.
-MAX_NODES_CEILING: Final = MAX_BYTES_CEILING // 2
+def __getattr__(name: str) -> int:
+    # The core's limits by the names tests and the fuzzer use (`describe()`: no copy here).
+    where = ["DEFAULT_MAX_DEPTH", "DEFAULT_MAX_BYTES", "MAX_DEPTH_CEILING", "MAX_BYTES_CEILING"]
+    if name in where:
+        return numbers()[where.index(name)]
+    raise AttributeError(name)
 
 
 # The name of a type as the type itself holds it: the descriptor of `type`, so a metaclass
@@ -224,8 +192,9 @@ def write(
 
 
 def _write(value: Any, max_depth: int, max_bytes: int, root_depth: int, copies: int, max_values: int | None) -> str:
-    chars_left = min(copies * max_chars(max_bytes), max_chars(MAX_BYTES_CEILING))
-    nodes_left = min(copies * max_nodes(max_bytes), MAX_NODES_CEILING) if max_values is None else max_values
+    ceiling = (_numbers or numbers())[3]
+    chars_left = min(copies * max_chars(max_bytes), max_chars(ceiling))
+    nodes_left = min(copies * max_nodes(max_bytes), ceiling // 2) if max_values is None else max_values
     out: list[str] = []
     emit = out.append
     written: dict[int, _Written] = {}

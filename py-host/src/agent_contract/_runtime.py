@@ -39,36 +39,22 @@ _INTERFACE_OF = {
 
 
 class _Callers(dict):  # type: ignore[type-arg]
-    """Callers of the core's exports by their names in the world (`prefix` + name), each made
-    on first use."""
+    """Callers of the core's exports, each made on first use: by their names in the world
+    (`prefix` + name), or, for a resource (`resource`), its constructor (`new`), statics and
+    methods by name."""
 
-    def __init__(self, core: _core.Core, prefix: str = "") -> None:
+    def __init__(self, core: _core.Core, prefix: str = "", resource: str = "") -> None:
         super().__init__()
-        self._core = core
-        self._prefix = prefix
+        self._core, self._resource = core, resource
+        self._prefix = f"{_INTERFACE_OF[resource]}#" if resource else prefix
 
     def __missing__(self, name: str) -> Any:
-        caller = self[name] = self._core.function(self._prefix + name)
-        return caller
-
-
-class _ResourceCallers(dict):  # type: ignore[type-arg]
-    """A resource's constructor (`new`), methods and static functions, each made on first use."""
-
-    def __init__(self, core: _core.Core, resource: str) -> None:
-        super().__init__()
-        self._core = core
-        self._prefix = f"{_INTERFACE_OF[resource]}#"
-        self._resource = resource
-
-    def __missing__(self, name: str) -> Any:
-        if name == "new":
-            caller = self._core.function(f"{self._prefix}[constructor]{self._resource}")
-        elif self._core.has(f"{self._prefix}[static]{self._resource}.{name}"):
-            caller = self._core.function(f"{self._prefix}[static]{self._resource}.{name}")
-        else:
-            caller = self._core.function(f"{self._prefix}[method]{self._resource}.{name}")
-        self[name] = caller
+        full, r = self._prefix + name, self._resource
+        if r:
+            full = f"{self._prefix}[constructor]{r}" if name == "new" else f"{self._prefix}[static]{r}.{name}"
+            if name != "new" and not self._core.has(full):
+                full = f"{self._prefix}[method]{r}.{name}"
+        caller = self[name] = self._core.function(full)
         return caller
 
 
@@ -93,34 +79,25 @@ def compiled() -> tuple[wasmtime.Engine, wasmtime.Module]:
 # Wasm memory never shrinks. After a call an instance past the core's `renewAfterBytes` stops
 # being the thread's instance (the next call gets a fresh one), so calls start in an instance of
 # at most that much, and a call within the default limits on an input of at most 1 MB ends under
-# the memory `bound` (or gets the room first: `make_room`). The policy and its numbers are the
-# core's (`describe()`, src/api/describe.rs; docs/decisions.md, "The memory bound").
-#
-# The size check costs a crossing, so it runs after calls whose arguments are this long and every
-# `_CHECK_EVERY` calls. Shorter arguments grow the memory by ~11 MiB at most (a schema's compiled
-# form, the worst per character outside batches, is ~0.7 KB per character), and what they leave
-# behind between checks is bounded by the caches.
-_CHECK_FROM_CHARS = 16 << 10
-_CHECK_EVERY = 64
-# Room is checked before a call only when what it may need is this large.
-_ROOM_FROM = 3 << 20
+# the memory `bound` (or gets the room first: `make_room`). The policy and its numbers, when the
+# size is checked included, are the core's (`describe()`, src/api/describe.rs; docs/decisions.md,
+# "The memory bound").
 
 
 class _Policy:
     """The core's memory policy, as `describe()` gives it."""
 
     def __init__(self, described: dict[str, Any]) -> None:
-        memory = described["memory"]
-        self.renew_after_bytes: int = memory["renewAfterBytes"]
-        self.bound: int = memory["bound"]
-        self.need_per_char: int = memory["needPerChar"]
-        self.batch_item_bytes: int = memory["batchItemBytes"]
-        self.batch_items_max: int = memory["batchItemsMax"]
+        m = described["memory"]
+        self.renew_after_bytes, self.bound, self.need_per_char = m["renewAfterBytes"], m["bound"], m["needPerChar"]
+        self.batch_item_bytes, self.batch_items_max = m["batchItemBytes"], m["batchItemsMax"]
+        self.check_from_chars, self.check_every, self.room_from = m["checkFromChars"], m["checkEvery"], m["roomFromBytes"]
         # The component's name of each batch operation; its variants share it.
         self.batches = frozenset(op["python"].replace("_", "-") for op in described["operations"] if op["reply"] == "batch")
 
 
 _policy: _Policy | None = None
+_described: dict[str, Any] | None = None
 
 
 def policy() -> _Policy:
@@ -128,12 +105,15 @@ def policy() -> _Policy:
     return _policy if _policy is not None else _instance().policy
 
 
+def described() -> dict[str, Any]:
+    """The core's `describe()`: limits, ceilings, memory policy, projections, the table."""
+    return _described if _described is not None else _instance().described
+
+
 def __getattr__(name: str) -> int:
-    # The bound and thresholds by their documented names, for tests and tools.
-    numbers = {"RENEW_AFTER_BYTES": "renew_after_bytes", "MEMORY_BOUND": "bound",
-               "BATCH_ITEM_BYTES": "batch_item_bytes", "BATCH_ITEMS_MAX": "batch_items_max"}
-    if name in numbers:
-        return int(getattr(policy(), numbers[name]))
+    # The bound by its documented name, for tests and tools.
+    if name == "MEMORY_BOUND":
+        return int(policy().bound)
     raise AttributeError(name)
 
 
@@ -156,16 +136,18 @@ class _Instance:
         self.funcs = _Callers(core)
         # The schema engine's hash keys come from the host, fresh for every instance.
         self.funcs["seed"](self.store, os.urandom(32))
-        global _policy
-        if _policy is None:
-            _policy = _Policy(json.loads(self.funcs["describe"](self.store))["value"])
-        self.policy = _policy
+        global _policy, _described
+        if _described is None:
+            _described = json.loads(self.funcs["describe"](self.store))["value"]
+            _policy = _Policy(_described)
+        self.described: dict[str, Any] = _described
+        self.policy: _Policy = _policy  # type: ignore[assignment]
         # The functions of the interfaces `rpc` and `tools`, and the resources of the
         # interfaces `assembly` (stream assemblers), `acp` (prompt lifecycles), `rpc` (NDJSON
         # decoders, RPC sessions) and `tools` (compiled tools and registries).
         self.rpc_funcs = _Callers(core, f"{RPC}#")
         self.rpc_funcs["validate-tool-inputs"] = core.function(f"{TOOLS}#validate-tool-inputs")
-        self.resource_funcs = {resource: _ResourceCallers(core, resource) for resource in _INTERFACE_OF}
+        self.resource_funcs = {resource: _Callers(core, resource=resource) for resource in _INTERFACE_OF}
         # Resources of assemblers garbage-collected unclosed, dropped by this thread's next
         # assembler call (a finalizer may run on any thread; the store is single-threaded).
         self.pending_drops: collections.deque[Any] = collections.deque()
@@ -183,7 +165,7 @@ class _Instance:
         instance they were created in (their resources live there), so a live one goes on
         working; the memory is freed when the last of them is gone."""
         self.calls += 1
-        if chars < _CHECK_FROM_CHARS and self.calls % _CHECK_EVERY:
+        if chars < self.policy.check_from_chars and self.calls % self.policy.check_every:
             return
         if getattr(_local, "instance", None) is self and self.memory_bytes() > self.policy.renew_after_bytes:
             _local.instance = None
@@ -219,7 +201,7 @@ def make_room(need: int) -> _Instance:
     """This thread's instance, replaced first when a call that may need `need` bytes would take
     it past the memory bound (see `need_of`) and a fresh one holds less."""
     instance = _instance()
-    if need < _ROOM_FROM:
+    if need < instance.policy.room_from:
         return instance
     memory = instance.memory_bytes()
     if memory + need > instance.policy.bound and memory > instance.fresh_bytes + (1 << 20):
@@ -228,45 +210,14 @@ def make_room(need: int) -> _Instance:
     return instance
 
 
-def call_rpc(export: str, *arguments: str) -> str:
-    """Calls a function of interface `rpc` in this thread's instance (strings in, JSON reply)."""
-    chars = sum(len(a) for a in arguments)
+def _call(table: str, export: str, arguments: tuple[Any, ...]) -> str:
+    chars = sum(len(a) for a in arguments if type(a) is str)
     instance = make_room(need_of(export, chars))
     try:
-        reply: str = instance.rpc_funcs[export](instance.store, *arguments)
+        reply: str = getattr(instance, table)[export](instance.store, *arguments)
     except UnicodeEncodeError:
-        raise
-    except Exception:
-        _local.instance = None
-        raise
-    instance.checked(chars)
-    return reply
-
-
-def assembler_instance() -> _Instance:
-    """This thread's instance, for an assembler to keep (its resource lives there)."""
-    return _instance()
-
-
-def call(export: str, argument: Any, options: str = "") -> str:
-    """`call_args` with one argument."""
-    return call_args(export, (argument,), options)
-
-
-def call_args(export: str, arguments: tuple[Any, ...], options: str = "") -> str:
-    """Calls an export of this thread's instance with `arguments` (strings) and returns its
-    JSON reply. Options (host text, "" for none) go to the `-with-options` twin."""
-    chars = sum(len(a) for a in arguments if type(a) is str) + len(options)
-    instance = make_room(need_of(export, chars))
-    try:
-        if options:
-            reply: str = instance.funcs[export + "-with-options"](instance.store, *arguments, options)
-        else:
-            reply = instance.funcs[export](instance.store, *arguments)
-    except UnicodeEncodeError:
-        # wasmtime encodes a str argument as UTF-8 before entering the core and raises this for
-        # one holding lone surrogates (not a WIT string); the instance is untouched, and the
-        # caller may send the text by the `-bytes` twin instead.
+        # A str argument holding lone surrogates is not a WIT string: refused before the core
+        # runs, the instance untouched (the caller may send its bytes by the `-bytes` twin).
         raise
     except Exception:
         # A trap is a bug in the core and surfaces as is; the instance may be left in any
@@ -275,6 +226,33 @@ def call_args(export: str, arguments: tuple[Any, ...], options: str = "") -> str
         raise
     instance.checked(chars)
     return reply
+
+
+def call_args(export: str, arguments: tuple[Any, ...], options: str = "") -> str:
+    """Calls an export of this thread's instance with `arguments` (strings) and returns its
+    JSON reply. Options (host text, "" for none) go to the `-with-options` twin."""
+    if options:
+        return _call("funcs", export + "-with-options", arguments + (options,))
+    # `_call` written out: the path of every call without options.
+    chars = sum(len(a) for a in arguments if type(a) is str)
+    instance = make_room(need_of(export, chars))
+    try:
+        reply: str = instance.funcs[export](instance.store, *arguments)
+    except UnicodeEncodeError:
+        raise
+    except Exception:
+        _local.instance = None
+        raise
+    instance.checked(chars)
+    return reply
+
+
+def call_rpc(export: str, *arguments: str) -> str:
+    """Calls a function of interface `rpc` (or `tools`) in this thread's instance."""
+    return _call("rpc_funcs", export, arguments)
+
+
+assembler_instance = _instance  # the instance a resource is made in (and lives in)
 
 
 def current_instance() -> _Instance | None:

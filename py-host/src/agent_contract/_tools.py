@@ -17,15 +17,10 @@ assemblers: a finalizer may run on any thread and must not touch the store).
 from __future__ import annotations
 
 import threading
-import weakref
-from typing import Any, Optional
+from typing import Any
 
 from . import _host_text
-
-
-def call(instance: Any, method: str, *args: Any, kind: str = "compiled-tool") -> Any:
-    """`instance.resource_call(kind, method, ...)`."""
-    return instance.resource_call(kind, method, *args)
+from ._objects import Handle
 
 
 def _refuse(self: Any, *args: Any, **kwargs: Any) -> Any:
@@ -115,37 +110,47 @@ def _frozen(value: Any) -> Any:
     return root
 
 
-class Tool(FrozenDict):
+class _Compiled(FrozenDict, Handle):
+    """Frozen plain data holding a resource of the core's `tools` interface."""
+
+    __slots__ = ("_instance", "_resource", "_thread", "_finalizer", "__weakref__")
+
+    @classmethod
+    def _made(cls, value: dict[str, Any], instance: Any, resource: Any) -> Any:
+        made = cls()
+        for key, item in _frozen(value).items():
+            dict.__setitem__(made, key, item)
+        made._bind(instance, resource)
+        return made
+
+    def _handle(self, current: Any) -> Any:
+        """The resource when this thread's instance (`current`) holds it, else None."""
+        if self._instance is not current or threading.get_ident() != self._thread or self._finalizer is None:
+            return None
+        return self._resource
+
+
+class Tool(_Compiled):
     """A defined tool: its definition as frozen plain data, and its compiled schema in the core.
 
     Use it as a dict (`tool["name"]`, `json.dumps(tool)`, in `create_registry([tool])`); pass it
     to `validate_tool_input*` to validate without sending the definition again. `close()` or
     `with define_tool(...) as tool:` frees the compiled schema now; garbage collection does too."""
 
-    __slots__ = ("_instance", "_resource", "_thread", "_finalizer", "_released", "_done", "__weakref__")
-
-    _instance: Any
-    _resource: Any
-    _thread: int
-    _finalizer: Optional[weakref.finalize]
+    __slots__ = ("_released", "_done")
+    _kind = "compiled-tool"
     _released: bool  # close() was called
     _done: bool  # the core released the compiled schema
 
     @classmethod
-    def _made(cls, definition: dict[str, Any], instance: Any, resource: Any) -> "Tool":
-        tool = cls()
-        for key, item in _frozen(definition).items():
-            dict.__setitem__(tool, key, item)
-        tool._instance = instance
-        tool._resource = resource
-        tool._thread = threading.get_ident()
+    def _made(cls, value: dict[str, Any], instance: Any, resource: Any) -> "Tool":
+        tool: Tool = super()._made(value, instance, resource)
         tool._released = tool._done = False
-        tool._finalizer = weakref.finalize(tool, instance.pending_drops.append, resource)
         return tool
 
     def _handle(self, current: Any) -> Any:
         """The resource when this thread's instance (`current`) holds it, else None."""
-        if self._instance is not current or threading.get_ident() != self._thread:
+        if self._instance is not current or threading.get_ident() != self._thread or self._finalizer is None:
             return None
         if self._released and not self._done:
             # Closed from another thread: released here, on the store's own thread.
@@ -164,41 +169,14 @@ class Tool(FrozenDict):
             self._instance.resource_call("compiled-tool", "release", self._resource)
             # The finalizer stays: it drops the (now empty) resource with the object.
 
-    def __enter__(self) -> "Tool":
-        return self
 
-    def __exit__(self, *exc: object) -> None:
-        self.close()
-
-
-class CompiledRegistry(FrozenDict):
+class CompiledRegistry(_Compiled):
     """What `create_registry` returns: the registry `{"tools": [...]}` as frozen plain data, and
-    the core's compiled registry (names, definitions, compiled input schemas) in the instance of
-    the thread that made it: `check_tool_call`, the projections and `catalog` given this very
-    object on that thread read none of it again. Freed with the object."""
+    the core's compiled registry (names, definitions, compiled input schemas): `check_tool_call`,
+    the projections and `catalog` given this very object on its thread read none of it again."""
 
-    __slots__ = ("_instance", "_resource", "_thread", "_finalizer", "__weakref__")
-
-    _instance: Any
-    _resource: Any
-    _thread: int
-    _finalizer: Optional[weakref.finalize]
-
-    @classmethod
-    def _made(cls, value: dict[str, Any], instance: Any, resource: Any) -> "CompiledRegistry":
-        registry = cls()
-        for key, item in _frozen(value).items():
-            dict.__setitem__(registry, key, item)
-        registry._instance = instance
-        registry._resource = resource
-        registry._thread = threading.get_ident()
-        registry._finalizer = weakref.finalize(registry, instance.pending_drops.append, resource)
-        return registry
-
-    def _handle(self, current: Any) -> Any:
-        if self._instance is not current or threading.get_ident() != self._thread:
-            return None
-        return self._resource
+    __slots__ = ()
+    _kind = "compiled-registry"
 
 
 def registry_handle(registry: Any, current: Any) -> Any:

@@ -720,3 +720,324 @@ class ProtocolSchemas(TypedDict):
 
 # Compiled tools: the code of a tool used after `close()` (docs/errors.md).
 TOOL_HANDLE_FREED: Final = "TOOL_HANDLE_FREED"
+
+__all__ = [
+    "Provider",
+    "ProviderResponse",
+    "AssembledResponse",
+    "AssemblerOptions",
+    "AssemblerPreview",
+    "FinishReason",
+    "SchemaIssue",
+    "Registry",
+    "Policy",
+    "ApprovedCall",
+    "ToolResult",
+    "OpenAITool",
+    "OpenAIResponsesTool",
+    "AnthropicTool",
+    "McpTool",
+    "AgentAction",
+    "MessageAction",
+    "ToolCallAction",
+    "FinishAction",
+    "RequestApprovalAction",
+    "ToolDefinition",
+    "ActionPreview",
+    "Options",
+    "ToolOptions",
+    "ToolReadOptions",
+    "NameRule",
+    "FormatMode",
+    "LimitOptions",
+    "DecisionOptions",
+    "Decision",
+    "ToolDecision",
+    "FinalDecision",
+    "ToolCall",
+    "ErrorPosition",
+    "Outcome",
+    "Success",
+    "Failure",
+    "AgentMessage",
+    "UserMessage",
+    "AssistantMessage",
+    "ToolResultMessage",
+    "TextContent",
+    "ToolCallContent",
+    "Usage",
+    "SeedToolDefinition",
+    "SeedToolResult",
+    "SessionEntry",
+    "SessionHeader",
+    "MessageEntry",
+    "CompactionEntry",
+    "SessionOptions",
+    "SessionProblem",
+    "SessionReport",
+    "SessionContext",
+    "AdmissibleImageType",
+    "AdmissionOptions",
+    "AdmissionPlan",
+    "AdmittedMedia",
+    "AdmittedResource",
+    "PromptCapabilities",
+    "PromptCapabilityFacts",
+    "StopReason",
+    "JsonRpcClassification",
+    "JsonRpcErrorReply",
+    "JsonRpcOptions",
+    "NdjsonFrame",
+    "NdjsonOptions",
+    "RpcObservation",
+    "RpcSessionOptions",
+    "StdoutPurity",
+    "GeminiFunctionDeclaration",
+    "GeminiTool",
+    "AgentEvent",
+    "AgentStartEvent",
+    "AgentEndEvent",
+    "TurnStartEvent",
+    "TurnEndEvent",
+    "MessageStartEvent",
+    "MessageUpdateEvent",
+    "MessageEndEvent",
+    "ToolExecutionStartEvent",
+    "ToolExecutionEndEvent",
+    "CompactionEvent",
+    "SessionResponse",
+    "ProtocolSchemas",
+    "ChatRowOptions",
+    "ChatRowProblem",
+    "ChatRowReport",
+    "ChatRowLineReport",
+    "TOOL_HANDLE_FREED",
+]
+
+if TYPE_CHECKING:
+    __all__ += [
+        "create_assembler",
+        "create_provider_assembler",
+        "create_session_checker",
+        "create_prompt_lifecycle",
+        "create_ndjson_decoder",
+        "create_rpc_session",
+        "parse_agent_action",
+        "safe_parse_agent_action",
+        "parse_agent_action_json",
+        "safe_parse_agent_action_json",
+        "parse_agent_actions",
+        "parse_json",
+        "safe_parse_json",
+        "parse_decision",
+        "safe_parse_decision",
+        "parse_decision_json",
+        "safe_parse_decision_json",
+        "safe_define_tool",
+        "safe_define_tool_json",
+        "safe_validate_tool_input",
+        "safe_validate_tool_input_json",
+        "safe_create_registry",
+        "catalog",
+        "define_policy",
+        "safe_define_policy",
+        "safe_check_tool_call",
+        "to_openai_tools",
+        "to_openai_responses_tools",
+        "to_anthropic_tools",
+        "to_mcp_tools",
+        "to_gemini_tools",
+        "normalize_tool_result",
+        "strict_schema_issues",
+        "gemini_schema_issues",
+        "json_schema_for_target",
+        "standard_json_schema",
+        "compare_contracts",
+        "diff_catalogs",
+        "safe_assemble_provider_stream",
+        "parse_agent_message",
+        "safe_parse_agent_message",
+        "parse_agent_message_json",
+        "safe_parse_agent_message_json",
+        "parse_tool_result",
+        "safe_parse_tool_result",
+        "parse_session_entry",
+        "safe_parse_session_entry",
+        "check_session",
+        "safe_read_session",
+        "from_seed_tool",
+        "to_seed_tool",
+        "parse_agent_event",
+        "safe_parse_agent_event",
+        "check_event_sequence",
+        "safe_check_event_sequence",
+        "check_session_response",
+        "safe_check_session_response",
+        "protocol_schemas",
+        "check_chat_rows_jsonl",
+        "safe_admit_prompt",
+        "advertise_prompt_capabilities",
+    ]
+
+# The rows `agent_contract` makes from the operation table at run time, as type checkers see
+# them (docs/reference.md has each one's reference).
+if TYPE_CHECKING:
+    from ._objects import Assembler, NdjsonDecoder, PromptLifecycle, ProviderAssembler, RpcSession, Session, SessionChecker
+    from ._tools import Tool
+
+    Text = Union[str, bytes, bytearray, memoryview]
+
+    def create_assembler(options: Optional[AssemblerOptions] = None) -> Assembler: ...
+
+    def create_provider_assembler(provider: Provider, options: Optional[AssemblerOptions] = None) -> ProviderAssembler: ...
+
+    def create_session_checker(options: Optional[SessionOptions] = None) -> SessionChecker: ...
+
+    def create_prompt_lifecycle() -> PromptLifecycle: ...
+
+    def create_ndjson_decoder(options: Optional[NdjsonOptions] = None) -> NdjsonDecoder: ...
+
+    def create_rpc_session(options: Optional[RpcSessionOptions] = None) -> RpcSession: ...
+
+    def parse_agent_action(value: Any, options: Optional[Options] = None) -> AgentAction:
+        """A Python value validated as an agent action; raises ContractError."""
+
+    def safe_parse_agent_action(value: Any, options: Optional[Options] = None) -> Outcome[AgentAction]: ...
+
+    def parse_agent_action_json(text: Text, options: Optional[Options] = None) -> AgentAction:
+        """Strict JSON text (str or bytes) validated as an agent action; raises ContractError."""
+
+    def safe_parse_agent_action_json(text: Text, options: Optional[Options] = None) -> Outcome[AgentAction]: ...
+
+    def parse_agent_actions(values: Any, options: Optional[Options] = None) -> list[Outcome[AgentAction]]:
+        """One outcome per element of a list, in one crossing; raises only for the list or options."""
+
+    def parse_json(text: Text, options: Optional[LimitOptions] = None) -> Any:
+        """Strict JSON text to its value (I-JSON, the limits, positions; integers exact)."""
+
+    def safe_parse_json(text: Text, options: Optional[LimitOptions] = None) -> Outcome[Any]: ...
+
+    def parse_decision(value: Any, options: Optional[DecisionOptions] = None) -> Decision:
+        """`{"kind": "tool", "calls": [...]}` or `{"kind": "final", "answer": ...}`; raises ContractError."""
+
+    def safe_parse_decision(value: Any, options: Optional[DecisionOptions] = None) -> Outcome[Decision]: ...
+
+    def parse_decision_json(text: Text, options: Optional[DecisionOptions] = None) -> Decision:
+        """A decision from strict JSON text (str or bytes); raises ContractError."""
+
+    def safe_parse_decision_json(text: Text, options: Optional[DecisionOptions] = None) -> Outcome[Decision]: ...
+
+    def safe_define_tool(defn: Any, options: Optional[ToolOptions] = None) -> Outcome[Tool]: ...
+
+    def safe_define_tool_json(text: Text, options: Optional[ToolOptions] = None) -> Outcome[Tool]: ...
+
+    def safe_validate_tool_input(tool: Any, value: Any, options: Optional[ToolReadOptions] = None) -> Outcome[Any]: ...
+
+    def safe_validate_tool_input_json(tool: Any, text: Text, options: Optional[ToolReadOptions] = None) -> Outcome[Any]: ...
+
+    def safe_create_registry(tools: Any, options: Optional[ToolOptions] = None) -> Outcome[Registry]: ...
+
+    def catalog(registry: Any) -> list[ToolDefinition]:
+        """The registry's definitions sorted by name."""
+
+    def define_policy(policy: Any) -> Policy:
+        """A policy `{"rules": [{"effect", "tool" | "permission"}]}` checked (POLICY_INVALID)."""
+
+    def safe_define_policy(policy: Any) -> Outcome[Policy]: ...
+
+    def safe_check_tool_call(registry: Any, action: Any, policy: Any, options: Optional[Options] = None) -> Outcome[ApprovedCall]: ...
+
+    def to_openai_tools(registry: Any) -> list[OpenAITool]:
+        """`[{"type": "function", "function": {name, description, parameters, strict}}]`."""
+
+    def to_openai_responses_tools(registry: Any) -> list[OpenAIResponsesTool]:
+        """OpenAI Responses `FunctionTool`s."""
+
+    def to_anthropic_tools(registry: Any) -> list[AnthropicTool]:
+        """`[{name, description, input_schema}]`."""
+
+    def to_mcp_tools(registry: Any) -> list[McpTool]:
+        """`[{name, description, inputSchema, outputSchema?, annotations}]`."""
+
+    def to_gemini_tools(registry: Any) -> list[GeminiTool]:
+        """Gemini `tools`: `[{"functionDeclarations": [...]}]`."""
+
+    def normalize_tool_result(tool: Any, value: Any, options: Optional[LimitOptions] = None) -> ToolResult:
+        """Always a tool result; raises ContractError only for an invalid tool or options."""
+
+    def strict_schema_issues(schema: Any) -> list[SchemaIssue]:
+        """Why OpenAI strict mode would reject `schema` ([] when it would accept it)."""
+
+    def gemini_schema_issues(schema: Any) -> list[SchemaIssue]:
+        """Why `schema` could not be Gemini's OpenAPI-subset `parameters` ([]: it could)."""
+
+    def json_schema_for_target(schema: Any, target: Any) -> dict[str, Any]:
+        """`schema` for another JSON Schema draft, or SCHEMA_TARGET_UNSUPPORTED at the keyword."""
+
+    def standard_json_schema(schema: Any, target: Any) -> dict[str, Any]:
+        """What a Standard JSON Schema converter answers for `target`."""
+
+    def compare_contracts(old: Any, new: Any) -> dict[str, Any]:
+        """How one tool's contract changed: `{"change", "reasons", "bump"}`."""
+
+    def diff_catalogs(old: Any, new: Any) -> dict[str, Any]:
+        """Registries (or catalogs) compared tool by tool: `{"change", "tools", "addedPermissions"}`."""
+
+    def safe_assemble_provider_stream(provider: Any, input: Any, options: Optional[AssemblerOptions] = None) -> Outcome[ProviderResponse]: ...
+
+    def parse_agent_message(value: Any, options: Optional[SessionOptions] = None) -> AgentMessage:
+        """An agent message (user / assistant / toolResult); raises ContractError."""
+
+    def safe_parse_agent_message(value: Any, options: Optional[SessionOptions] = None) -> Outcome[AgentMessage]: ...
+
+    def parse_agent_message_json(text: Text, options: Optional[SessionOptions] = None) -> AgentMessage:
+        """The same from strict JSON text (str or bytes)."""
+
+    def safe_parse_agent_message_json(text: Text, options: Optional[SessionOptions] = None) -> Outcome[AgentMessage]: ...
+
+    def parse_tool_result(value: Any, options: Optional[SessionOptions] = None) -> SeedToolResult:
+        """A tool's local result `{"content", "details"?, "terminate"?}`."""
+
+    def safe_parse_tool_result(value: Any, options: Optional[SessionOptions] = None) -> Outcome[SeedToolResult]: ...
+
+    def parse_session_entry(value: Any, options: Optional[SessionOptions] = None) -> SessionEntry:
+        """One session entry (header, message or compaction) on its own."""
+
+    def safe_parse_session_entry(value: Any, options: Optional[SessionOptions] = None) -> Outcome[SessionEntry]: ...
+
+    def check_session(text: Text, options: Optional[SessionOptions] = None) -> SessionReport:
+        """Every problem of a JSON Lines session text; raises only for invalid options."""
+
+    def safe_read_session(text: Text, options: Optional[SessionOptions] = None) -> Outcome[Session]: ...
+
+    def from_seed_tool(definition: Any, extra: Any, options: Optional[Options] = None) -> ToolDefinition:
+        """A seed ToolDefinition as a tool contract, `extra` giving its `permissions`."""
+
+    def to_seed_tool(tool: Any) -> SeedToolDefinition:
+        """A tool contract as the seed's `{"name", "description", "parameters"}`."""
+
+    def parse_agent_event(value: Any, options: Optional[SessionOptions] = None) -> AgentEvent:
+        """One agent event (the seed's ten kinds, a union on "type"); raises ContractError."""
+
+    def safe_parse_agent_event(value: Any, options: Optional[SessionOptions] = None) -> Outcome[AgentEvent]: ...
+
+    def check_event_sequence(events: Any, options: Optional[SessionOptions] = None) -> list[AgentEvent]:
+        """One run's events checked in order; raises the first offending one."""
+
+    def safe_check_event_sequence(events: Any, options: Optional[SessionOptions] = None) -> Outcome[list[AgentEvent]]: ...
+
+    def check_session_response(value: Any, options: Optional[SessionOptions] = None) -> SessionResponse:
+        """A session response checked, its events a projection of its messages."""
+
+    def safe_check_session_response(value: Any, options: Optional[SessionOptions] = None) -> Outcome[SessionResponse]: ...
+
+    def protocol_schemas() -> ProtocolSchemas:
+        """The protocol as JSON Schema 2020-12, and the strict structured-output forms."""
+
+    def check_chat_rows_jsonl(text: Text, options: Optional[ChatRowOptions] = None) -> list[ChatRowLineReport]:
+        """One report per line of a JSON Lines dataset; a bad line is reported, never raised."""
+
+    def safe_admit_prompt(request: Any, capabilities: Optional[PromptCapabilities], options: Optional[AdmissionOptions] = None) -> Outcome[AdmissionPlan]: ...
+
+    def advertise_prompt_capabilities(facts: Any) -> PromptCapabilities:
+        """`promptCapabilities` for `initialize`: each true only when every fact behind it is."""

@@ -178,7 +178,7 @@ class CheckSessions(_CheckFiles):
         super().__init__(options, {"dialect": dialect, "strict": strict})
 
     def _check(self, text: Any) -> tuple[int, list[tuple[int, str, str, str]]]:
-        from ._session import check_session
+        from . import check_session
 
         report = check_session(text, self._options)  # type: ignore[arg-type]
         problems = [(p["line"], p["code"], p["path"], p["message"]) for p in report["problems"]]
@@ -198,7 +198,7 @@ class CheckChatRows(_CheckFiles):
         super().__init__(options, {"strict": strict})
 
     def _check(self, text: Any) -> tuple[int, list[tuple[int, str, str, str]]]:
-        from ._rows import check_chat_rows_jsonl
+        from . import check_chat_rows_jsonl
 
         reports = check_chat_rows_jsonl(text, self._options)  # type: ignore[arg-type]
         problems = [(r["line"], p["code"], p["path"], p["message"]) for r in reports for p in r["problems"]]

@@ -363,7 +363,11 @@ function standardSchema(api, tool) {
       ? api.toGeminiTools(api.createRegistry([definition]))[0].functionDeclarations[0].parametersJsonSchema
       : api.toMcpTools(api.createRegistry([definition]))[0].inputSchema,
     output: () => {
-      if (!definition.outputSchema) throw new TypeError(`tool ${definition.name} has no outputSchema`);
+      // A tool without one has no output type to give: the contract's FIELD_MISSING, as the
+      // core answers for any required field (a consumer catches ContractError alone).
+      if (!definition.outputSchema) {
+        throw new ContractError({ layer: 'contract', code: 'FIELD_MISSING', path: '/outputSchema', retryable: false, message: `tool ${definition.name} has no outputSchema` });
+      }
       return definition.outputSchema;
     },
   };

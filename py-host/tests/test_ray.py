@@ -244,8 +244,66 @@ def test_invalid_options_fail_in_the_constructor() -> None:
 
 
 def test_a_batch_without_paths_says_how_to_read_files() -> None:
-    with pytest.raises(ValueError, match="include_paths=True"):
+    with pytest.raises(agent_contract.ContractError, match="include_paths=True") as e:
         CheckChatRows()({"bytes": [b"{}\n"]})
+    assert (e.value.code, e.value.path) == ("FIELD_MISSING", "/path")
+
+
+class _Raises:
+    def __getattr__(self, name: str) -> Any:
+        raise RuntimeError(name)
+
+    def __getitem__(self, key: Any) -> Any:
+        raise RuntimeError(key)
+
+
+class _RaisingList(list):  # type: ignore[type-arg]
+    def __iter__(self) -> Any:
+        raise RuntimeError("iter")
+
+
+class _RaisingDict(dict):  # type: ignore[type-arg]
+    def __len__(self) -> int:
+        raise RuntimeError("len")
+
+    def keys(self) -> Any:
+        raise RuntimeError("keys")
+
+
+def test_a_batch_that_is_not_files_is_a_contract_error() -> None:
+    # The classes are public: a batch is the caller's value, and what reading it raises (a
+    # value that is no batch, columns that raise, a path that is no string, content that is no
+    # bytes) becomes a ContractError; before, bytes(5) made five zero bytes of "content".
+    released = memoryview(b"{}")
+    released.release()
+    cases = [
+        (5, "FIELD_TYPE", ""),
+        (_Raises(), "FIELD_TYPE", ""),
+        ({"path": ["a"], "bytes": _RaisingList([b""])}, "FIELD_TYPE", ""),
+        ({"path": [5], "bytes": [b""]}, "FIELD_TYPE", "/path/0"),
+        ({"path": ["a", "b"], "bytes": [b"", 5]}, "FIELD_TYPE", "/bytes/1"),
+        ({"path": ["a"], "bytes": [None]}, "FIELD_TYPE", "/bytes/0"),
+        ({"path": ["a"], "bytes": [released]}, "FIELD_TYPE", "/bytes/0"),
+    ]
+    for batch, code, path in cases:
+        for cls in (CheckSessions, CheckChatRows):
+            with pytest.raises(agent_contract.ContractError) as e:
+                cls()(batch)
+            assert (e.value.code, e.value.path) == (code, path), (batch, cls)
+    # bytearray, memoryview and str contents are files as bytes are.
+    for data in (bytearray(b"{}\n"), memoryview(b"{}\n"), "{}\n"):
+        rows = CheckChatRows()({"path": ["a.jsonl"], "bytes": [data]}).to_pylist()
+        assert [(r["line"], r["bytes"]) for r in rows][0] == (1, 3)
+
+
+def test_options_are_read_by_the_core() -> None:
+    # The caller's options are copied by the core before the class merges its own settings.
+    with pytest.raises(agent_contract.ContractError) as e:
+        CheckChatRows(options=_RaisingDict(a=1))  # type: ignore[arg-type]
+    assert e.value.code == "VALUE_NOT_JSON"
+    with pytest.raises(agent_contract.ContractError) as e:
+        CheckSessions(options=5)  # type: ignore[arg-type]
+    assert (e.value.code, e.value.path) == ("OPTION_INVALID", "")
 
 
 def test_the_package_never_imports_ray() -> None:

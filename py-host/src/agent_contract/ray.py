@@ -58,48 +58,84 @@ def _schema() -> Any:
     )
 
 
+def _refused(code: str, path: str, message: str) -> Exception:
+    from . import ContractError
+
+    return ContractError("contract", code, path, message, False)
+
+
+_HOW = "read them with ray.data.read_binary_files(paths, include_paths=True)"
+
+
 def _column(batch: Any, name: str) -> list[Any]:
     """One column of a batch as a list, whatever its format: a pyarrow Table, a pandas
-    DataFrame, or a dict of numpy arrays (or of lists)."""
-    if hasattr(batch, "column_names") and hasattr(batch, "column"):
-        if name not in batch.column_names:
-            raise KeyError(name)
-        return list(batch.column(name).to_pylist())
-    column = batch[name]
-    if hasattr(column, "tolist"):
-        return list(column.tolist())
-    return list(column)
+    DataFrame, or a dict of numpy arrays (or of lists). The batch is the caller's value: what
+    reading it raises (a missing column, a value that is no batch, one whose methods raise)
+    becomes a ContractError."""
+    try:
+        if hasattr(batch, "column_names") and hasattr(batch, "column"):
+            if name not in batch.column_names:
+                raise KeyError(name)
+            return list(batch.column(name).to_pylist())
+        column = batch[name]
+        if hasattr(column, "tolist"):
+            return list(column.tolist())
+        return list(column)
+    except KeyError:
+        raise _refused("FIELD_MISSING", "/" + name, "a batch of files needs the columns 'path' and 'bytes' (missing '%s'): %s" % (name, _HOW)) from None
+    except Exception:
+        raise _refused("FIELD_TYPE", "", "a batch of files is a pyarrow Table, a pandas DataFrame or a dict of the columns 'path' "
+                       "and 'bytes': " + _HOW) from None
+
+
+def _file(path: Any, data: Any, at: int) -> tuple[str, Any, int]:
+    """One file of a batch: its path, its content as the core reads it (bytes, or a str) and
+    its size in bytes. Ray gives `str` paths and `bytes` contents; a caller's batch may hold
+    anything, so only those exact types (and bytearray, memoryview) are read."""
+    if type(path) is not str:
+        raise _refused("FIELD_TYPE", "/path/%d" % at, "a file's path must be a string: " + _HOW)
+    if type(data) is bytes:
+        return path, data, len(data)
+    if type(data) is str:
+        return path, data, len(data.encode("utf-8", "surrogatepass"))
+    if type(data) in (bytearray, memoryview):
+        try:
+            copied = bytes(data)
+        except ValueError:  # a released memoryview
+            pass
+        else:
+            return path, copied, len(copied)
+    raise _refused("FIELD_TYPE", "/bytes/%d" % at, "a file's content must be bytes: " + _HOW)
 
 
 class _CheckFiles:
     """What both classes share: the options (validated by the core in the constructor, which
     also instantiates the core in the worker), the batch walk and the report table."""
 
-    def __init__(self, options: dict[str, Any]) -> None:
-        self._options = options
+    def __init__(self, options: Any, fixed: dict[str, Any]) -> None:
+        # `options` is the caller's: the core copies it first (its ContractError for a value with
+        # no JSON form), and a copy that is not an object goes to the core as it is, which
+        # refuses it; the class's own settings are merged into an object.
+        from .mcp import _copy
+
+        given = {} if options is None else _copy(options)
+        self._options = {"maxIssues": _MAX_ISSUES, **given, **fixed} if type(given) is dict else given
         # An empty text: the options are read and validated by the core now (an invalid one
         # raises ContractError when the worker starts, not on its first file), and the core is
         # compiled and instantiated before the first batch.
         self._check(b"")
 
-    def _check(self, text: bytes) -> tuple[int, list[tuple[int, str, str, str]]]:
+    def _check(self, text: Any) -> tuple[int, list[tuple[int, str, str, str]]]:
         raise NotImplementedError
 
     def __call__(self, batch: Any) -> Any:
         import pyarrow as pa
 
-        try:
-            paths = _column(batch, "path")
-            contents = _column(batch, "bytes")
-        except KeyError as missing:
-            raise ValueError(
-                "a batch of files needs the columns 'path' and 'bytes' (missing %s): read them with "
-                "ray.data.read_binary_files(paths, include_paths=True)" % missing
-            ) from None
+        paths = _column(batch, "path")
+        contents = _column(batch, "bytes")
         out: dict[str, list[Any]] = {name: [] for name in REPORT_COLUMNS}
-        for path, data in zip(paths, contents):
-            path = str(path)
-            text = bytes(data)
+        for at, (path, data) in enumerate(zip(paths, contents)):
+            path, text, size = _file(path, data, at)
             checked, problems = self._check(text)
             rows = problems or [(0, None, None, None)]
             for i, (line, code, pointer, message) in enumerate(rows):
@@ -110,7 +146,7 @@ class _CheckFiles:
                 out["pointer"].append(pointer)
                 out["message"].append(message)
                 out["checked"].append(checked if i == 0 else 0)
-                out["bytes"].append(len(text) if i == 0 else 0)
+                out["bytes"].append(size if i == 0 else 0)
         return pa.Table.from_pydict(out, schema=_schema())
 
 
@@ -120,9 +156,9 @@ class CheckSessions(_CheckFiles):
     file-level problem, line 0, first), as the CLI lists them."""
 
     def __init__(self, dialect: str = "seed", strict: bool = False, options: Optional[dict[str, Any]] = None) -> None:
-        super().__init__({"maxIssues": _MAX_ISSUES, **(options or {}), "dialect": dialect, "strict": strict})
+        super().__init__(options, {"dialect": dialect, "strict": strict})
 
-    def _check(self, text: bytes) -> tuple[int, list[tuple[int, str, str, str]]]:
+    def _check(self, text: Any) -> tuple[int, list[tuple[int, str, str, str]]]:
         from ._session import check_session
 
         report = check_session(text, self._options)  # type: ignore[arg-type]
@@ -140,9 +176,9 @@ class CheckChatRows(_CheckFiles):
     its number the file's): `strict` and any other row option (`options`)."""
 
     def __init__(self, strict: bool = False, options: Optional[dict[str, Any]] = None) -> None:
-        super().__init__({"maxIssues": _MAX_ISSUES, **(options or {}), "strict": strict})
+        super().__init__(options, {"strict": strict})
 
-    def _check(self, text: bytes) -> tuple[int, list[tuple[int, str, str, str]]]:
+    def _check(self, text: Any) -> tuple[int, list[tuple[int, str, str, str]]]:
         from ._rows import check_chat_rows_jsonl
 
         reports = check_chat_rows_jsonl(text, self._options)  # type: ignore[arg-type]

@@ -51,16 +51,17 @@ TEXT_CACHE_ENTRIES = 256
 _ANY_VALUE = {"name": "mcp_value", "description": "Any JSON value.", "permission": "read", "inputSchema": {}}
 
 
-def _plain(value: Any) -> Any:
+def _plain(value: Any, items: bool = True) -> Any:
     """A pydantic model (the SDK's types), or a list of them, as its JSON form; anything else as
     it is. A model whose dump fails goes to the core as it is, which refuses it as a value with
-    no JSON form."""
-    if type(value) is list:  # a list of models: the tools of a tools/list answer
-        return [_plain(item) for item in value]
-    dump = getattr(type(value), "model_dump", None)
-    if dump is None:
-        return value
+    no JSON form. Only the list itself is mapped, not lists in it: a caller's list may nest
+    deeper than Python's stack."""
+    if type(value) is list and items:  # a list of models: the tools of a tools/list answer
+        return [_plain(item, False) for item in value]
     try:
+        dump = getattr(type(value), "model_dump", None)
+        if dump is None:
+            return value
         return dump(value, mode="json", by_alias=True, exclude_none=True)
     except Exception:
         return value
@@ -153,7 +154,9 @@ class McpValidator:
 
     def __init__(self, role: Optional[Literal["client", "server"]] = None) -> None:
         if not (role is None or (type(role) is str and role in ("client", "server"))):
-            raise ContractError("contract", "OPTION_INVALID", "/role", f"role must be 'client' or 'server', got {role!r}", False)
+            # Only a str is shown: the repr of any other caller value may raise or be unbounded.
+            got = repr(role[:64]) if type(role) is str else "a value that is not a string"
+            raise ContractError("contract", "OPTION_INVALID", "/role", f"role must be 'client' or 'server', got {got}", False)
         self._subject, self._schema = _ROLES[role]
 
     def get_validator(self, schema: Any) -> Callable[[Any], McpValidatorResult]:

@@ -3,7 +3,7 @@ its modules agent_contract.mcp and agent_contract.ray, and every method of the o
 
 The promise it checks, the one the package makes to a caller whose input is hostile: every public
 function, on any input, returns its result or raises ContractError (the `safe_*` functions and
-`preview_action` never raise), in under a second on inputs up to 1 MB, and a call with the default
+`preview_action` never raise), in under a second per MB (a second on inputs up to 1 MB), and a call with the default
 limits on an input of at most 1 MB leaves the instance it ran in under the memory bound (64 MiB).
 Anything else that escapes is counted, with the generator that made the input, and printed.
 

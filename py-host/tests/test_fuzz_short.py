@@ -1,6 +1,6 @@
 """The short run of the hostile-input fuzzer (py-host/fuzz/hostile_fuzz.py): ~60 s of inputs over
-every public function, with zero escapes and no instance left over the memory bound; calls over
-1 s on an input of at most 1 MB are listed, and fail the run under AGENT_CONTRACT_TIME_BOUNDS=1
+every public function and method, with zero escapes and no instance left over the memory bound;
+calls over 1 s per MB (1 s on at most 1 MB) are listed, and fail the run under AGENT_CONTRACT_TIME_BOUNDS=1
 (the benchmark command's absolute bound: timing.py). AGENT_CONTRACT_FUZZ_SECONDS changes the
 duration, AGENT_CONTRACT_FUZZ_SEED the seed (printed in the summary, so a failure replays)."""
 

@@ -446,11 +446,11 @@ class Gen:
             return self.lying(d) if isinstance(d, dict) else self.hostile()
         return self.hostile() if self.chance(p / 2) else d
 
-    def shared_schema(self) -> Any:
+    def shared_schema(self, large: bool = True) -> Any:
         """A schema whose parts are shared: one list referenced from many members (references x
         width work on an input whose containers, counted once, are few)."""
         r = self.r
-        big = self.big()
+        big = large and self.big()
         if big:
             self.tag("shared-schema")
         width, refs = (1000, 1000) if big else (r.randrange(1, 20), r.randrange(1, 20))
@@ -525,7 +525,7 @@ class Gen:
             args = json.dumps({"location": "Paris", "format": r.choice(["celsius", "kelvin"])})
             if self.chance(0.05):
                 args = '"' + "x" * r.randrange(1 << 16)
-            params = self.shared_schema() if self.chance(0.2) else {
+            params = self.shared_schema(False) if self.chance(0.2) else {
                 "type": "object", "properties": {"location": {"type": "string"}, "format": {"enum": ["celsius", "fahrenheit"]}},
                 "required": ["location"]}
             row = {"messages": [{"role": "user", "content": "Weather?"},

@@ -548,7 +548,7 @@ export async function run({ inputs = 1000, seconds = Infinity, seed = 1, log = (
   // `offered`: every method (and returned function) a result held, by label
   // (`readSession.branch`, `createMcpValidator.getValidator()`); `called`: every label called.
   const report = { seed, inputs: 0, escapes: [], slowCalls: [], memoryOverBound: [], maxMemoryBytes: 0, maxMemoryAtDefaultsBytes: 0, maxMemoryAtDefaultsOver1MBBytes: 0, maxMiBPerMBPastTheFirst: { value: 0 }, stats,
-    offered: new Set(), called: new Set() };
+    offered: new Set(), called: new Set(), stalls: 0 };
   const started = performance.now();
   // What a call left the instance it ran in at, before any renewal: memoryReport().lastCallBytes.
   // The crossings of one API call (or one method) all run in one instance, whose memory never
@@ -569,7 +569,16 @@ export async function run({ inputs = 1000, seconds = Infinity, seed = 1, log = (
     } catch (e) {
       escaped(name, index, e);
     }
-    return record(name, index, t0, outcome, defaults, size);
+    // A slow call is timed once more: on a shared machine a call descheduled for a second is
+    // slow once (a stall), a call whose work is too much is slow twice.
+    const again = () => {
+      const t = performance.now();
+      try {
+        call();
+      } catch (_) { /* its outcome was judged the first time */ }
+      return performance.now() - t;
+    };
+    return record(name, index, t0, outcome, defaults, size, again);
   };
   // The same for a call that answers a promise (init) or an async iterator read to its end.
   const checkAsync = async (name, index, call, defaults, size) => {
@@ -584,7 +593,7 @@ export async function run({ inputs = 1000, seconds = Infinity, seed = 1, log = (
     }
     return record(name, index, t0, outcome, defaults, size);
   };
-  const record = (name, index, t0, outcome, defaults, size) => {
+  const record = (name, index, t0, outcome, defaults, size, again) => {
     const ms = performance.now() - t0;
     if (name.startsWith('safe') && !name.includes('.') && outcome && !(outcome.ok === true || (outcome.ok === false && outcome.error instanceof api.ContractError))) {
       report.escapes.push({ name, index, error: 'safe twin returned ' + String(outcome) });
@@ -598,8 +607,13 @@ export async function run({ inputs = 1000, seconds = Infinity, seed = 1, log = (
       s.perMB.push(perMB);
       if (perMB > s.worstPerMB) s.worstPerMB = perMB;
     }
-    // 1 s per MB of input, and 1 s for any input up to 1 MB.
-    if (ms > 1000 * Math.max(1, size / MB)) report.slowCalls.push({ name, index, ms: Math.round(ms), size });
+    // 1 s per MB of input, and 1 s for any input up to 1 MB; a call slow only once is a stall.
+    const bound = 1000 * Math.max(1, size / MB);
+    if (ms > bound) {
+      const againMs = again ? again() : Infinity;
+      report.slowCalls.push({ name, index, ms: Math.round(ms), againMs: Math.round(againMs), size });
+      if (againMs <= bound) report.stalls++;
+    }
     const mem = api.memoryReport();
     if (mem.bytes > report.maxMemoryBytes) {
       report.maxMemoryBytes = mem.bytes;
@@ -814,7 +828,7 @@ export function summary(report) {
   });
   return {
     seed: report.seed, inputs: report.inputs, seconds: +report.seconds.toFixed(1), escapes: report.escapes.length,
-    callsOver1sPerMB: report.slowCalls.length, memoryOverBoundAtDefaults: report.memoryOverBound.length,
+    callsOver1sPerMB: report.slowCalls.length - report.stalls, stalls: report.stalls, memoryOverBoundAtDefaults: report.memoryOverBound.length,
     renewals: api.memoryReport().renewals, maxMemoryMiB: +(report.maxMemoryBytes / MB).toFixed(1), maxMemoryAtDefaultsMiB: +(report.maxMemoryAtDefaultsBytes / MB).toFixed(1),
     maxMemoryAtDefaultsOver1MBMiB: +(report.maxMemoryAtDefaultsOver1MBBytes / MB).toFixed(1),
     maxMiBPerMBPastTheFirst: { ...report.maxMiBPerMBPastTheFirst, value: +report.maxMiBPerMBPastTheFirst.value.toFixed(1) },

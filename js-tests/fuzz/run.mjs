@@ -21,7 +21,7 @@ const report = await run({
   log: (r) => {
     if (Date.now() - lastLog > 30000) {
       lastLog = Date.now();
-      console.error(`${r.inputs} inputs, ${r.escapes.length} escapes, ${r.slowCalls.length} slow, max memory ${(r.maxMemoryBytes / 2 ** 20).toFixed(1)} MiB`);
+      console.error(`${r.inputs} inputs, ${r.escapes.length} escapes, ${r.slowCalls.length} slow (${r.stalls} of them stalls), max memory ${(r.maxMemoryBytes / 2 ** 20).toFixed(1)} MiB`);
     }
   },
 });
@@ -29,7 +29,7 @@ const s = summary(report);
 console.log(JSON.stringify({ ...s, rows: undefined }, null, 1));
 console.table(s.rows);
 for (const e of report.escapes.slice(0, 10)) console.log('ESCAPE', e);
-for (const e of report.slowCalls.slice(0, 10)) console.log('SLOW', e);
+for (const e of report.slowCalls.slice(0, 40)) console.log('SLOW', e);
 for (const e of report.memoryOverBound.slice(0, 10)) console.log('MEMORY', e);
 if (s.uncalledMethods.length) console.log('NEVER CALLED', s.uncalledMethods);
 process.exitCode = s.uncalledMethods.length || s.escapes || s.callsOver1sPerMB || s.memoryOverBoundAtDefaults || s.maxMemoryAtDefaultsMiB > 64 ? 1 : 0;

@@ -274,6 +274,11 @@ def test_hostile_values_end_as_contract_errors_or_invalid() -> None:
     for call in calls:
         with pytest.raises(ac.ContractError):
             call()
+    # A member set to UNDEFINED has no JSON text: the core refuses the schema at its pointer
+    # (before, the cache key's json.dumps raised TypeError).
+    with pytest.raises(ac.ContractError) as e:
+        create_mcp_validator().get_validator({"type": "object", "required": ac.UNDEFINED})
+    assert (e.value.code, e.value.path) == ("VALUE_NOT_JSON", "/required")
     with pytest.raises(ac.ContractError, match="got a value that is not a string") as e:
         create_mcp_validator(10**5000)  # type: ignore[arg-type]
     assert (e.value.code, e.value.path) == ("OPTION_INVALID", "/role")

@@ -296,6 +296,14 @@ def test_a_batch_that_is_not_files_is_a_contract_error() -> None:
         assert [(r["line"], r["bytes"]) for r in rows][0] == (1, 3)
 
 
+def test_a_path_or_pointer_with_a_lone_surrogate_is_escaped() -> None:
+    # A file name the file system gave undecoded holds lone surrogates, which an arrow string
+    # column cannot: the report writes them as escapes instead of failing on the name.
+    rows = CheckChatRows()({"path": ["a\udcff.jsonl"], "bytes": [b'{"\xed\xa0\x80": 1}\n']}).to_pylist()
+    assert rows[0]["path"] == "a\\udcff.jsonl"
+    assert all(isinstance(r["pointer"], (str, type(None))) for r in rows)
+
+
 def test_options_are_read_by_the_core() -> None:
     # The caller's options are copied by the core before the class merges its own settings.
     with pytest.raises(agent_contract.ContractError) as e:

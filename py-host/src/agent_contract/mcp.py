@@ -119,20 +119,35 @@ def _compile(schema: Any, label: str) -> Tool:
     with its pointer inside the schema."""
     try:
         copied = _copy(schema)
-        text = json.dumps(copied, ensure_ascii=False, separators=(",", ":"))
+        try:
+            text: Optional[str] = json.dumps(copied, ensure_ascii=False, separators=(",", ":"), default=_no_key)
+        except _NoKey:
+            text = None
         with _compiled_lock:
-            hit = _compiled.get(text)
+            hit = _compiled.get(text) if text is not None else None
             if hit is not None:
-                _compiled.move_to_end(text)
+                _compiled.move_to_end(text)  # type: ignore[arg-type]
                 return hit
         tool = define_tool(_schema_tool(copied), MCP_OPTIONS)
     except ContractError as error:
         raise _moved(error, "/inputSchema", "", f"{label}: {error.message}") from None
-    with _compiled_lock:
-        _compiled[text] = tool
-        if len(_compiled) > TEXT_CACHE_ENTRIES:
-            _compiled.popitem(last=False)
+    if text is not None:
+        with _compiled_lock:
+            _compiled[text] = tool
+            if len(_compiled) > TEXT_CACHE_ENTRIES:
+                _compiled.popitem(last=False)
     return tool
+
+
+class _NoKey(Exception):
+    pass
+
+
+def _no_key(value: Any) -> Any:
+    """The core's copy holds `UNDEFINED` for a member set to it, which has no JSON text: such a
+    schema goes to the core with no cache key (any text for it could be a real schema's), and
+    the core refuses it at the member's pointer."""
+    raise _NoKey
 
 
 class McpValidatorResult(TypedDict):

@@ -108,6 +108,18 @@ def _file(path: Any, data: Any, at: int) -> tuple[str, Any, int]:
     raise _refused("FIELD_TYPE", "/bytes/%d" % at, "a file's content must be bytes: " + _HOW)
 
 
+def _unicode(text: Optional[str]) -> Optional[str]:
+    """`text` as an arrow string column holds it (UTF-8): lone surrogates (a file name the file
+    system gave undecoded, a pointer to a key that held one) are written as `\\udcxx` escapes."""
+    if text is None:
+        return None
+    try:
+        text.encode("utf-8")
+        return text
+    except UnicodeEncodeError:
+        return text.encode("utf-8", "backslashreplace").decode("utf-8")
+
+
 class _CheckFiles:
     """What both classes share: the options (validated by the core in the constructor, which
     also instantiates the core in the worker), the batch walk and the report table."""
@@ -139,12 +151,12 @@ class _CheckFiles:
             checked, problems = self._check(text)
             rows = problems or [(0, None, None, None)]
             for i, (line, code, pointer, message) in enumerate(rows):
-                out["path"].append(path)
+                out["path"].append(_unicode(path))
                 out["line"].append(line)
                 out["ok"].append(code is None)
                 out["code"].append(code)
-                out["pointer"].append(pointer)
-                out["message"].append(message)
+                out["pointer"].append(_unicode(pointer))
+                out["message"].append(_unicode(message))
                 out["checked"].append(checked if i == 0 else 0)
                 out["bytes"].append(size if i == 0 else 0)
         return pa.Table.from_pydict(out, schema=_schema())

@@ -577,15 +577,15 @@ export async function run({ inputs = 1000, seconds = Infinity, seed = 1, log = (
     api.parseJson('0');
     report.called.add(name);
     const t0 = performance.now();
+    // The fuzzer awaits one call at a time, so the process's CPU time over it is the call's.
+    const cpu0 = process.cpuUsage();
     let outcome;
     try {
       outcome = await call();
     } catch (e) {
       escaped(name, index, e);
     }
-    // The CPU time of an awaited call is not its own (the loop runs other work): none is given,
-    // and a slow one counts as slow.
-    return record(name, index, t0, outcome, defaults, size);
+    return record(name, index, t0, outcome, defaults, size, cpu0);
   };
   const record = (name, index, t0, outcome, defaults, size, cpu0) => {
     const ms = performance.now() - t0;

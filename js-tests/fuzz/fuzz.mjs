@@ -224,6 +224,7 @@ function makers(r, floodBytes = 1e6) {
     const other = r.pick(['user', 'tool', 'assistant', '', null, 5, [], { a: 1 }]);
     let reads = 0;
     Object.defineProperty(o, key, { get: () => (reads++ % 2 ? other : first), enumerable: true, configurable: true });
+    hidden.set(o, [...(hidden.get(o) ?? []), first]);
     return o;
   };
   const maybe = (o, p = 0.1) => (r.chance(p) ? hostile(o) : r.chance(p) ? lying(o) : o);
@@ -478,7 +479,8 @@ export function targets(m, r) {
 // `budget.longest`, when given, is set to the most UTF-8 bytes of one string or key seen.
 function sizeOf(v, memo = new Map(), budget = { n: 200000 }, stack = new Set()) {
   if (typeof v === 'string') return longest(budget, v);
-  if (v === null || typeof v !== 'object' || isProxyLike(v) || stack.has(v)) return 8;
+  if (v === null || typeof v !== 'object' || stack.has(v)) return 8;
+  if (isProxyLike(v)) return sizeOf(proxies.get(v), memo, budget, stack);
   const known = memo.get(v);
   if (known !== undefined) return known;
   if (budget.n-- <= 0) return 8;
@@ -491,6 +493,7 @@ function sizeOf(v, memo = new Map(), budget = { n: 200000 }, stack = new Set()) 
       n += (typeof key === 'string' ? longest(budget, key) : 8) + (d && 'value' in d ? sizeOf(d.value, memo, budget, stack) : 8);
     }
   } catch (_) { /* a hostile object: counted as what was measured */ }
+  for (const value of hidden.get(v) ?? []) n += sizeOf(value, memo, budget, stack);
   stack.delete(v);
   memo.set(v, n);
   return n;
@@ -501,14 +504,18 @@ function longest(budget, s) {
   }
   return s.length;
 }
-const proxies = new WeakSet();
+// Proxy → its target: the size walk measures a Proxy by its target (what the core reads through
+// a pass-through trap), never running a trap.
+const proxies = new WeakMap();
 const isProxyLike = (v) => proxies.has(v);
+// Object → the values its lying getters answer (`lying` in makers), measured with it.
+const hidden = new WeakMap();
 const RealProxy = Proxy;
 // Proxies made by the generators are remembered so the size walk never runs their traps.
 globalThis.Proxy = new RealProxy(RealProxy, {
-  construct(target, args) { const p = Reflect.construct(target, args); proxies.add(p); return p; },
+  construct(target, args) { const p = Reflect.construct(target, args); proxies.set(p, args[0]); return p; },
   get(target, key) {
-    if (key === 'revocable') return (t, h) => { const r = RealProxy.revocable(t, h); proxies.add(r.proxy); return r; };
+    if (key === 'revocable') return (t, h) => { const r = RealProxy.revocable(t, h); proxies.set(r.proxy, t); return r; };
     return target[key];
   },
 });
@@ -632,8 +639,10 @@ export async function run({ inputs = 1000, seconds = Infinity, seed = 1, log = (
     return outcome;
   };
   // Calls every method of a result (and a function it is), with generated arguments, then the
-  // methods of what those return, to a depth of three calls; `free` last.
-  const exercise = (label, index, outcome, defaults, depth = 0) => {
+  // methods of what those return, to a depth of three calls; `free` last. A method works on
+  // what the object holds (a session's text, a tool's schema): its size is that of the call
+  // that made the object (`size`) plus its own arguments.
+  const exercise = (label, index, outcome, defaults, size, depth = 0) => {
     if (depth > 2) return;
     const found = methodsOf(outcome, label);
     for (const { label: l } of found) report.offered.add(l);
@@ -646,8 +655,9 @@ export async function run({ inputs = 1000, seconds = Infinity, seed = 1, log = (
         report.generatorFaults = (report.generatorFaults ?? 0) + 1;
         continue;
       }
-      const out = check(l, index, () => Reflect.apply(fn, self, args), defaults, args.reduce((n, a) => n + sizeOf(a), 0));
-      exercise(l, index, out, defaults, depth + 1);
+      const total = size + args.reduce((n, a) => n + sizeOf(a), 0);
+      const out = check(l, index, () => Reflect.apply(fn, self, args), defaults, total);
+      exercise(l, index, out, defaults, total, depth + 1);
     }
   };
   // The methods of a stateful object its driver calls: offered here, so that a method the
@@ -756,7 +766,7 @@ export async function run({ inputs = 1000, seconds = Infinity, seed = 1, log = (
       const fn = target.fn ?? api[target.name];
       const takesOptions = target.options !== false && !(target.name === 'catalog' || target.name.includes('Policy') || target.name.startsWith('to') || target.name === 'strictSchemaIssues' || target.name === 'compareContracts' || target.name === 'diffCatalogs' || target.name === 'methodNotFound' || target.name === 'internalError' || target.name === 'invalidParams' || NO_OPTIONS.has(target.name));
       const outcome = check(target.name, i, () => fn(...args, ...(takesOptions ? [options] : [])), defaults, size);
-      exercise(target.name, i, outcome, defaults);
+      exercise(target.name, i, outcome, defaults, size);
     }
     if (i % 1000 === 999) log(report);
   }

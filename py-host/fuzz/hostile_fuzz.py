@@ -118,6 +118,10 @@ def _sdk_model(name: str, data: Any) -> Any:
     refuses it."""
     import mcp.types
 
+    # pydantic copies the data whole: a value of shared containers (`[s, s]` seventy deep) would
+    # expand to far more than memory holds (a long run's worker was OOM-killed at 21.7 GB).
+    if _size(data) > 4 * MB:
+        return data
     try:
         return getattr(mcp.types, name).model_validate(data)
     except Exception:  # noqa: BLE001 - hostile data the model refuses is passed as it is

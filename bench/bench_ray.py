@@ -71,7 +71,7 @@ def ray_rate(folder, cpus, runs):
                 t0 = time.perf_counter()
                 ds = source(folder).map_batches(
                     CheckSessions,
-                    fn_constructor_kwargs={"dialect": "seed"},
+                    fn_constructor_kwargs={"dialect": "seed", "read_files": source is list_corpus},
                     batch_format="pyarrow",
                     batch_size=8,
                     compute=ray.data.ActorPoolStrategy(size=cpus),

@@ -42,6 +42,7 @@ def main() -> None:
             cls, kwargs = CheckSessions, {"dialect": a.dialect, "strict": a.strict}
         else:
             cls, kwargs = CheckChatRows, {"strict": a.strict}
+        kwargs["read_files"] = a.listed
         source = list_corpus if a.listed else read_corpus
         report = source(a.dir).map_batches(
             cls, fn_constructor_kwargs=kwargs, batch_format="pyarrow",

@@ -227,7 +227,11 @@ function standardSchema(api, tool) {
     ? api.toGeminiTools(api.createRegistry([definition]))[0].functionDeclarations[0].parametersJsonSchema
     : api.toMcpTools(api.createRegistry([definition]))[0].inputSchema;
   const output = () => {
-    if (!definition.outputSchema) throw new TypeError(`tool ${definition.name} has no outputSchema`);
+    // A tool without one has no output type to give: the contract's FIELD_MISSING, as the
+    // core answers for any required field (a consumer catches ContractError alone).
+    if (!definition.outputSchema) {
+      throw new ContractError({ layer: 'contract', code: 'FIELD_MISSING', path: '/outputSchema', retryable: false, message: `tool ${definition.name} has no outputSchema` });
+    }
     return definition.outputSchema;
   };
   // A JSON Pointer's segments, unescaped (a pointer does not say whether "0" is an index or a key).

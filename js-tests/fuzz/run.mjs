@@ -1,8 +1,8 @@
 // The long run: node js-tests/fuzz/run.mjs --inputs 1000000 [--seed N] [--seconds S] [--trace-memory]
 // (--trace-memory prints every call after which the instance's memory reached a new high)
-// Prints progress, then the summary (inputs, escapes, calls over 1 s on inputs <= 1 MB, memory,
+// Prints progress, then the summary (inputs, escapes, calls over 1 s per MB, memory, methods never called,
 // per function the typical and the slowest time per MB) and the first escapes found. Fails on an
-// escape, a call over 1 s on at most 1 MB, or an instance past the memory bound after a call at the default
+// escape, a call over 1 s per MB (1 s on at most 1 MB), a method a result held that no call reached, or an instance past the memory bound after a call at the default
 // limits (64 MiB on at most 1 MB, plus 48 MiB per MB past the first).
 import { run, summary } from './fuzz.mjs';
 
@@ -21,7 +21,7 @@ const report = await run({
   log: (r) => {
     if (Date.now() - lastLog > 30000) {
       lastLog = Date.now();
-      console.error(`${r.inputs} inputs, ${r.escapes.length} escapes, ${r.slowCalls.length} slow, max memory ${(r.maxMemoryBytes / 2 ** 20).toFixed(1)} MiB`);
+      console.error(`${r.inputs} inputs, ${r.escapes.length} escapes, ${r.slowCalls.length} slow (${r.stalls} of them stalls), max memory ${(r.maxMemoryBytes / 2 ** 20).toFixed(1)} MiB`);
     }
   },
 });
@@ -29,6 +29,7 @@ const s = summary(report);
 console.log(JSON.stringify({ ...s, rows: undefined }, null, 1));
 console.table(s.rows);
 for (const e of report.escapes.slice(0, 10)) console.log('ESCAPE', e);
-for (const e of report.slowCalls.slice(0, 10)) console.log('SLOW', e);
+for (const e of report.slowCalls.slice(0, 40)) console.log('SLOW', e);
 for (const e of report.memoryOverBound.slice(0, 10)) console.log('MEMORY', e);
-process.exitCode = s.escapes || s.callsOver1sAtMost1MB || s.memoryOverBoundAtDefaults || s.maxMemoryAtDefaultsMiB > 64 ? 1 : 0;
+if (s.uncalledMethods.length) console.log('NEVER CALLED', s.uncalledMethods);
+process.exitCode = s.uncalledMethods.length || s.escapes || s.callsOver1sPerMB || s.memoryOverBoundAtDefaults || s.maxMemoryAtDefaultsMiB > 64 ? 1 : 0;

@@ -38,6 +38,9 @@ test('the Standard Schema object validates with the core and gives the JSON Sche
     $schema: 'https://json-schema.org/draft/2020-12/schema', type: 'object', properties: { a: { type: 'string' } }, unevaluatedProperties: false,
   });
   assert.throws(() => api.jsonSchemaForTarget(open.inputSchema, 'draft-07'), { code: 'SCHEMA_TARGET_UNSUPPORTED', path: '/unevaluatedProperties' });
+  // A tool without an output schema has no output type: a ContractError, like every refusal.
+  assert.throws(() => api.toStandardSchema(tuple)['~standard'].jsonSchema.output({ target: 'draft-07' }),
+    (e) => e instanceof api.ContractError && e.code === 'FIELD_MISSING' && e.path === '/outputSchema' && e.message === 'tool t has no outputSchema');
   // The output schema goes through the same converter.
   const pair = api.defineTool({
     name: 'p', description: 'd', permission: 'read', inputSchema: { type: 'object' },

@@ -1,8 +1,9 @@
-"""A fuzzer of hostile Python values and texts over every public function of agent_contract.
+"""A fuzzer of hostile Python values and texts over every public function of agent_contract and
+its modules agent_contract.mcp and agent_contract.ray, and every method of the objects they return.
 
 The promise it checks, the one the package makes to a caller whose input is hostile: every public
 function, on any input, returns its result or raises ContractError (the `safe_*` functions and
-`preview_action` never raise), in under a second on inputs up to 1 MB, and a call with the default
+`preview_action` never raise), in under a second per MB (a second on inputs up to 1 MB), and a call with the default
 limits on an input of at most 1 MB leaves the instance it ran in under the memory bound (64 MiB).
 Anything else that escapes is counted, with the generator that made the input, and printed.
 
@@ -13,14 +14,15 @@ Short run (part of the test command): `py-host/tests/test_fuzz_short.py`. Long r
 
     .venv/bin/python py-host/fuzz/hostile_fuzz.py --inputs 1000000 --procs 2
 
-prints inputs, escapes, calls over 1 s, memory (wasm and process RSS) and per function the
-typical (median) and slowest time per MB.
+prints inputs, escapes, calls over 1 s, memory (wasm and process RSS), the public methods never
+called and per function the typical (median) and slowest time per MB; exits 1 on any of them.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import inspect
 import json
 import math
 import multiprocessing
@@ -34,7 +36,9 @@ import traceback
 from typing import Any, Callable, Iterator
 
 import agent_contract as ac
-from agent_contract import _runtime
+import agent_contract.mcp as acm
+import agent_contract.ray as acr
+from agent_contract import _runtime, _tools
 from agent_contract._host_text import LARGE, MAX_BYTES_CEILING, MAX_DEPTH_CEILING, write
 from hostile_values import (
     Boom,
@@ -55,7 +59,7 @@ from hostile_values import (
 )
 
 MB = 1 << 20
-SLOW = 1.0  # seconds: a call over this on an input of at most 1 MB is flagged
+SLOW = 1.0  # seconds per MB: a call over this per MB of input (over this on at most 1 MB) is flagged
 PER_MB_FROM = 64 << 10  # time per MB is measured on inputs at least this large
 # A call on a value `_size` counts as 8 MB (over 4 MB) that takes longer than this is timed per
 # MB of what was written (`_written_size`): the value may be far larger than 8 MB.
@@ -65,6 +69,67 @@ REMEASURE_AFTER = 0.4
 def raising_iterator(items: list[Any]) -> Iterator[Any]:
     yield from items
     raise Boom
+
+
+class LyingMapping(dict):  # type: ignore[type-arg]
+    """A dict whose `key` answers differently on each read, through every way of reading it."""
+
+    def __init__(self, d: dict[str, Any], key: str, other: Any) -> None:
+        super().__init__(d)
+        self._key, self._other, self._reads = key, other, 0
+
+    def _lie(self, key: Any, value: Any) -> Any:
+        if key == self._key:
+            self._reads += 1
+            return self._other if self._reads % 2 == 0 else value
+        return value
+
+    def __getitem__(self, key: Any) -> Any:
+        return self._lie(key, super().__getitem__(key))
+
+    def get(self, key: Any, default: Any = None) -> Any:
+        return self._lie(key, super().get(key, default))
+
+    def items(self) -> Any:  # type: ignore[override]
+        return [(k, self._lie(k, v)) for k, v in super().items()]
+
+    def values(self) -> Any:  # type: ignore[override]
+        return [v for _, v in self.items()]
+
+
+SESSION_LINES = [
+    '{"type":"session","version":1,"id":"s1","timestamp":"2025-01-01T00:00:00Z","cwd":"/w"}',
+    '{"type":"message","id":"a","parentId":null,"timestamp":"2025-01-01T00:00:01Z","message":{"role":"user",'
+    '"content":[{"type":"text","text":"hi"}],"timestamp":1}}',
+    '{"type":"message","id":"b","parentId":"a","timestamp":"2025-01-01T00:00:01Z","message":{"role":"assistant",'
+    '"content":[{"type":"toolCall","id":"c1","name":"read","arguments":{}}],"stopReason":"toolUse",'
+    '"usage":{"input":1,"output":1,"totalTokens":2},"timestamp":2}}',
+    '{"type":"message","id":"c","parentId":"b","timestamp":"2025-01-01T00:00:01Z","message":{"role":"toolResult",'
+    '"toolCallId":"c1","toolName":"read","content":[{"type":"text","text":"r"}],"isError":false,"timestamp":3}}',
+    '{"type":"message","id":"d","parentId":"a","timestamp":"2025-01-01T00:00:02Z","message":{"role":"user",'
+    '"content":[{"type":"text","text":"again"}],"timestamp":4}}',
+]
+OUTPUT_SCHEMAS: list[Any] = [{"type": "object", "properties": {"n": {"type": "number"}}, "required": ["n"]},
+                             {"type": "object", "properties": {"s": {"type": "string", "format": "email"}}}]
+
+
+def _sdk_model(name: str, data: Any) -> Any:
+    """The MCP SDK's pydantic model of `data` (the SDK's own types), or `data` when the model
+    refuses it."""
+    import mcp.types
+
+    # pydantic copies the data whole: a value of shared containers (`[s, s]` seventy deep) would
+    # expand to far more than memory holds (a long run's worker was OOM-killed at 21.7 GB).
+    if _size(data) > 4 * MB:
+        return data
+    try:
+        return getattr(mcp.types, name).model_validate(data)
+    except Exception:  # noqa: BLE001 - hostile data the model refuses is passed as it is
+        return data
+
+
+def _sdk_list_tools(tools: list[Any]) -> Any:
+    return _sdk_model("ListToolsResult", {"tools": tools})
 
 
 # --- generators ----------------------------------------------------------------------------
@@ -374,6 +439,239 @@ class Gen:
             return json.dumps({"type": "message_start", "message": {"id": "m"}})
         return self.value()
 
+    def lying(self, d: dict[str, Any]) -> Any:
+        """A dict whose `key` answers differently on each read (a mapping that is not a dict,
+        so the host reads it through its methods): a check that reads twice sees two values."""
+        return LyingMapping(d, self.r.choice(list(d) or ["role"]), self.r.choice(["user", "tool", None, 5, [], {"a": 1}]))
+
+    def maybe(self, d: Any, p: float = 0.1) -> Any:
+        if self.chance(p):
+            self.tag("lying")
+            return self.lying(d) if isinstance(d, dict) else self.hostile()
+        return self.hostile() if self.chance(p / 2) else d
+
+    def shared_schema(self, large: bool = True) -> Any:
+        """A schema whose parts are shared: one list referenced from many members (references x
+        width work on an input whose containers, counted once, are few)."""
+        r = self.r
+        big = large and self.big()
+        if big:
+            self.tag("shared-schema")
+        width, refs = (1000, 1000) if big else (r.randrange(1, 20), r.randrange(1, 20))
+        values = [i if r.random() < 0.5 else f"v{i}" for i in range(width)]
+        sub = r.choice([{"enum": values}, {"type": "string", "examples": values}, {"type": "array", "items": {"enum": values}},
+                        {"anyOf": [{"enum": values}, {"type": "null"}]}])
+        return {"type": "object", "properties": {f"p{i}": sub for i in range(refs)}}
+
+    def arguments_text(self) -> Any:
+        r = self.r
+        k = r.randrange(8)
+        if k == 0:
+            self.tag("huge-arguments")
+            return '{"a": "' + "x" * ((MB + r.randrange(64)) if self.big() else r.randrange(1 << 16)) + '"}'
+        if k == 1:
+            return "[" * r.randrange(5000) + "]" * r.randrange(5000)
+        if k == 2:
+            return r.choice(["{", "", "null", '{"a":1,"a":2}', '"\\ud800"', '{"a":"x"} trailing', "\udc80"])
+        if k == 3:
+            return self.value()
+        return json.dumps({"location": "Paris", "format": r.choice(["celsius", "kelvin"]), "a": r.choice(["x", 1, None])})
+
+    def row_tool(self) -> Any:
+        r = self.r
+        params = self.shared_schema() if self.chance(0.3) else r.choice(
+            [{"type": "object", "properties": {"location": {"type": "string"}, "a": {"type": "string"}}, "required": ["location"]},
+             {"type": "object"}, self.value()])
+        fn = self.maybe({"name": r.choice(["get_current_weather", "echo", "bad name", "x" * 65, self.value()]),
+                         "description": "d", "parameters": params})
+        return self.maybe({"type": r.choice(["function", "function", "code_interpreter", self.value()]), "function": fn})
+
+    def row_message(self) -> Any:
+        r = self.r
+        role = r.choice(["system", "developer", "user", "assistant", "assistant", "tool", self.value()])
+        m: dict[str, Any] = {"role": role}
+        if type(role) is str and role == "assistant" and self.chance(0.6):
+            m["tool_calls"] = [
+                self.maybe({"id": r.choice(["c1", "c2", self.value()]), "type": "function",
+                            "function": self.maybe({"name": r.choice(["get_current_weather", "echo", self.value()]),
+                                                    "arguments": self.arguments_text()})})
+                for _ in range(r.randrange(1, 4))
+            ]
+        elif type(role) is str and role == "tool":
+            m["tool_call_id"] = r.choice(["c1", "c2", self.value()])
+            m["content"] = self.string() if self.chance(0.7) else [{"type": "text", "text": self.string()}]
+        else:
+            m["content"] = self.string() if self.chance(0.7) else r.choice(
+                [[{"type": "text", "text": self.string()}], [{"type": "image_url", "image_url": {"url": "https://x/y.png"}}], self.value()])
+        if self.chance(0.1):
+            m["weight"] = r.choice([0, 1, 2, self.value()])
+        return self.maybe(m, 0.07)
+
+    def chat_row(self) -> Any:
+        """A row of the OpenAI chat fine-tuning format with hostile messages, calls and tools."""
+        r = self.r
+        messages = [self.row_message() for _ in range(r.randrange(3000) if self.big() else r.randrange(8))]
+        row: dict[str, Any] = {"messages": messages if self.chance(0.95) else self.value()}
+        if self.chance(0.7):
+            row["tools"] = [self.row_tool() for _ in range(r.randrange(1, 4))] if self.chance(0.95) else self.value()
+        if self.chance(0.2):
+            row["parallel_tool_calls"] = r.choice([True, False, self.value()])
+        if self.chance(0.03):
+            self.tag("cycle")
+            messages.append(row)
+        return self.maybe(row)
+
+    def rows_text(self) -> Any:
+        """JSON Lines of rows (the plain data a dataset file holds), mutated at times."""
+        r = self.r
+
+        def line() -> str:
+            args = json.dumps({"location": "Paris", "format": r.choice(["celsius", "kelvin"])})
+            if self.chance(0.05):
+                args = '"' + "x" * r.randrange(1 << 16)
+            params = self.shared_schema(False) if self.chance(0.2) else {
+                "type": "object", "properties": {"location": {"type": "string"}, "format": {"enum": ["celsius", "fahrenheit"]}},
+                "required": ["location"]}
+            row = {"messages": [{"role": "user", "content": "Weather?"},
+                                {"role": "assistant", "tool_calls": [{"id": "c1", "type": "function", "function": {
+                                    "name": r.choice(["get_current_weather", "other"]), "arguments": args}}]},
+                                {"role": "tool", "tool_call_id": r.choice(["c1", "c2"]), "content": "18"},
+                                {"role": "assistant", "content": "Foggy."}],
+                   "tools": [{"type": "function", "function": {"name": "get_current_weather", "description": "d", "parameters": params}}]}
+            t = json.dumps(row)
+            if self.chance(0.1):
+                i = r.randrange(len(t))
+                t = t[:i] + r.choice(["", '"', "\udc80", "\u0000", "}"]) + t[i + 1 :]
+            return t
+
+        text = r.choice(["\n", "\r\n", "\n\n"]).join(line() for _ in range(r.randrange(2000) if self.big() else r.randrange(6)))
+        k = r.randrange(10)
+        if k == 0:
+            return text.encode("utf-8", "surrogatepass")
+        if k == 1:
+            return self.text()
+        return text
+
+    def session_text(self) -> Any:
+        """A session file (seed format), whole or cut, or any text."""
+        if self.chance(0.2):
+            return self.text()
+        lines = SESSION_LINES[: self.r.randrange(1, len(SESSION_LINES) + 1)]
+        text = "\n".join(lines) + ("\n" if self.chance(0.5) else "")
+        return text.encode() if self.chance(0.3) else text
+
+    def mcp_tool(self) -> Any:
+        r = self.r
+        t: dict[str, Any] = {
+            "name": r.choice(["get_weather", "echo", "a.b-c", "x" * 129, self.value()]),
+            "inputSchema": r.choice([{"type": "object", "properties": {"a": {"type": "string"}}, "required": ["a"]},
+                                     {"type": "object"}, self.shared_schema(), self.value()]),
+        }
+        if self.chance(0.5):
+            t["description"] = self.value()
+        if self.chance(0.2):
+            t["title"] = self.value()
+        if self.chance(0.5):
+            t["annotations"] = self.maybe({"readOnlyHint": r.choice([True, False, "yes"]), "openWorldHint": r.choice([False, True, None])})
+        if self.chance(0.5):
+            t["outputSchema"] = r.choice(OUTPUT_SCHEMAS + [self.shared_schema(), None, self.value()])
+        return self.maybe(t)
+
+    def mcp_tools_list(self) -> Any:
+        r = self.r
+        tools = [self.mcp_tool() for _ in range(r.randrange(1, 4))]
+        k = r.randrange(10)
+        if k < 6:
+            return self.maybe({"tools": tools})
+        if k < 8:
+            return tools
+        if k == 8:
+            self.tag("sdk-model")
+            return _sdk_list_tools(tools)
+        return self.value()
+
+    def mcp_params(self) -> Any:
+        r = self.r
+        p: dict[str, Any] = {"name": r.choice(["get_weather", "echo", "nope", self.value()])}
+        if self.chance(0.9):
+            p["arguments"] = r.choice([{"a": "x"}, {"a": 1}, {}, self.value()])
+        if self.chance(0.1):
+            self.tag("sdk-model")
+            return _sdk_model("CallToolRequestParams", p)
+        return self.maybe(p, 0.15)
+
+    def mcp_result(self) -> Any:
+        r = self.r
+        structured = r.choice([{"n": 1}, {"n": "x"}, {"s": "a@b.c"}, {"s": "not an email"}, self.value()])
+        content: list[Any] = [
+            {"type": "text", "text": r.choice(['{"n":1}', ' {"n":2}', "{", '{"s":"a@b.c"}', '{"n":1,"n":1}', "plain", self.value()])},
+            {"type": r.choice(["image", "text"]), "data": "AQ==", "mimeType": "image/png", "text": self.value()},
+        ]
+        if self.chance(0.2):
+            self.tag("hostile-content")
+            content[r.randrange(2)] = r.choice([HostileDict(type="text", text="{}"), self.lying(dict(content[0])), self.hostile()])
+        res: dict[str, Any] = {"content": content if self.chance(0.9) else self.value()}
+        if self.chance(0.85):
+            res["structuredContent"] = self.maybe(structured, 0.2) if isinstance(structured, dict) else structured
+        if self.chance(0.3):
+            res["isError"] = r.choice([True, False, "true", self.value()])
+        if self.chance(0.1):
+            self.tag("sdk-model")
+            return _sdk_model("CallToolResult", res)
+        return self.maybe(res)
+
+    def file_batch(self) -> Any:
+        """A batch of whole files as Ray Data hands one to `map_batches` (a dict of columns, or a
+        pyarrow table), with hostile columns at times."""
+        r = self.r
+        n = r.randrange(4)
+        paths: Any = [r.choice(["a.jsonl", "b/c.jsonl", self.value()]) if self.chance(0.9) else self.hostile() for _ in range(n)]
+        data: Any = [self.rows_text() if self.chance(0.5) else self.session_text() for _ in range(n)]
+        data = [d.encode("utf-8", "surrogatepass") if type(d) is str and self.chance(0.7) else d for d in data]
+        k = r.randrange(10)
+        if k == 0:
+            return self.value()
+        if k == 1:
+            return {"path": paths}
+        if k == 2:
+            return {"path": HostileList(paths), "bytes": data}
+        if k == 3 and all(type(p) is str for p in paths) and all(type(d) is bytes for d in data):
+            import pyarrow as pa
+
+            return pa.table({"path": paths, "bytes": data})
+        if k == 4:
+            return {"path": paths, "bytes": [self.value() for _ in range(n)]}
+        return {"path": paths, "bytes": data}
+
+    def tool_or_valid(self) -> Any:
+        """A tool, often a valid one (so that the Tool it makes is exercised)."""
+        if self.chance(0.4):
+            schema = self.schema() if self.chance(0.5) else {"type": "object", "properties": {"a": {"type": "string"}}}
+            return {"name": self.r.choice(["t", "search"]), "description": "d", "inputSchema": schema, "permissions": ["read"]}
+        return self.tool()
+
+    def row_or_text(self) -> Any:
+        return self.chat_row() if self.chance(0.7) else self.value() if self.chance(0.5) else self.rows_text()
+
+    def rows(self) -> Any:
+        if self.chance(0.1):
+            return self.value()
+        return [self.chat_row() if self.chance(0.8) else self.rows_text() for _ in range(self.r.randrange(4))]
+
+    def argument(self) -> Any:
+        """An argument for a method of a result (a session's query, an MCP validator)."""
+        r = self.r
+        k = r.randrange(6)
+        if k == 0:
+            return r.choice(["a", "b", "c", "d", "s1", "zz"])
+        if k == 1:
+            return self.schema()
+        if k == 2:
+            return r.choice([{"n": 1}, {"a": "x"}, {"s": "a@b.c"}])
+        if k == 3:
+            return self.text()
+        return self.value()
+
     def line_flood(self) -> Any:
         """Up to a megabyte of short lines of one kind, as str or bytes: per byte, the most
         frames (blank lines, a garbage byte each, `[i]`) or the most replies (batch lines of
@@ -478,6 +776,71 @@ def _within_bound(memory: int, size: int, parts: tuple[Any, ...]) -> bool:
     return memory <= _memory_bound(_size(*parts, budget=allowed, large=allowed + 1))
 
 
+# The methods called in this process (`Class.method`), and those the results held: every method
+# of every object a call returns is called (`_exercise`), and the drivers of the stateful
+# objects call theirs through `_call`, so a method no driver calls shows in `uncalled_methods`.
+CALLED: set[str] = set()
+OFFERED: set[str] = set()
+
+
+def _call(obj: Any, method: str, *args: Any) -> Any:
+    CALLED.add(f"{type(obj).__name__}.{method}")
+    return getattr(obj, method)(*args)
+
+
+def _methods(cls: type) -> list[str]:
+    """The public methods of one of the package's classes (its own and its package bases'),
+    less the dict and list mutators a frozen value refuses by design (TypeError)."""
+    names: set[str] = set()
+    for base in cls.__mro__:
+        if base.__module__.startswith("agent_contract"):
+            names |= {k for k, v in vars(base).items() if not k.startswith("_") and callable(v) and v is not _tools._refuse}
+    if "__call__" in {k for b in cls.__mro__ if b.__module__.startswith("agent_contract") for k in vars(b)}:
+        names.add("__call__")
+    return sorted(names)
+
+
+def _offered(value: Any, depth: int = 0) -> list[tuple[str, Any]]:
+    """The package's objects in a result (`value`, a safe form's dict, lists and dicts of a few
+    members, two levels down), each with its methods, for `_exercise`."""
+    t = type(value)
+    found: list[tuple[str, Any]] = []
+    if t.__module__.startswith("agent_contract") and _methods(t):
+        found.append(("", value))
+    if depth < 2 and t in (dict, list, tuple) or (depth < 2 and isinstance(value, (_tools.FrozenDict, _tools.FrozenList))):
+        items = list(value.values() if isinstance(value, dict) else value)
+        if len(items) <= 16:
+            for item in items:
+                found += _offered(item, depth + 1)
+    return found
+
+
+def _exercise(result: Any, args: list[Any]) -> None:
+    """Calls every method of every package object in `result` with arguments from `args` (made
+    before the call, outside the timing's hostile window), and the functions they return."""
+    for _, obj in _offered(result):
+        methods = [m for m in _methods(type(obj)) if m != "close"] + (["close"] if "close" in _methods(type(obj)) else [])
+        for name in methods:
+            OFFERED.add(f"{type(obj).__name__}.{name}")
+            takes = _arity(type(obj), name)
+            try:
+                out = _call(obj, name, *args[:takes])
+                if callable(out) and not isinstance(out, type):
+                    CALLED.add(f"{type(obj).__name__}.{name}()")
+                    OFFERED.add(f"{type(obj).__name__}.{name}()")
+                    out(*args[takes : takes + 1])
+            except ac.ContractError:
+                pass
+
+
+def _arity(cls: type, name: str) -> int:
+    try:
+        params = list(inspect.signature(getattr(cls, name)).parameters.values())[1:]
+    except (TypeError, ValueError):
+        return 0
+    return sum(1 for p in params if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD) and p.default is p.empty)
+
+
 def _assembler_session(g: Gen) -> Any:
     options = g.options() if g.chance(0.5) else None
     events = [g.event() for _ in range(g.r.randrange(1, 6))]
@@ -486,27 +849,34 @@ def _assembler_session(g: Gen) -> Any:
         with ac.create_assembler(options) as a:
             for event in events:
                 try:
-                    a.push(event)
+                    _call(a, "push", event)
                 except ac.ContractError:
                     break
-            a.preview()
-            return a.finish()
+            try:
+                _call(a, "preview")
+                return _call(a, "finish")
+            finally:
+                _call(a, "close")
 
     return tuple(events), session
 
 
 def _session_checker(g: Gen) -> Any:
     options = g.options() if g.chance(0.5) else None
-    chunks = [g.text() for _ in range(g.r.randrange(1, 5))]
+    chunks = [g.session_text() if g.chance(0.5) else g.text() for _ in range(g.r.randrange(1, 5))]
 
     def session() -> Any:
         with ac.create_session_checker(options) as c:
             for chunk in chunks:
                 try:
-                    c.push(chunk)
+                    _call(c, "push", chunk)
                 except ac.ContractError:
                     break
-            return c.finish()
+                _call(c, "problems")
+            try:
+                return _call(c, "finish")
+            finally:
+                _call(c, "close")
 
     return tuple(chunks), session
 
@@ -550,11 +920,12 @@ def _lifecycle_session(g: Gen) -> Any:
             for name, arg in calls:
                 try:
                     if name == "settle":
-                        lifecycle.settle(arg)
+                        _call(lifecycle, "settle", arg)
                     else:
-                        getattr(lifecycle, name)()
+                        _call(lifecycle, name)
                 except ac.ContractError:
                     pass
+            _call(lifecycle, "close")
 
     return tuple(arg for _, arg in calls if arg is not None), session
 
@@ -569,13 +940,16 @@ def _provider_session(g: Gen) -> Any:
             for sse, item in pushes:
                 try:
                     if sse:
-                        a.push_sse(item)
+                        _call(a, "push_sse", item)
                     else:
-                        a.push(item)
+                        _call(a, "push", item)
                 except ac.ContractError:
                     break
-            a.preview()
-            return a.finish()
+            try:
+                _call(a, "preview")
+                return _call(a, "finish")
+            finally:
+                _call(a, "close")
 
     return tuple(item for _, item in pushes), session
 
@@ -588,10 +962,14 @@ def _decoder_session(g: Gen) -> Any:
         with ac.create_ndjson_decoder(options) as d:
             for chunk in chunks:
                 try:
-                    d.push(chunk)
+                    _call(d, "push", chunk)
                 except ac.ContractError:
                     pass
-            return d.end()
+                _call(d, "buffered_bytes")
+            try:
+                return _call(d, "end")
+            finally:
+                _call(d, "close")
 
     return tuple(chunks), session
 
@@ -604,9 +982,10 @@ def _rpc_session(g: Gen) -> Any:
         with ac.create_rpc_session(options) as s:
             for incoming, message in messages:
                 try:
-                    s.incoming(message) if incoming else s.outgoing(message)
+                    _call(s, "incoming" if incoming else "outgoing", message)
                 except ac.ContractError:
                     pass
+            _call(s, "close")
 
     return tuple(m for _, m in messages), session
 
@@ -695,7 +1074,7 @@ def _targets() -> dict[str, Callable[[Gen], tuple[tuple[Any, ...], Callable[...,
         t[name] = value_op(getattr(ac, name), "action")
     t["parse_agent_actions"] = value_op(ac.parse_agent_actions, "action")
     for name in ["define_tool", "safe_define_tool"]:
-        t[name] = value_op(getattr(ac, name), "tool")
+        t[name] = value_op(getattr(ac, name), "tool_or_valid")
     for name in ["parse_agent_action_json", "safe_parse_agent_action_json", "define_tool_json", "safe_define_tool_json",
                  "parse_agent_actions_jsonl", "parse_json", "safe_parse_json", "parse_decision_json", "safe_parse_decision_json"]:
         t[name] = text_op(getattr(ac, name))
@@ -789,17 +1168,19 @@ def _targets() -> dict[str, Callable[[Gen], tuple[tuple[Any, ...], Callable[...,
                  "check_session_response", "safe_check_session_response"]:
         t[name] = value_op(getattr(ac, name), "value")
     t["protocol_schemas"] = lambda g: ((), ac.protocol_schemas)
-    for name in ["parse_agent_message_json", "safe_parse_agent_message_json", "check_session", "read_session",
-                 "safe_read_session"]:
-        t[name] = text_op(getattr(ac, name))
+    t["parse_agent_message_json"] = text_op(ac.parse_agent_message_json)
+    t["safe_parse_agent_message_json"] = text_op(ac.safe_parse_agent_message_json)
+    for name in ["check_session", "read_session", "safe_read_session"]:
+        t[name] = value_op(getattr(ac, name), "session_text")
     # Dataset rows and batches of sessions
-    t["check_chat_row"] = value_op(ac.check_chat_row, "value")
-    t["check_chat_rows"] = value_op(ac.check_chat_rows, "value")
-    t["check_chat_rows_jsonl"] = text_op(ac.check_chat_rows_jsonl)
+    t["check_chat_row"] = value_op(ac.check_chat_row, "row_or_text")
+    t["check_chat_rows"] = value_op(ac.check_chat_rows, "rows")
+    t["check_chat_rows_jsonl"] = value_op(ac.check_chat_rows_jsonl, "rows_text")
     t["check_sessions"] = value_op(ac.check_sessions, "value")
 
     def query(g: Gen) -> Any:
-        text, q, opts = g.text(), g.value(), g.options()
+        text, opts = g.session_text(), g.options()
+        q = {g.r.choice(["branch", "children", "context"]): g.r.choice(["a", "b", "c", g.value()])} if g.chance(0.5) else g.value()
         return (text, q), lambda: ac.query_session(text, q, opts)
 
     def seed_tool(g: Gen) -> Any:
@@ -849,20 +1230,124 @@ def _targets() -> dict[str, Callable[[Gen], tuple[tuple[Any, ...], Callable[...,
     # Gemini projection
     t["to_gemini_tools"] = config_op(ac.to_gemini_tools, registry)
     t["gemini_schema_issues"] = config_op(ac.gemini_schema_issues, lambda g: g.schema())
+
+    # agent_contract.mcp: a registry from_mcp_tools made, tools/call params and results.
+    def mcp_registry(g: Gen) -> Any:
+        good = {"tools": [{"name": "get_weather", "inputSchema": {"type": "object", "properties": {"a": {"type": "string"}}, "required": ["a"]},
+                           "outputSchema": g.r.choice(OUTPUT_SCHEMAS)}, {"name": "echo", "inputSchema": {"type": "object"}}]}
+        try:
+            return acm.from_mcp_tools(good)
+        except ac.ContractError:
+            return None
+
+    def mcp_validator(g: Gen) -> Any:
+        role = g.r.choice([None, "client", "server", "any", g.value()])
+        return (role,), lambda: acm.create_mcp_validator(role)
+
+    def mcp_tools(g: Gen) -> Any:
+        answer, opts = g.mcp_tools_list(), (None if g.chance(0.7) else g.options())
+        return (answer,), lambda: acm.from_mcp_tools(answer, opts)
+
+    def mcp_call(g: Gen) -> Any:
+        reg = mcp_registry(g) if g.chance(0.8) else registry(g)
+        params, pol = g.mcp_params(), (None if g.chance(0.7) else policy(g))
+        return (reg, params, pol), lambda: acm.check_mcp_tool_call(reg, params, pol)
+
+    def mcp_result(g: Gen) -> Any:
+        reg = mcp_registry(g) if g.chance(0.7) else None
+        tool = g.r.choice(reg["tools"]) if reg else g.mcp_tool() if g.chance(0.5) else {"name": "x", "outputSchema": g.schema()}
+        result = g.mcp_result()
+        return (tool, result), lambda: acm.check_mcp_tool_result(tool, result)
+
+    t["create_mcp_validator"] = mcp_validator
+    t["json_schema_validator"] = lambda g: ((), lambda: acm.json_schema_validator)
+    t["from_mcp_tools"] = mcp_tools
+    t["check_mcp_tool_call"] = mcp_call
+    t["check_mcp_tool_result"] = mcp_result
+
+    # agent_contract.ray: the map_batches classes called on a batch directly (no Ray needed).
+    def ray_class(cls: Any, sessions: bool) -> Callable[[Gen], Any]:
+        def build(g: Gen) -> Any:
+            strict = g.r.choice([False, True, g.value()]) if g.chance(0.3) else False
+            opts = g.options() if g.chance(0.3) else None
+            kwargs: dict[str, Any] = {"strict": strict, "options": opts}
+            if sessions:
+                kwargs["dialect"] = g.r.choice(["seed", "pi", g.value()]) if g.chance(0.3) else "seed"
+            batch = g.file_batch()
+            name = cls.__name__
+
+            def call() -> Any:
+                CALLED.add(f"{name}()")
+                checker = cls(**kwargs)
+                CALLED.add(f"{name}.__call__")
+                return checker(batch)
+
+            return (batch,), call
+
+        return build
+
+    t["CheckSessions"] = ray_class(acr.CheckSessions, True)
+    t["CheckChatRows"] = ray_class(acr.CheckChatRows, False)
     return t
 
 
 NEVER_RAISE = {name for name in ac.__all__ if name.startswith("safe_")} | {"preview_action"}
 
 
+# The public names the fuzzer does not call, each with the reason.
+NOT_FUZZED = {
+    "read_corpus": "agent_contract.ray: Ray Data's reader of file paths (needs Ray); the files it reads reach the core "
+    "through CheckSessions and CheckChatRows, which are fuzzed",
+    "list_corpus": "agent_contract.ray: lists a directory's file paths into a Ray dataset (needs Ray); the files reach "
+    "the core through CheckSessions and CheckChatRows, which are fuzzed",
+}
+# The public classes whose objects a function makes: fuzzed through that function, their methods
+# by the drivers and `_exercise` (`public_methods`).
+MADE_BY = {
+    "Assembler": "create_assembler",
+    "ProviderAssembler": "create_provider_assembler",
+    "Session": "read_session",
+    "SessionChecker": "create_session_checker",
+    "PromptLifecycle": "create_prompt_lifecycle",
+    "NdjsonDecoder": "create_ndjson_decoder",
+    "RpcSession": "create_rpc_session",
+    "McpValidator": "create_mcp_validator",
+}
+MODULES = (ac, acm, acr)
+
+
+def _public_classes() -> dict[str, type]:
+    """The classes of `__all__` (of agent_contract, agent_contract.mcp and agent_contract.ray)
+    that have methods, and `Tool`, the defined tool `define_tool` returns."""
+    classes: dict[str, type] = {"Tool": _tools.Tool}
+    for module in MODULES:
+        for name in module.__all__:
+            value = getattr(module, name)
+            if isinstance(value, type) and value.__module__.startswith("agent_contract") and not issubclass(value, Exception) and _methods(value):
+                classes[name] = value
+    return classes
+
+
 def covered() -> set[str]:
-    """The public functions the fuzzer calls (the classes through create_*)."""
-    return set(_targets()) | {"Assembler", "ProviderAssembler", "Session", "SessionChecker", "PromptLifecycle", "NdjsonDecoder", "RpcSession"}
+    """The public functions and classes the fuzzer calls (a class through the function that
+    makes its objects)."""
+    targets = set(_targets())
+    return targets | {cls for cls, maker in MADE_BY.items() if maker in targets} | ({"Tool"} if "define_tool" in targets else set())
 
 
 def public_functions() -> set[str]:
-    return {name for name in ac.__all__ if callable(getattr(ac, name)) and name[0].islower()} | {
-        "Assembler", "ProviderAssembler", "Session", "SessionChecker", "PromptLifecycle", "NdjsonDecoder", "RpcSession"}
+    """Every public function and class with methods of the package and its mcp and ray modules,
+    less NOT_FUZZED."""
+    # Functions, and objects of the package's classes (`json_schema_validator`); not the types.
+    names = {name for module in MODULES for name in module.__all__
+             if inspect.isroutine(getattr(module, name))
+             or (type(getattr(module, name)).__module__.startswith("agent_contract") and _methods(type(getattr(module, name))))}
+    return (names | set(_public_classes())) - set(NOT_FUZZED)
+
+
+def public_methods() -> set[str]:
+    """`Class.method` for every method of every public class: each must be called in a run."""
+    return {f"{name}.{m}" for name, cls in _public_classes().items() for m in _methods(cls)}
 
 
 def _rss_mb() -> float:
@@ -880,25 +1365,35 @@ def run(
     stats: dict[str, dict[str, Any]] = {n: {"calls": 0, "per_mb": [], "slowest": (0.0, 0)} for n in names}
     escapes: list[str] = []
     slow: list[str] = []
+    stalls: list[str] = []  # over the bound in wall-clock time, within it in CPU time
     over_bound: list[str] = []
     max_memory = max_memory_at_defaults = max_memory_at_defaults_large = 0
     max_per_mb_past_first: tuple[float, str, int, int] = (0.0, "", 0, 0)
     ac.parse_json("1")  # compile and start the instance outside any timing
+    import pyarrow  # noqa: F401 - imported by the ray classes on their first batch: not their time
     started = time.perf_counter()
-    done = 0
+    done = generator_faults = 0
     while done < inputs and time.perf_counter() - started < seconds:
         name = names[done % len(names)] if done < len(names) else g.r.choice(names)
         g.tags = []
         g.raised = False
         BadKey.armed = False
-        parts, call = targets[name](g)
+        try:
+            parts, call = targets[name](g)
+            # Arguments for the methods of what the call returns, made before BadKey is armed.
+            extra = [g.argument() for _ in range(3)]
+        except Boom:
+            # The generator's own hostile parts raised while it built the input: not a finding.
+            generator_faults += 1
+            done += 1
+            continue
         BadKey.armed = True
         size = _size(*parts)
         defaults = not g.raised and not any(_size(parts[i]) > MB for i in PROGRAM_DATA.get(name, ()) if i < len(parts))
         instance = _runtime._instance()
-        t0 = time.perf_counter()
+        t0, cpu0 = time.perf_counter(), time.process_time()
         try:
-            call()
+            _exercise(call(), extra)
         except ac.ContractError:
             if name in NEVER_RAISE:
                 escapes.append(f"{name} raised ContractError [{','.join(g.tags)}] seed={seed} input={done}")
@@ -910,6 +1405,7 @@ def run(
             where = f"{tb[-1].filename.rsplit('/', 1)[-1]}:{tb[-1].lineno}" if tb else "?"
             escapes.append(f"{name}: {type(e).__name__} at {where} [{','.join(g.tags)}] seed={seed} input={done}")
         elapsed = time.perf_counter() - t0
+        cpu = time.process_time() - cpu0
         BadKey.armed = False
         done += 1
         s = stats[name]
@@ -919,8 +1415,14 @@ def run(
             s["slowest"] = (elapsed, timed_size)
         if timed_size >= PER_MB_FROM:
             s["per_mb"].append(elapsed / (timed_size / MB))
-        if elapsed > SLOW and size <= MB:
-            slow.append(f"{name} {elapsed:.2f} s on {size} B [{','.join(g.tags)}] seed={seed} input={done - 1}")
+        if elapsed > SLOW * max(1.0, timed_size / MB):
+            # Over the bound in wall-clock time but not in the process's CPU time: the call waited
+            # for a core (a stall on a shared machine).
+            entry = f"{name} {elapsed:.2f} s ({cpu:.2f} s CPU) on {timed_size} B [{','.join(g.tags)}] seed={seed} input={done - 1}"
+            if cpu <= SLOW * max(1.0, timed_size / MB):
+                stalls.append(entry)
+            else:
+                slow.append(entry)
         # The memory the call left in the instance it ran in (read even when the runtime has
         # replaced it since) and, when a later part of the call ran in a fresh one, in that one.
         memory = 0
@@ -952,6 +1454,7 @@ def run(
         "seconds": time.perf_counter() - started,
         "escapes": escapes,
         "slow": slow,
+        "stalls": stalls,
         "max_wasm_memory": max_memory,
         "max_wasm_memory_at_defaults": max_memory_at_defaults,
         "max_wasm_memory_at_defaults_over_1mb": max_memory_at_defaults_large,
@@ -959,28 +1462,34 @@ def run(
         "over_bound": over_bound,
         "max_rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
         "stats": {n: {"calls": s["calls"], "per_mb": s["per_mb"], "slowest": s["slowest"]} for n, s in stats.items()},
+        "generator_faults": generator_faults,
+        "called": sorted(CALLED),
+        "offered": sorted(OFFERED),
     }
 
 
-def _run_one(args: tuple[int, int]) -> dict[str, Any]:
-    return run(args[0], args[1], quiet=False)
+def _run_one(args: tuple[int, int, float]) -> dict[str, Any]:
+    return run(args[0], args[1], args[2], quiet=False)
 
 
 def merge(results: list[dict[str, Any]]) -> dict[str, Any]:
-    out: dict[str, Any] = {"inputs": 0, "escapes": [], "slow": [], "over_bound": [], "max_wasm_memory": 0,
+    out: dict[str, Any] = {"inputs": 0, "escapes": [], "slow": [], "stalls": [], "over_bound": [], "max_wasm_memory": 0,
                            "max_wasm_memory_at_defaults": 0, "max_wasm_memory_at_defaults_over_1mb": 0, "max_rss_mb": 0.0,
                            "max_per_mb_past_first": (0.0, "", 0, 0),
-                           "stats": {}}
+                           "stats": {}, "called": [], "offered": []}
     for r in results:
         out["inputs"] += r["inputs"]
         out["escapes"] += r["escapes"]
         out["slow"] += r["slow"]
+        out["stalls"] += r["stalls"]
         out["over_bound"] += r["over_bound"]
         out["max_wasm_memory"] = max(out["max_wasm_memory"], r["max_wasm_memory"])
         for key in ("max_wasm_memory_at_defaults", "max_wasm_memory_at_defaults_over_1mb"):
             out[key] = max(out[key], r[key])
         out["max_rss_mb"] = max(out["max_rss_mb"], r["max_rss_mb"])
         out["max_per_mb_past_first"] = max(out["max_per_mb_past_first"], tuple(r["max_per_mb_past_first"]))
+        out["called"] = sorted(set(out["called"]) | set(r["called"]))
+        out["offered"] = sorted(set(out["offered"]) | set(r["offered"]))
         for name, s in r["stats"].items():
             m = out["stats"].setdefault(name, {"calls": 0, "per_mb": [], "slowest": (0.0, 0)})
             m["calls"] += s["calls"]
@@ -989,11 +1498,17 @@ def merge(results: list[dict[str, Any]]) -> dict[str, Any]:
     return out
 
 
+def uncalled(result: dict[str, Any]) -> set[str]:
+    """The public methods, and the methods results held, that no call reached."""
+    return (public_methods() | set(result["offered"])) - set(result["called"])
+
+
 def report(result: dict[str, Any], seconds: float) -> str:
     lines = [
         f"inputs: {result['inputs']} in {seconds:.0f} s",
         f"escapes: {len(result['escapes'])}",
-        f"calls over {SLOW:.0f} s on inputs <= 1 MB: {len(result['slow'])}",
+        f"calls over {SLOW:.0f} s per MB ({SLOW:.0f} s on inputs <= 1 MB) in CPU time: {len(result['slow'])}; "
+        f"in wall-clock time only (stalls: within it in CPU time): {len(result['stalls'])}",
         f"calls at the default limits leaving their instance past the bound ({_runtime.MEMORY_BOUND // MB} MB on <= 1 MB, "
         f"plus {MEMORY_PER_MB_PAST_THE_FIRST} MB per MB past the first): {len(result['over_bound'])}",
         "most memory per MB past the first at the default limits: {:.1f} MB ({} on {} B: {:.0f} MB)".format(
@@ -1002,6 +1517,7 @@ def report(result: dict[str, Any], seconds: float) -> str:
         f"(at the default limits: {result['max_wasm_memory_at_defaults'] / MB:.1f} MB on <= 1 MB, "
         f"{result['max_wasm_memory_at_defaults_over_1mb'] / MB:.1f} MB on more); "
         f"max process RSS: {result['max_rss_mb']:.0f} MB",
+        f"methods called: {len(result['called'])}; public methods never called: {sorted(uncalled(result))}",
         f"{'function':34} {'calls':>8} {'typical ms/MB':>14} {'slowest ms/MB':>14} {'slowest call':>22}",
     ]
     for name, s in sorted(result["stats"].items()):
@@ -1012,6 +1528,7 @@ def report(result: dict[str, Any], seconds: float) -> str:
         lines.append(f"{name:34} {s['calls']:>8} {typical:>14} {worst:>14} {t * 1000:>9.1f} ms {size / MB:>6.2f} MB")
     lines += [f"ESCAPE {e}" for e in result["escapes"][:50]]
     lines += [f"SLOW {e}" for e in result["slow"][:50]]
+    lines += [f"STALL {e}" for e in result["stalls"][:50]]
     lines += [f"MEMORY {e}" for e in result["over_bound"][:50]]
     return "\n".join(lines)
 
@@ -1021,18 +1538,22 @@ def main() -> None:
     parser.add_argument("--inputs", type=int, default=100_000)
     parser.add_argument("--procs", type=int, default=1)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--seconds", type=float, default=math.inf, help="stop each process after this long")
     args = parser.parse_args()
     missing = public_functions() - covered()
     if missing:
         sys.exit(f"not fuzzed: {sorted(missing)}")
     started = time.perf_counter()
-    share = [(args.inputs // args.procs + (i < args.inputs % args.procs), args.seed + i) for i in range(args.procs)]
+    share = [(args.inputs // args.procs + (i < args.inputs % args.procs), args.seed + i, args.seconds) for i in range(args.procs)]
     if args.procs == 1:
         results = [_run_one(share[0])]
     else:
         with multiprocessing.get_context("spawn").Pool(args.procs) as pool:
             results = pool.map(_run_one, share)
-    print(report(merge(results), time.perf_counter() - started))
+    merged = merge(results)
+    print(report(merged, time.perf_counter() - started))
+    if merged["escapes"] or merged["slow"] or merged["over_bound"] or uncalled(merged):
+        sys.exit(1)
 
 
 if __name__ == "__main__":

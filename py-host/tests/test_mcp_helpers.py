@@ -248,11 +248,20 @@ def test_hostile_values_end_as_contract_errors_or_invalid() -> None:
     cycle["self"] = cycle
     assert "VALUE_CYCLE at /self" in str(validate(cycle)["error_message"])
     registry = from_mcp_tools(TOOLS)
+    deep: Any = []
+    for _ in range(100_000):
+        deep = [deep]
     calls: list[Callable[[], object]] = [
         lambda: create_mcp_validator().get_validator(Exploding()),
         lambda: create_mcp_validator().get_validator({"type": "object", "properties": BadDump()}),
         lambda: create_mcp_validator("inputSchema"),  # type: ignore[arg-type]
         lambda: create_mcp_validator(["client"]),  # type: ignore[arg-type]
+        # A role whose repr raises (an int past the digit limit) or recurses past the stack.
+        lambda: create_mcp_validator(10**5000),  # type: ignore[arg-type]
+        lambda: create_mcp_validator(deep),  # type: ignore[arg-type]
+        # A list nested past Python's stack: the core refuses it at maxDepth.
+        lambda: from_mcp_tools(deep),
+        lambda: create_mcp_validator().get_validator(deep),
         lambda: from_mcp_tools(Exploding()),
         lambda: from_mcp_tools({"tools": [BadDump()]}),
         lambda: from_mcp_tools(TOOLS, Exploding()),  # type: ignore[arg-type]
@@ -265,6 +274,14 @@ def test_hostile_values_end_as_contract_errors_or_invalid() -> None:
     for call in calls:
         with pytest.raises(ac.ContractError):
             call()
+    # A member set to UNDEFINED has no JSON text: the core refuses the schema at its pointer
+    # (before, the cache key's json.dumps raised TypeError).
+    with pytest.raises(ac.ContractError) as e:
+        create_mcp_validator().get_validator({"type": "object", "required": ac.UNDEFINED})
+    assert (e.value.code, e.value.path) == ("VALUE_NOT_JSON", "/required")
+    with pytest.raises(ac.ContractError, match="got a value that is not a string") as e:
+        create_mcp_validator(10**5000)  # type: ignore[arg-type]
+    assert (e.value.code, e.value.path) == ("OPTION_INVALID", "/role")
 
 
 JSON = st.recursive(

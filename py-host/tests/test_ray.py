@@ -97,7 +97,7 @@ def ray_report(
 
     ds = (list_corpus(str(folder), files_per_block=3) if listed else read_corpus(str(folder))).map_batches(
         cls,
-        fn_constructor_kwargs=kwargs,
+        fn_constructor_kwargs={**kwargs, "read_files": listed},
         batch_format=batch_format,
         batch_size=2,
         compute=ray.data.ActorPoolStrategy(size=concurrency),
@@ -375,6 +375,33 @@ def test_a_batch_that_is_not_files_is_a_contract_error() -> None:
     for data in (bytearray(b"{}\n"), memoryview(b"{}\n"), "{}\n"):
         rows = CheckChatRows()({"path": ["a.jsonl"], "bytes": [data]}).to_pylist()
         assert [(r["line"], r["bytes"]) for r in rows][0] == (1, 3)
+
+
+def test_a_path_or_pointer_with_a_lone_surrogate_is_escaped() -> None:
+    # A file name the file system gave undecoded holds lone surrogates, which an arrow string
+    # column cannot: the report writes them as escapes instead of failing on the name.
+    rows = CheckChatRows()({"path": ["a\udcff.jsonl"], "bytes": [b'{"\xed\xa0\x80": 1}\n']}).to_pylist()
+    assert rows[0]["path"] == "a\\udcff.jsonl"
+    assert all(isinstance(r["pointer"], (str, type(None))) for r in rows)
+
+
+def test_read_files_reads_the_paths_of_a_batch(tmp_path: Path) -> None:
+    # A batch of paths alone (list_corpus): read, a `.gz` decompressed by its name; without
+    # read_files such a batch misses its contents; an unreadable file is an OSError.
+    row = b'{"messages": [{"role": "user", "content": "hi"}]}\n'
+    (tmp_path / "a.jsonl").write_bytes(row)
+    (tmp_path / "b.jsonl.gz").write_bytes(gzip.compress(row + row))
+    batch = {"path": [str(tmp_path / "a.jsonl"), str(tmp_path / "b.jsonl.gz")]}
+    rows = CheckChatRows(read_files=True)(batch).to_pylist()
+    assert [(r["ok"], r["checked"], r["bytes"]) for r in rows] == [(True, 1, len(row)), (True, 2, 2 * len(row))]
+    with pytest.raises(agent_contract.ContractError) as e:
+        CheckChatRows()(batch)
+    assert (e.value.code, e.value.path) == ("FIELD_MISSING", "/bytes")
+    with pytest.raises(FileNotFoundError):
+        CheckSessions(read_files=True)({"path": [str(tmp_path / "absent.jsonl")]})
+    with pytest.raises(agent_contract.ContractError) as e:
+        CheckSessions(read_files=1)  # type: ignore[arg-type]
+    assert e.value.code == "OPTION_INVALID"
 
 
 def test_options_are_read_by_the_core() -> None:

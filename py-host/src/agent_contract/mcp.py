@@ -51,16 +51,17 @@ TEXT_CACHE_ENTRIES = 256
 _ANY_VALUE = {"name": "mcp_value", "description": "Any JSON value.", "permission": "read", "inputSchema": {}}
 
 
-def _plain(value: Any) -> Any:
+def _plain(value: Any, items: bool = True) -> Any:
     """A pydantic model (the SDK's types), or a list of them, as its JSON form; anything else as
     it is. A model whose dump fails goes to the core as it is, which refuses it as a value with
-    no JSON form."""
-    if type(value) is list:  # a list of models: the tools of a tools/list answer
-        return [_plain(item) for item in value]
-    dump = getattr(type(value), "model_dump", None)
-    if dump is None:
-        return value
+    no JSON form. Only the list itself is mapped, not lists in it: a caller's list may nest
+    deeper than Python's stack."""
+    if type(value) is list and items:  # a list of models: the tools of a tools/list answer
+        return [_plain(item, False) for item in value]
     try:
+        dump = getattr(type(value), "model_dump", None)
+        if dump is None:
+            return value
         return dump(value, mode="json", by_alias=True, exclude_none=True)
     except Exception:
         return value
@@ -118,20 +119,35 @@ def _compile(schema: Any, label: str) -> Tool:
     with its pointer inside the schema."""
     try:
         copied = _copy(schema)
-        text = json.dumps(copied, ensure_ascii=False, separators=(",", ":"))
+        try:
+            text: Optional[str] = json.dumps(copied, ensure_ascii=False, separators=(",", ":"), default=_no_key)
+        except _NoKey:
+            text = None
         with _compiled_lock:
-            hit = _compiled.get(text)
+            hit = _compiled.get(text) if text is not None else None
             if hit is not None:
-                _compiled.move_to_end(text)
+                _compiled.move_to_end(text)  # type: ignore[arg-type]
                 return hit
         tool = define_tool(_schema_tool(copied), MCP_OPTIONS)
     except ContractError as error:
         raise _moved(error, "/inputSchema", "", f"{label}: {error.message}") from None
-    with _compiled_lock:
-        _compiled[text] = tool
-        if len(_compiled) > TEXT_CACHE_ENTRIES:
-            _compiled.popitem(last=False)
+    if text is not None:
+        with _compiled_lock:
+            _compiled[text] = tool
+            if len(_compiled) > TEXT_CACHE_ENTRIES:
+                _compiled.popitem(last=False)
     return tool
+
+
+class _NoKey(Exception):
+    pass
+
+
+def _no_key(value: Any) -> Any:
+    """The core's copy holds `UNDEFINED` for a member set to it, which has no JSON text: such a
+    schema goes to the core with no cache key (any text for it could be a real schema's), and
+    the core refuses it at the member's pointer."""
+    raise _NoKey
 
 
 class McpValidatorResult(TypedDict):
@@ -153,7 +169,9 @@ class McpValidator:
 
     def __init__(self, role: Optional[Literal["client", "server"]] = None) -> None:
         if not (role is None or (type(role) is str and role in ("client", "server"))):
-            raise ContractError("contract", "OPTION_INVALID", "/role", f"role must be 'client' or 'server', got {role!r}", False)
+            # Only a str is shown: the repr of any other caller value may raise or be unbounded.
+            got = repr(role[:64]) if type(role) is str else "a value that is not a string"
+            raise ContractError("contract", "OPTION_INVALID", "/role", f"role must be 'client' or 'server', got {got}", False)
         self._subject, self._schema = _ROLES[role]
 
     def get_validator(self, schema: Any) -> Callable[[Any], McpValidatorResult]:

@@ -11,8 +11,8 @@ cluster, one report row per problem, the rows the native `agent-contract check s
     problems.filter(lambda row: not row["ok"]).write_parquet("out/")
 
 The classes take batches of whole files (`bytes` and `path` columns: what
-`ray.data.read_binary_files(..., include_paths=True)` gives), or of paths alone (`list_corpus`:
-the worker reads each file), in any `batch_format` ("pyarrow", "pandas", "numpy"), and answer a
+`ray.data.read_binary_files(..., include_paths=True)` gives), or, with `read_files=True`, of
+paths alone (`list_corpus`: the worker reads each file), in any `batch_format` ("pyarrow", "pandas", "numpy"), and answer a
 pyarrow table of `REPORT_COLUMNS`. A session is a whole file, and
 a dataset row's line number is its line in its file, so files are never split into lines here:
 each file crosses to the core once, as `check_session` (sessions) or `check_chat_rows_jsonl`
@@ -89,17 +89,8 @@ def _column(batch: Any, name: str) -> list[Any]:
                        "and 'bytes': " + _HOW) from None
 
 
-# The content of a file the worker reads itself (a batch of paths alone).
+# The content of a file the worker reads itself (`read_files`).
 _UNREAD = object()
-
-
-def _has_column(batch: Any, name: str) -> bool:
-    """Whether a batch (a pyarrow Table, a pandas DataFrame, a dict) has the column `name`."""
-    try:
-        return name in (batch.column_names if hasattr(batch, "column_names") else batch)
-    except Exception:
-        raise _refused("FIELD_TYPE", "", "a batch of files is a pyarrow Table, a pandas DataFrame or a dict of the columns 'path' "
-                       "and 'bytes': " + _HOW) from None
 
 
 def _file(path: Any, data: Any, at: int) -> tuple[str, Any, int]:
@@ -122,11 +113,27 @@ def _file(path: Any, data: Any, at: int) -> tuple[str, Any, int]:
     raise _refused("FIELD_TYPE", "/bytes/%d" % at, "a file's content must be bytes: " + _HOW)
 
 
+def _unicode(text: Optional[str]) -> Optional[str]:
+    """`text` as an arrow string column holds it (UTF-8): lone surrogates (a file name the file
+    system gave undecoded, a pointer to a key that held one) are written as `\\udcxx` escapes."""
+    if text is None:
+        return None
+    try:
+        text.encode("utf-8")
+        return text
+    except UnicodeEncodeError:
+        return text.encode("utf-8", "backslashreplace").decode("utf-8")
+
+
 class _CheckFiles:
     """What both classes share: the options (validated by the core in the constructor, which
     also instantiates the core in the worker), the batch walk and the report table."""
 
-    def __init__(self, options: Any, fixed: dict[str, Any]) -> None:
+    def __init__(self, options: Any, fixed: dict[str, Any], read_files: Any) -> None:
+        if type(read_files) is not bool:
+            raise _refused("OPTION_INVALID", "", "read_files must be True or False")
+        # With read_files, a batch is paths alone (`list_corpus`) and the worker reads each file.
+        self._read_files = read_files
         # `options` is the caller's: the core copies it first (its ContractError for a value with
         # no JSON form), and a copy that is not an object goes to the core as it is, which
         # refuses it; the class's own settings are merged into an object.
@@ -146,8 +153,7 @@ class _CheckFiles:
         import pyarrow as pa
 
         paths = _column(batch, "path")
-        # A batch of `list_corpus` has paths alone: the worker reads each file itself.
-        contents = _column(batch, "bytes") if _has_column(batch, "bytes") else [_UNREAD] * len(paths)
+        contents = [_UNREAD] * len(paths) if self._read_files else _column(batch, "bytes")
         out: dict[str, list[Any]] = {name: [] for name in REPORT_COLUMNS}
         for at, (path, data) in enumerate(zip(paths, contents)):
             if data is _UNREAD:
@@ -158,12 +164,12 @@ class _CheckFiles:
             checked, problems = self._check(text)
             rows = problems or [(0, None, None, None)]
             for i, (line, code, pointer, message) in enumerate(rows):
-                out["path"].append(path)
+                out["path"].append(_unicode(path))
                 out["line"].append(line)
                 out["ok"].append(code is None)
                 out["code"].append(code)
-                out["pointer"].append(pointer)
-                out["message"].append(message)
+                out["pointer"].append(_unicode(pointer))
+                out["message"].append(_unicode(message))
                 out["checked"].append(checked if i == 0 else 0)
                 out["bytes"].append(size if i == 0 else 0)
         return pa.Table.from_pydict(out, schema=_schema())
@@ -174,8 +180,10 @@ class CheckSessions(_CheckFiles):
     and any other session option (`options`, read by the core). Problems in line order (a
     file-level problem, line 0, first), as the CLI lists them."""
 
-    def __init__(self, dialect: str = "seed", strict: bool = False, options: Optional[dict[str, Any]] = None) -> None:
-        super().__init__(options, {"dialect": dialect, "strict": strict})
+    def __init__(
+        self, dialect: str = "seed", strict: bool = False, options: Optional[dict[str, Any]] = None, read_files: bool = False
+    ) -> None:
+        super().__init__(options, {"dialect": dialect, "strict": strict}, read_files)
 
     def _check(self, text: Any) -> tuple[int, list[tuple[int, str, str, str]]]:
         from . import check_session
@@ -194,8 +202,8 @@ class CheckChatRows(_CheckFiles):
     """Chat dataset files (`check_chat_rows_jsonl` on each whole file: one report per line,
     its number the file's): `strict` and any other row option (`options`)."""
 
-    def __init__(self, strict: bool = False, options: Optional[dict[str, Any]] = None) -> None:
-        super().__init__(options, {"strict": strict})
+    def __init__(self, strict: bool = False, options: Optional[dict[str, Any]] = None, read_files: bool = False) -> None:
+        super().__init__(options, {"strict": strict}, read_files)
 
     def _check(self, text: Any) -> tuple[int, list[tuple[int, str, str, str]]]:
         from . import check_chat_rows_jsonl
@@ -224,11 +232,12 @@ def read_corpus(paths: Any, **read_args: Any) -> Any:
 def list_corpus(paths: Any, files_per_block: int = 8) -> Any:
     """A dataset of the corpus's file paths (one column, `path`), taken as `read_corpus` takes
     them (`*.jsonl` and `*.jsonl.gz` from directories, recursively; files named as given), in
-    path order, `files_per_block` to a block. The checking classes read each file themselves
-    (through pyarrow's filesystems: a local or mounted path, or a URI such as `s3://...`; a
-    `.gz` file decompressed by its name), so the corpus never passes through Ray's object
-    store: on a local or network filesystem that is the cheaper pipeline (measured in
-    bench/RESULTS.md). On an object store, where one read waits tens of milliseconds,
+    path order, `files_per_block` to a block. The checking classes, made with
+    `read_files=True`, read each file themselves (through pyarrow's filesystems: a local or
+    mounted path, or a URI such as `s3://...`; a `.gz` file decompressed by its name; a file
+    that cannot be read raises OSError, as Ray's reader would), so the corpus never passes
+    through Ray's object store: on a local or network filesystem that is the cheaper pipeline
+    (bench/RESULTS.md). On an object store, where one read waits tens of milliseconds,
     `read_corpus` overlaps the reads instead."""
     import ray.data
 

@@ -7,9 +7,9 @@ entries per core beside the parse-only floors.
 
 Generates (once, kept in --dir) --sessions seed-dialect session files of ~217 KB and --rows chat
 rows (bench/corpus/generate.py, seed 4, 10% faults, plain files), then measures, best of --runs:
-  - the Ray pipelines (read_corpus or list_corpus -> map_batches(CheckSessions) -> materialize)
-    on a local Ray of 1 CPU and of 2 CPUs (an actor pool of 1 and 2): wall MB/s and sessions/s,
-    Ray started before the clock
+  - the Ray pipeline (read_corpus -> map_batches(CheckSessions) -> materialize) on a local Ray
+    of 1 CPU and of 2 CPUs (an actor pool of 1 and 2): wall MB/s and sessions/s, Ray started
+    before the clock
   - in this process, one core: check_sessions over the files' texts, and json.loads of each of
     their lines (no check, the floor); check_chat_rows over the rows' texts (a list, one
     crossing) and check_chat_rows_jsonl per file, beside json.loads per line and jsonschema-rs
@@ -55,33 +55,31 @@ def cpu_timed(fn, runs):
 
 
 def ray_rate(folder, cpus, runs):
-    """Best wall time of each pipeline on a local Ray of `cpus` CPUs: files read by Ray
-    (`read_corpus`) or listed and read by the checking workers (`list_corpus`)."""
+    """(best wall s, bytes, files) of the pipeline on a local Ray of `cpus` CPUs."""
     import ray
     import ray.data
 
-    from agent_contract.ray import CheckSessions, list_corpus, read_corpus
+    from agent_contract.ray import CheckSessions, read_corpus
 
     ray.init(address="local", num_cpus=cpus, include_dashboard=False, _node_ip_address="127.0.0.1", log_to_driver=False, configure_logging=False)
     ray.data.DataContext.get_current().enable_progress_bars = False
     try:
-        best = {}
-        for source in (read_corpus, list_corpus):
-            for run in range(runs + 1):  # the first run also starts the workers: not counted
-                t0 = time.perf_counter()
-                ds = source(folder).map_batches(
-                    CheckSessions,
-                    fn_constructor_kwargs={"dialect": "seed", "read_files": source is list_corpus},
-                    batch_format="pyarrow",
-                    batch_size=8,
-                    compute=ray.data.ActorPoolStrategy(size=cpus),
-                )
-                ds = ds.materialize()
-                wall = time.perf_counter() - t0
-                n_bytes = ds.sum("bytes")
-                files = len(set(ds.unique("path")))
-                if run > 0:
-                    best[source.__name__] = min(wall, best.get(source.__name__, wall))
+        best = None
+        for run in range(runs + 1):  # the first run also starts the workers: not counted
+            t0 = time.perf_counter()
+            ds = read_corpus(folder).map_batches(
+                CheckSessions,
+                fn_constructor_kwargs={"dialect": "seed"},
+                batch_format="pyarrow",
+                batch_size=8,
+                compute=ray.data.ActorPoolStrategy(size=cpus),
+            )
+            ds = ds.materialize()
+            wall = time.perf_counter() - t0
+            n_bytes = ds.sum("bytes")
+            files = len(set(ds.unique("path")))
+            if run > 0:
+                best = wall if best is None else min(best, wall)
         return best, n_bytes, files
     finally:
         ray.shutdown()
@@ -177,15 +175,13 @@ def main():
     folder = os.path.join(a.dir, "sessions", "seed")
     walls = {}
     for cpus in (1, 2):
-        best, n_bytes, files = ray_rate(folder, cpus, a.runs)
-        for source, wall in best.items():
-            walls[source, cpus] = wall
-            name = "ray data, %s, %d CPU" % (source, cpus)
-            out[name] = {"mbPerS": n_bytes / mb / wall, "perS": files / wall}
-            print("%-44s %7.1f MB/s wall, %.0f sessions/s" % (name, n_bytes / mb / wall, files / wall))
-    for source in ("read_corpus", "list_corpus"):
-        out["raySpeedup " + source] = walls[source, 1] / walls[source, 2]
-        print("ray %s, 2 CPUs / 1 CPU: %.2fx" % (source, out["raySpeedup " + source]))
+        wall, n_bytes, files = ray_rate(folder, cpus, a.runs)
+        walls[cpus] = wall
+        name = "ray data, %d CPU" % cpus
+        out[name] = {"mbPerS": n_bytes / mb / wall, "perS": files / wall}
+        print("%-44s %7.1f MB/s wall, %.0f sessions/s" % (name, n_bytes / mb / wall, files / wall))
+    out["raySpeedup"] = walls[1] / walls[2]
+    print("ray 2 CPUs / 1 CPU: %.2fx" % out["raySpeedup"])
     try:
         out["loadavg"] = os.getloadavg()
         print("load average: %.1f %.1f %.1f" % out["loadavg"])

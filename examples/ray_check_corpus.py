@@ -2,15 +2,13 @@
 """Checks a directory of JSON Lines files with Ray Data and writes the problems as Parquet.
 
     python examples/ray_check_corpus.py sessions|rows DIR OUT [--dialect seed|pi] [--strict]
-        [--address auto] [--concurrency N] [--listed]
+        [--address auto] [--concurrency N]
 
 DIR's `*.jsonl` and `*.jsonl.gz` files (any filesystem Ray reads: a local folder, s3://...) are
 read whole (`read_binary_files`), checked on every worker (`agent_contract.ray`), and OUT gets
 one Parquet row per problem (path, line, code, pointer, message), the rows
 `agent-contract check sessions|rows --format jsonl` prints. Without --address, a local Ray of
-this machine's CPUs is started; `--address auto` joins a running cluster. With --listed, Ray
-lists the files and each checking worker reads its own (`list_corpus`): the cheaper pipeline on
-a local disk or a network filesystem every node mounts.
+this machine's CPUs is started; `--address auto` joins a running cluster.
 """
 
 import argparse
@@ -20,7 +18,7 @@ os.environ.setdefault("RAY_USAGE_STATS_ENABLED", "0")
 
 import ray
 
-from agent_contract.ray import CheckChatRows, CheckSessions, list_corpus, read_corpus
+from agent_contract.ray import CheckChatRows, CheckSessions, read_corpus
 
 
 def main() -> None:
@@ -32,7 +30,6 @@ def main() -> None:
     p.add_argument("--strict", action="store_true")
     p.add_argument("--address", default=None)
     p.add_argument("--concurrency", type=int, default=None, help="workers (default: one per CPU)")
-    p.add_argument("--listed", action="store_true", help="workers read the files (list_corpus)")
     a = p.parse_args()
 
     ray.init(address=a.address, include_dashboard=False, log_to_driver=False)
@@ -42,9 +39,7 @@ def main() -> None:
             cls, kwargs = CheckSessions, {"dialect": a.dialect, "strict": a.strict}
         else:
             cls, kwargs = CheckChatRows, {"strict": a.strict}
-        kwargs["read_files"] = a.listed
-        source = list_corpus if a.listed else read_corpus
-        report = source(a.dir).map_batches(
+        report = read_corpus(a.dir).map_batches(
             cls, fn_constructor_kwargs=kwargs, batch_format="pyarrow",
             compute=ray.data.ActorPoolStrategy(size=concurrency),
         )

@@ -1298,8 +1298,6 @@ NEVER_RAISE = {name for name in ac.__all__ if name.startswith("safe_")} | {"prev
 NOT_FUZZED = {
     "read_corpus": "agent_contract.ray: Ray Data's reader of file paths (needs Ray); the files it reads reach the core "
     "through CheckSessions and CheckChatRows, which are fuzzed",
-    "list_corpus": "agent_contract.ray: lists a directory's file paths into a Ray dataset (needs Ray); the files reach "
-    "the core through CheckSessions and CheckChatRows, which are fuzzed",
 }
 # The public classes whose objects a function makes: fuzzed through that function, their methods
 # by the drivers and `_exercise` (`public_methods`).

@@ -26,7 +26,7 @@ import pandas as pd
 import pyarrow as pa
 
 import agent_contract
-from agent_contract.ray import REPORT_COLUMNS, CheckChatRows, CheckSessions, list_corpus, read_corpus
+from agent_contract.ray import REPORT_COLUMNS, CheckChatRows, CheckSessions, read_corpus
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -88,16 +88,12 @@ def cli_report(cli: Path, args: list[str], folder: Path) -> tuple[list[dict[str,
     return problems, summary
 
 
-def ray_report(
-    folder: Path, cls: type, kwargs: dict[str, Any], batch_format: str, concurrency: int, listed: bool = False
-) -> list[dict[str, Any]]:
-    """The report of a pipeline over `folder`: files read by Ray (`read_corpus`), or, `listed`,
-    their paths alone (`list_corpus`), each file read by the checking worker."""
+def ray_report(folder: Path, cls: type, kwargs: dict[str, Any], batch_format: str, concurrency: int) -> list[dict[str, Any]]:
     import ray.data
 
-    ds = (list_corpus(str(folder), files_per_block=3) if listed else read_corpus(str(folder))).map_batches(
+    ds = read_corpus(str(folder)).map_batches(
         cls,
-        fn_constructor_kwargs={**kwargs, "read_files": listed},
+        fn_constructor_kwargs=kwargs,
         batch_format=batch_format,
         batch_size=2,
         compute=ray.data.ActorPoolStrategy(size=concurrency),
@@ -176,8 +172,6 @@ def test_local_ray_matches_the_cli(corpus: Path, cli: Path, local_ray: Any) -> N
         assert problems and summary["problems"] == len(problems)
         rows = ray_report(corpus / folder, cls, kwargs, batch_format, concurrency=2)
         assert_same(rows, problems, summary)
-        listed = ray_report(corpus / folder, cls, kwargs, batch_format, concurrency=2, listed=True)
-        assert_same(listed, problems, summary)
         codes = {(p["path"], p["line"], p["code"]) for p in problems}
         for fault in manifest_codes(corpus, folder):
             assert fault in codes
@@ -190,26 +184,6 @@ def test_two_node_cluster_matches_the_cli(corpus: Path, cli: Path, two_nodes: An
         problems, summary = cli_report(cli, args, corpus / folder)
         rows = ray_report(corpus / folder, cls, kwargs, "pyarrow", concurrency=2)
         assert_same(rows, problems, summary)
-        assert_same(ray_report(corpus / folder, cls, kwargs, "pyarrow", concurrency=2, listed=True), problems, summary)
-
-
-def test_list_corpus_takes_the_files_the_cli_takes(corpus: Path, tmp_path: Path) -> None:
-    # No Ray needed to list: the files of a directory (recursively, `*.jsonl` and `*.jsonl.gz`
-    # only, in path order) and a file named as given, whatever its name.
-    from agent_contract.ray import _list_files
-
-    (tmp_path / "deep" / "er").mkdir(parents=True)
-    for name in ("b.jsonl", "a.jsonl.gz", "deep/er/c.jsonl", "notes.txt", "x.json", "deep/y.gz"):
-        (tmp_path / name).write_bytes(b"")
-    named = tmp_path / "notes.txt"
-    assert _list_files([str(tmp_path), str(named)]) == [
-        str(tmp_path / "a.jsonl.gz"),
-        str(tmp_path / "b.jsonl"),
-        str(tmp_path / "deep" / "er" / "c.jsonl"),
-        str(named),
-    ]
-    with pytest.raises(FileNotFoundError):
-        _list_files([str(tmp_path / "absent")])
 
 
 def ray_workers() -> int:
@@ -383,25 +357,6 @@ def test_a_path_or_pointer_with_a_lone_surrogate_is_escaped() -> None:
     rows = CheckChatRows()({"path": ["a\udcff.jsonl"], "bytes": [b'{"\xed\xa0\x80": 1}\n']}).to_pylist()
     assert rows[0]["path"] == "a\\udcff.jsonl"
     assert all(isinstance(r["pointer"], (str, type(None))) for r in rows)
-
-
-def test_read_files_reads_the_paths_of_a_batch(tmp_path: Path) -> None:
-    # A batch of paths alone (list_corpus): read, a `.gz` decompressed by its name; without
-    # read_files such a batch misses its contents; an unreadable file is an OSError.
-    row = b'{"messages": [{"role": "user", "content": "hi"}]}\n'
-    (tmp_path / "a.jsonl").write_bytes(row)
-    (tmp_path / "b.jsonl.gz").write_bytes(gzip.compress(row + row))
-    batch = {"path": [str(tmp_path / "a.jsonl"), str(tmp_path / "b.jsonl.gz")]}
-    rows = CheckChatRows(read_files=True)(batch).to_pylist()
-    assert [(r["ok"], r["checked"], r["bytes"]) for r in rows] == [(True, 1, len(row)), (True, 2, 2 * len(row))]
-    with pytest.raises(agent_contract.ContractError) as e:
-        CheckChatRows()(batch)
-    assert (e.value.code, e.value.path) == ("FIELD_MISSING", "/bytes")
-    with pytest.raises(FileNotFoundError):
-        CheckSessions(read_files=True)({"path": [str(tmp_path / "absent.jsonl")]})
-    with pytest.raises(agent_contract.ContractError) as e:
-        CheckSessions(read_files=1)  # type: ignore[arg-type]
-    assert e.value.code == "OPTION_INVALID"
 
 
 def test_options_are_read_by_the_core() -> None:

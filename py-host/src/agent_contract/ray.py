@@ -11,24 +11,23 @@ cluster, one report row per problem, the rows the native `agent-contract check s
     problems.filter(lambda row: not row["ok"]).write_parquet("out/")
 
 The classes take batches of whole files (`bytes` and `path` columns: what
-`ray.data.read_binary_files(..., include_paths=True)` gives), or, with `read_files=True`, of
-paths alone (`list_corpus`: the worker reads each file), in any `batch_format` ("pyarrow", "pandas", "numpy"), and answer a
+`ray.data.read_binary_files(..., include_paths=True)` gives) in any `batch_format` ("pyarrow", "pandas", "numpy"), and answer a
 pyarrow table of `REPORT_COLUMNS`. A session is a whole file, and
 a dataset row's line number is its line in its file, so files are never split into lines here:
 each file crosses to the core once, as `check_session` (sessions) or `check_chat_rows_jsonl`
 (rows: the core splits the lines and compiles each distinct tool schema once per file). Ray's
-file reader (or the worker) decompresses a `.gz` file (by its name, as the CLI decides). No
-rule and no count lives here.
+file reader decompresses a `.gz` file (by its name, as the CLI decides). No rule and no count
+lives here.
 
 The package never needs ray: this module imports nothing of it, and pyarrow only when a batch
-arrives; `read_corpus` and `list_corpus` import `ray.data` when they are called.
+arrives; `read_corpus` imports `ray.data` when it is called.
 """
 
 from __future__ import annotations
 
 from typing import Any, Optional
 
-__all__ = ["CheckSessions", "CheckChatRows", "read_corpus", "list_corpus", "REPORT_COLUMNS"]
+__all__ = ["CheckSessions", "CheckChatRows", "read_corpus", "REPORT_COLUMNS"]
 
 # Every problem of a file, up to the core's ceiling, as the native CLI asks.
 _MAX_ISSUES = 10_000
@@ -89,10 +88,6 @@ def _column(batch: Any, name: str) -> list[Any]:
                        "and 'bytes': " + _HOW) from None
 
 
-# The content of a file the worker reads itself (`read_files`).
-_UNREAD = object()
-
-
 def _file(path: Any, data: Any, at: int) -> tuple[str, Any, int]:
     """One file of a batch: its path, its content as the core reads it (bytes, or a str) and
     its size in bytes. Ray gives `str` paths and `bytes` contents; a caller's batch may hold
@@ -129,11 +124,7 @@ class _CheckFiles:
     """What both classes share: the options (validated by the core in the constructor, which
     also instantiates the core in the worker), the batch walk and the report table."""
 
-    def __init__(self, options: Any, fixed: dict[str, Any], read_files: Any) -> None:
-        if type(read_files) is not bool:
-            raise _refused("OPTION_INVALID", "", "read_files must be True or False")
-        # With read_files, a batch is paths alone (`list_corpus`) and the worker reads each file.
-        self._read_files = read_files
+    def __init__(self, options: Any, fixed: dict[str, Any]) -> None:
         # `options` is the caller's: the core copies it first (its ContractError for a value with
         # no JSON form), and a copy that is not an object goes to the core as it is, which
         # refuses it; the class's own settings are merged into an object.
@@ -153,13 +144,9 @@ class _CheckFiles:
         import pyarrow as pa
 
         paths = _column(batch, "path")
-        contents = [_UNREAD] * len(paths) if self._read_files else _column(batch, "bytes")
+        contents = _column(batch, "bytes")
         out: dict[str, list[Any]] = {name: [] for name in REPORT_COLUMNS}
         for at, (path, data) in enumerate(zip(paths, contents)):
-            if data is _UNREAD:
-                if type(path) is not str:
-                    raise _refused("FIELD_TYPE", "/path/%d" % at, "a file's path must be a string: " + _HOW)
-                data = _read_file(path)
             path, text, size = _file(path, data, at)
             checked, problems = self._check(text)
             rows = problems or [(0, None, None, None)]
@@ -180,10 +167,8 @@ class CheckSessions(_CheckFiles):
     and any other session option (`options`, read by the core). Problems in line order (a
     file-level problem, line 0, first), as the CLI lists them."""
 
-    def __init__(
-        self, dialect: str = "seed", strict: bool = False, options: Optional[dict[str, Any]] = None, read_files: bool = False
-    ) -> None:
-        super().__init__(options, {"dialect": dialect, "strict": strict}, read_files)
+    def __init__(self, dialect: str = "seed", strict: bool = False, options: Optional[dict[str, Any]] = None) -> None:
+        super().__init__(options, {"dialect": dialect, "strict": strict})
 
     def _check(self, text: Any) -> tuple[int, list[tuple[int, str, str, str]]]:
         from . import check_session
@@ -202,8 +187,8 @@ class CheckChatRows(_CheckFiles):
     """Chat dataset files (`check_chat_rows_jsonl` on each whole file: one report per line,
     its number the file's): `strict` and any other row option (`options`)."""
 
-    def __init__(self, strict: bool = False, options: Optional[dict[str, Any]] = None, read_files: bool = False) -> None:
-        super().__init__(options, {"strict": strict}, read_files)
+    def __init__(self, strict: bool = False, options: Optional[dict[str, Any]] = None) -> None:
+        super().__init__(options, {"strict": strict})
 
     def _check(self, text: Any) -> tuple[int, list[tuple[int, str, str, str]]]:
         from . import check_chat_rows_jsonl
@@ -227,57 +212,6 @@ def read_corpus(paths: Any, **read_args: Any) -> Any:
     read_args.setdefault("num_cpus", 0)
     read_args.setdefault("concurrency", _read_concurrency())
     return ray.data.read_binary_files(paths, include_paths=True, **read_args)
-
-
-def list_corpus(paths: Any, files_per_block: int = 8) -> Any:
-    """A dataset of the corpus's file paths (one column, `path`), taken as `read_corpus` takes
-    them (`*.jsonl` and `*.jsonl.gz` from directories, recursively; files named as given), in
-    path order, `files_per_block` to a block. The checking classes, made with
-    `read_files=True`, read each file themselves (through pyarrow's filesystems: a local or
-    mounted path, or a URI such as `s3://...`; a `.gz` file decompressed by its name; a file
-    that cannot be read raises OSError, as Ray's reader would), so the corpus never passes
-    through Ray's object store: on a local or network filesystem that is the cheaper pipeline
-    (bench/RESULTS.md). On an object store, where one read waits tens of milliseconds,
-    `read_corpus` overlaps the reads instead."""
-    import ray.data
-
-    files = [{"path": p} for p in _list_files([paths] if isinstance(paths, str) else list(paths))]
-    blocks = max(1, -(-len(files) // max(1, int(files_per_block))))
-    return ray.data.from_items(files, override_num_blocks=blocks)
-
-
-def _filesystem(path: str) -> tuple[Any, str, str]:
-    """The pyarrow filesystem of `path`, the path inside it, and the prefix that makes a path
-    inside it the path again (`s3://` for `s3://bucket/key`; nothing for a local path)."""
-    import pyarrow.fs as pafs
-
-    if "://" in path:
-        fs, inner = pafs.FileSystem.from_uri(path)
-        return fs, inner, path.split("://", 1)[0] + "://"
-    return pafs.LocalFileSystem(), path, ""
-
-
-def _list_files(paths: list[str]) -> list[str]:
-    import pyarrow.fs as pafs
-
-    found = []
-    for given in paths:
-        fs, inner, prefix = _filesystem(given)
-        info = fs.get_file_info(inner)
-        if info.type == pafs.FileType.Directory:
-            inside = fs.get_file_info(pafs.FileSelector(inner, recursive=True))
-            found += sorted(prefix + f.path for f in inside if f.is_file and f.path.endswith((".jsonl", ".jsonl.gz")))
-        elif info.type == pafs.FileType.NotFound:
-            raise FileNotFoundError(given)
-        else:
-            found.append(given)
-    return found
-
-
-def _read_file(path: str) -> bytes:
-    fs, inner, _ = _filesystem(path)
-    with fs.open_input_stream(inner, compression="gzip" if path.endswith(".gz") else None) as f:
-        return f.read()
 
 
 def _read_concurrency() -> int:

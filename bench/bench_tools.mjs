@@ -93,6 +93,28 @@ Object.assign(
   }),
 );
 
+// The smallest tool the Python boundary bench uses too (bench_boundary.py: `read_file`), ours
+// beside @cfworker/json-schema and Ajv on the same value.
+const readFileSchema = {
+  type: 'object',
+  properties: { path: { type: 'string', minLength: 1 }, encoding: { enum: ['utf8', 'base64'] } },
+  required: ['path'],
+  additionalProperties: false,
+};
+const readFile = defineTool({ name: 'read_file', description: 'Read a file.', permission: 'read', inputSchema: readFileSchema });
+const readFileInput = { path: 'src/index.ts', encoding: 'utf8' };
+const readFileCfworker = new CfworkerValidator(readFileSchema, '2020-12', true);
+const readFileAjv = new Ajv2020({ allErrors: false }).compile(readFileSchema);
+if (!readFileCfworker.validate(readFileInput).valid || !readFileAjv(readFileInput)) throw new Error('read_file input refused');
+Object.assign(
+  results,
+  measureGroup({
+    r_ours_value: () => validateToolInput(readFile, readFileInput),
+    r_cfworker_value: () => readFileCfworker.validate(readFileInput).valid,
+    r_ajv_value: () => readFileAjv(readFileInput),
+  }),
+);
+
 // ~1 MB input, JSON text (and as a value, for reference).
 // Breakdown of ours without touching src/: the raw core export on texts that stop at a known
 // stage and return a tiny error reply — '!' + text fails at byte 0 (the crossing: the string
@@ -139,6 +161,11 @@ table('Tool input (Node) small valid input (167 bytes), typical tool schema — 
   { label: 'JSON.parse + Ajv validate', result: r.s_ajv_text, base: r.s_ajv_text, baseName: 'JSON.parse+Ajv' },
   { label: '  of which core export (text → reply)', result: r.s_core_text, base: r.s_ours_text, baseName: 'of ours' },
   { label: '  defineTool(tool) again (the tool re-read)', result: r.s_tool_reread, base: r.s_ours_text, baseName: 'of ours' },
+]);
+table('Tool input (Node) small read_file tool (the Python boundary bench\'s) — target: faster than @cfworker', [
+  { label: 'validateToolInput(tool, value)', result: r.r_ours_value, base: r.r_cfworker_value, baseName: '@cfworker' },
+  { label: '@cfworker/json-schema validate(value)', result: r.r_cfworker_value, base: r.r_cfworker_value, baseName: '@cfworker' },
+  { label: 'Ajv 8 (2020) compiled validate(value)', result: r.r_ajv_value, base: r.r_cfworker_value, baseName: '@cfworker' },
 ]);
 table(`Tool input (Node) ~1 MB input as JSON text (${r.big_bytes} bytes, ${EDITS} edits) — target: ours ≤ 1.5× JSON.parse + Ajv`, [
   { label: 'validateToolInputJson(tool, text)', result: r.l_ours_text, base: r.l_ajv_text, baseName: 'JSON.parse+Ajv' },

@@ -11,9 +11,9 @@ cluster, one report row per problem, the rows the native `agent-contract check s
     problems.filter(lambda row: not row["ok"]).write_parquet("out/")
 
 The classes take batches of whole files (`bytes` and `path` columns: what
-`ray.data.read_binary_files(..., include_paths=True)` gives) in any `batch_format` ("pyarrow", "pandas", "numpy"), and answer a
-pyarrow table of `REPORT_COLUMNS`. A session is a whole file, and
-a dataset row's line number is its line in its file, so files are never split into lines here:
+`ray.data.read_binary_files(..., include_paths=True)` gives) in any `batch_format` ("pyarrow",
+"pandas", "numpy"), and answer a pyarrow table of `REPORT_COLUMNS`. A session is a whole file,
+and a dataset row's line number is its line in its file, so files are never split into lines here:
 each file crosses to the core once, as `check_session` (sessions) or `check_chat_rows_jsonl`
 (rows: the core splits the lines and compiles each distinct tool schema once per file). Ray's
 file reader decompresses a `.gz` file (by its name, as the CLI decides). No rule and no count

@@ -300,8 +300,11 @@ function* chunksOf(decoder, chunks) {
     yield value;
   }
 }
+// Each chunk comes boxed (`[chunk]`): an async generator awaits what it yields, and a caller's
+// chunk may be a thenable (a revoked Proxy, a `then` getter that throws) that must reach the
+// decoder, which judges it, not the generator's own await.
 async function* chunksOfAsync(decoder, chunks) {
-  if (isChunk(chunks)) return yield chunks;
+  if (isChunk(chunks)) return yield [chunks];
   let iterator, done, value;
   try {
     iterator = chunks[Symbol.asyncIterator] ? chunks[Symbol.asyncIterator]() : chunks[Symbol.iterator]();
@@ -315,7 +318,7 @@ async function* chunksOfAsync(decoder, chunks) {
       decoder.push(error);
     }
     if (done) return;
-    yield value;
+    yield [value];
   }
 }
 
@@ -653,7 +656,7 @@ export function createApi(load, renew, schema = true) {
     ndjsonFramesAsync: async function* (chunks, options) {
       const decoder = api.createNdjsonDecoder(options);
       try {
-        for await (const chunk of chunksOfAsync(decoder, chunks)) yield* decoder.push(chunk);
+        for await (const [chunk] of chunksOfAsync(decoder, chunks)) yield* decoder.push(chunk);
         yield* decoder.end();
       } finally {
         decoder.free();

@@ -256,3 +256,22 @@ test('N3: SSE text crosses in pieces: a large chunk does not grow the wasm memor
   assert.equal(error(() => api.assembleProviderStream('openai-chat', pair)).code, 'INCOMPLETE_RESPONSE');
   assert.ok(api.memoryReport().bytes - before <= 8 * MiB, `memory grew from ${before} to ${api.memoryReport().bytes}`);
 });
+
+test('ndjsonFramesAsync: a chunk that is a thenable (a revoked Proxy, a throwing then) reaches the decoder', async () => {
+  // An async generator awaits what it yields: a caller's chunk must not be awaited on the way.
+  const { proxy, revoke } = Proxy.revocable({}, {});
+  revoke();
+  const throwing = { get then() { throw new TypeError('then'); } };
+  const frame = '{"jsonrpc":"2.0","method":"a"}\n';
+  for (const bad of [proxy, throwing]) {
+    const sync = (() => { try { for (const f of api.ndjsonFrames([bad])) void f; } catch (e) { return e; } })();
+    assert.ok(sync instanceof api.ContractError);
+    const sources = [[bad], (async function* () { yield frame; yield bad; })()];
+    for (const source of sources) {
+      const got = [];
+      await assert.rejects(async () => { for await (const f of api.ndjsonFramesAsync(source)) got.push(f); },
+        (e) => e instanceof api.ContractError && e.code === sync.code && e.path === sync.path);
+      assert.equal(got.length, Array.isArray(source) ? 0 : 1);
+    }
+  }
+});

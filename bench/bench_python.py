@@ -165,7 +165,7 @@ def main() -> None:
     r: dict[str, Any] = {"python": sys.version.split()[0], "wasmtime": _wasmtime_version(), "pydantic": pydantic.VERSION}
     parse = agent_contract.parse_agent_action_json
     call = testing_call
-    reply = call("parse-agent-action-json", text, "")
+    reply = call("parse-agent-action-json-full", 0, text, "")
     reply_sized = "x" * len(reply)
     r.update(
         measure_group(
@@ -178,7 +178,7 @@ def main() -> None:
                 "c_jsonloads": lambda: json.loads(text),
                 # Breakdown of ours: the raw export call (crossing + core), the package's
                 # json.loads of the reply, and the floor for a reply-sized string.
-                "p_raw_call": lambda: call("parse-agent-action-json", text, ""),
+                "p_raw_call": lambda: call("parse-agent-action-json-full", 0, text, ""),
                 "p_loads_reply": lambda: json.loads(reply),
                 "p_echo_reply_len": lambda: call("echo", reply_sized),
             }

@@ -109,12 +109,12 @@ def main() -> None:
     if ac.parse_json(text) != json.loads(text):
         raise SystemExit("parse_json differs from json.loads")
     # On success the core replies the verdict alone; parse_json then runs json.loads(text).
-    reply = _runtime.call("parse-json", text, "")
+    reply = _runtime.call_args("parse-json", (0, text, ""))
     if reply != '{"ok":true}':
         raise SystemExit(f"unexpected reply {reply[:80]}")
     bad_start, bad_end = "x" + text[1:], text[:-1] + "x"
     for t in (bad_start, bad_end):
-        if json.loads(_runtime.call("parse-json", t, ""))["ok"]:
+        if json.loads(_runtime.call_args("parse-json", (0, t, "")))["ok"]:
             raise SystemExit("stage text accepted")
     r["strict_bytes"], r["strict_hash"] = size, fnv1a(text)
     r.update(
@@ -122,10 +122,10 @@ def main() -> None:
             {
                 "p_ours": lambda: ac.parse_json(text),
                 "p_json_loads": lambda: json.loads(text),
-                "p_raw": lambda: _runtime.call("parse-json", text, ""),
+                "p_raw": lambda: _runtime.call_args("parse-json", (0, text, "")),
                 "p_echo": lambda: testing_call("echo", text),
-                "p_stage_crossing": lambda: _runtime.call("parse-json", bad_start, ""),
-                "p_stage_parse": lambda: _runtime.call("parse-json", bad_end, ""),
+                "p_stage_crossing": lambda: _runtime.call_args("parse-json", (0, bad_start, "")),
+                "p_stage_parse": lambda: _runtime.call_args("parse-json", (0, bad_end, "")),
             }
         )
     )

@@ -94,7 +94,7 @@ def main() -> None:
                 "s_jsonschema_iter": lambda: list(js.iter_errors(small)),
                 "s_fastjsonschema": lambda: fjs(small),
                 "p_write_input": lambda: write(small, DEFAULT_MAX_DEPTH, limit),
-                "p_raw_call": lambda: call("compiled-tool", "validate", res, small_host),
+                "p_raw_call": lambda: call("compiled-tool", "validate", res, small_host, ""),
                 "p_echo_floor": lambda: testing_call("echo", small_host),
             }
         )

@@ -76,7 +76,7 @@ def main() -> None:
     limit = max_chars(DEFAULT_MAX_BYTES)
     tool_text = write(tool, DEFAULT_MAX_DEPTH, limit)
     small_host = write(small, DEFAULT_MAX_DEPTH, limit)
-    reply = call_args("validate-tool-input", (tool_text, small_host))
+    reply = call_args("validate-tool-input", (tool_text, small_host, ""))
     pair = tool_text + small_host
 
     # Single call, small input.
@@ -95,7 +95,7 @@ def main() -> None:
                 # (echo of a string as long as both arguments).
                 "p_write_tool": lambda: write(tool, DEFAULT_MAX_DEPTH, limit),
                 "p_write_input": lambda: write(small, DEFAULT_MAX_DEPTH, limit),
-                "p_raw_call": lambda: call_args("validate-tool-input", (tool_text, small_host)),
+                "p_raw_call": lambda: call_args("validate-tool-input", (tool_text, small_host, "")),
                 "p_loads_reply": lambda: json.loads(reply),
                 "p_echo_floor": lambda: testing_call("echo", pair),
             }

@@ -42,8 +42,8 @@ b = group({
 for k, v in b.items(): print(f"{k:10} {v/1e6:7.2f} µs/action  {v/b['pyd_loop']:.2f}× pydantic")
 lines_acc = list(range(1000))
 c = group({
-  "raw_verdict": lambda: _runtime.call_args("parse-agent-actions-jsonl-verdict", (jsonl,)),
-  "raw_full": lambda: call_args("parse-agent-actions-jsonl", (jsonl,)),
+  "raw_verdict": lambda: _runtime.call_args("parse-agent-actions-jsonl", (0, jsonl, "")),
+  "raw_full": lambda: call_args("parse-agent-actions-jsonl-full", (0, jsonl, "")),
   "loads_array": lambda: json.loads("[" + ",".join(jsonl.split("\n")) + "]"),
   "echo": lambda: call("echo", jsonl),
   "pyd_loop": lambda: [action_adapter.validate_json(l) for l in lines],

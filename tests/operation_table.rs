@@ -85,7 +85,9 @@ fn the_typescript_declarations_list_the_table() {
     let text = read("pkg/index.d.ts");
     let declared: BTreeSet<String> = text
         .lines()
-        .filter_map(|line| line.strip_prefix("export function ").or_else(|| line.strip_prefix("export declare function ")))
+        .filter_map(|line| {
+            line.strip_prefix("export function ").or_else(|| line.strip_prefix("export declare function "))
+        })
         .map(|rest| rest.split(|c: char| c == '(' || c == '<').next().unwrap().trim().to_owned())
         .collect();
     compare("pkg/index.d.ts", &declared, &expected(true, false));
@@ -106,18 +108,20 @@ fn python_all_lists_the_table() {
     compare("agent_contract.__all__", &functions(names), &expected(false, false));
 }
 
-/// The component's exports: functions of the world and of its interfaces, and resources. Every
-/// one is a row, an object a row makes, an object a host holds for a row's work, or host
-/// support; and every row for all hosts is there.
+/// The component's exports: functions of the world and of its interfaces, and resources. Each
+/// function is a row, of the row's name, taking the row's arguments in its order (`text` for
+/// text, a string of host text for the others, options last when the row reads any), or host
+/// support; each resource an object a row makes or a host holds for a row's work; and every row
+/// for all hosts is there. One function per row: no twin without options, none for bytes.
 #[test]
 fn the_component_world_lists_the_table() {
     let text = read("wit/agent-contract.wit");
-    // The public world and the interfaces; the test build's world (its extras) is not shipped.
-    let text = match text.find("world agent-contract-testing") {
+    // The public world and the interfaces; what only the test build exports is not shipped.
+    let text = match text.find("interface testing") {
         Some(at) => &text[..at],
         None => &text[..],
     };
-    let mut functions = BTreeSet::new();
+    let mut functions = std::collections::BTreeMap::new();
     let mut resources = BTreeSet::new();
     let mut depth = 0usize;
     for line in text.lines() {
@@ -128,32 +132,48 @@ fn the_component_world_lists_the_table() {
             resources.insert(rest.split([' ', '{']).next().unwrap().to_owned());
         } else if !in_resource {
             let rest = line.strip_prefix("export ").unwrap_or(line);
-            if let Some((name, _)) = rest.split_once(": func") {
-                functions.insert(name.trim().to_owned());
+            if let Some((name, signature)) = rest.split_once(": func(") {
+                let params = signature.split(')').next().unwrap();
+                let types: Vec<String> = params
+                    .split(',')
+                    .filter(|p| !p.trim().is_empty())
+                    .map(|p| p.split(':').nth(1).unwrap().trim().to_owned())
+                    .collect();
+                functions.insert(name.trim().to_owned(), types);
             }
         }
         depth += line.matches('{').count();
         depth -= line.matches('}').count();
     }
-    // Variants of one operation: a twin without options, a text given as carried bytes, a
-    // verdict-only reply.
-    let base = |name: &str| {
-        let mut name = name.to_owned();
-        for suffix in ["-with-options", "-bytes", "-verdict", "-text"] {
-            if let Some(stripped) = name.strip_suffix(suffix) {
-                name = stripped.to_owned();
-            }
-        }
-        name
-    };
-    let rows: BTreeSet<String> =
-        OPERATIONS.iter().filter(|o| o.hosts == Hosts::All).map(|o| o.wit_name()).collect();
     let support: BTreeSet<String> = HOST_SUPPORT.iter().map(|n| snake_case(n).replace('_', "-")).collect();
-    let unknown: Vec<_> = functions
-        .iter()
-        .filter(|f| !rows.contains(&base(f)) && !support.contains(*f) && !support.contains(&base(f)))
-        .collect();
-    assert!(unknown.is_empty(), "wit/agent-contract.wit exports functions that are not rows of src/api/table.rs: {unknown:?}");
+    let mut wrong = Vec::new();
+    for (name, types) in &functions {
+        if support.contains(name) {
+            continue;
+        }
+        let Some(row) = OPERATIONS.iter().find(|o| o.hosts == Hosts::All && &o.wit_name() == name) else {
+            wrong.push(format!("{name}: not a row"));
+            continue;
+        };
+        let mut want: Vec<&str> = row
+            .args
+            .iter()
+            .map(|a| match a {
+                agent_contract::api::table::Arg::Text => "text",
+                _ => "string",
+            })
+            .collect();
+        if row.options != agent_contract::api::table::OptionKind::None {
+            want.push("string");
+        }
+        // A value a host may also give as its JSON text (a dataset row) takes both.
+        let same = types.len() == want.len()
+            && types.iter().zip(&want).all(|(t, w)| t == w || (t == "value-or-text" && *w == "string"));
+        if !same {
+            wrong.push(format!("{name}: takes {types:?}, its row {want:?}"));
+        }
+    }
+    assert!(wrong.is_empty(), "wit/agent-contract.wit disagrees with src/api/table.rs: {wrong:?}");
     let objects: BTreeSet<String> = OBJECTS
         .iter()
         .map(|o| o.name)
@@ -161,10 +181,13 @@ fn the_component_world_lists_the_table() {
         .map(|n| snake_case(n).replace('_', "-"))
         .collect();
     let unknown: Vec<_> = resources.iter().filter(|r| !objects.contains(*r)).collect();
-    assert!(unknown.is_empty(), "wit/agent-contract.wit has resources that are not objects of src/api/table.rs: {unknown:?}");
+    assert!(
+        unknown.is_empty(),
+        "wit/agent-contract.wit has resources that are not objects of src/api/table.rs: {unknown:?}"
+    );
     // Every row for all hosts is reachable: as a function, through the object it makes, or as
     // the constructor of the object a host holds for it.
-    let mut reachable: BTreeSet<String> = functions.iter().map(|f| base(f)).collect();
+    let mut reachable: BTreeSet<String> = functions.keys().cloned().collect();
     for object in agent_contract::api::table::HOST_OBJECTS {
         if resources.contains(&snake_case(object.name).replace('_', "-")) {
             reachable.extend(object.makes.iter().map(|row| snake_case(row).replace('_', "-")));

@@ -71,6 +71,14 @@ def raising_iterator(items: list[Any]) -> Iterator[Any]:
     raise Boom
 
 
+
+def _utf8(text: str) -> bool:
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
 class LyingMapping(dict):  # type: ignore[type-arg]
     """A dict whose `key` answers differently on each read, through every way of reading it."""
 
@@ -635,8 +643,8 @@ class Gen:
             return {"path": paths}
         if k == 2:
             return {"path": HostileList(paths), "bytes": data}
-        if k == 3 and all(type(p) is str for p in paths) and all(type(d) is bytes for d in data):
-            import pyarrow as pa
+        if k == 3 and all(type(p) is str and _utf8(p) for p in paths) and all(type(d) is bytes for d in data):
+            import pyarrow as pa  # an Arrow string column holds only valid Unicode
 
             return pa.table({"path": paths, "bytes": data})
         if k == 4:

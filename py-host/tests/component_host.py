@@ -32,6 +32,25 @@ def compiled() -> tuple[wasmtime.Engine, wc.Component]:
     return _compiled
 
 
+def _lowered(func: Any, store: wasmtime.Store) -> Any:
+    """`func` taking the package's arguments: the package gives a variant (`text`,
+    `value-or-text`) as its case's index followed by its string, wasmtime-py a `Variant`."""
+    cases = [
+        [name for name, _ in ty.cases] if isinstance(ty, wc.VariantType) else None for _, ty in func.type(store).params
+    ]
+    if not any(cases):
+        return func
+
+    def call(store: wasmtime.Store, *args: Any) -> Any:
+        given, lowered = iter(args), []
+        for names in cases:
+            arg = next(given)
+            lowered.append(wc.Variant(names[arg], next(given)) if names else arg)
+        return func(store, *lowered)
+
+    return call
+
+
 class _Exports(dict):  # type: ignore[type-arg]
     """The component's functions by name (`interface` for an interface's), found on first use."""
 
@@ -48,7 +67,7 @@ class _Exports(dict):  # type: ignore[type-arg]
             func = self._instance.get_func(self._store, name)
         if func is None:
             raise RuntimeError(f"the component has no export {name!r}")
-        self[name] = func
+        func = self[name] = _lowered(func, self._store)
         return func
 
 
@@ -66,7 +85,7 @@ class _ResourceExports(_Exports):
         for candidate in candidates:
             index = self._instance.get_export_index(self._store, candidate, self._interface)
             if index is not None:
-                func = self[name] = self._instance.get_func(self._store, index)
+                func = self[name] = _lowered(self._instance.get_func(self._store, index), self._store)
                 return func
         raise RuntimeError(f"the component has no {self._resource} member {name!r}")
 

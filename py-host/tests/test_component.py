@@ -54,11 +54,12 @@ def test_both_hosts_give_the_same_replies() -> None:
 
     ours, theirs = _runtime._Instance(), ComponentInstance()
     calls = [
-        ("parse-agent-action-json-verdict", ('{"type":"message","content":"hi"}',)),
-        ("parse-agent-action-json-verdict", ('{"type":"message","content":"hi"} x',)),
-        ("parse-json-bytes", ("\u00ff\u00fe",)),
-        ("is-canonical-base64-text", ("aGk=",)),
-        ("is-canonical-base64-text", ("aGk",)),
+        ("parse-agent-action-json", (0, '{"type":"message","content":"hi"}', "")),
+        ("parse-agent-action-json", (0, '{"type":"message","content":"hi"} x', "")),
+        ("parse-json", (1, "\u00ff\u00fe", "")),
+        ("is-canonical-base64", (1, "aGk=")),
+        ("is-canonical-base64", (1, "aGk")),
+        ("is-canonical-base64", (0, '"aGk="')),
         ("protocol-schemas", ()),
         ("describe", ()),
     ]
@@ -68,8 +69,8 @@ def test_both_hosts_give_the_same_replies() -> None:
     mine = ours.resource_funcs["compiled-tool"]["new"](ours.store, tool, "")
     other = theirs.resource_funcs["compiled-tool"]["new"](theirs.store, tool, "")
     for text in ('{"path":"a"}', "{}", "[1,"):
-        assert ours.resource_funcs["compiled-tool"]["validate-json"](ours.store, mine, text, "") == theirs.resource_funcs[
+        assert ours.resource_funcs["compiled-tool"]["validate-json"](ours.store, mine, 0, text, "") == theirs.resource_funcs[
             "compiled-tool"
-        ]["validate-json"](theirs.store, other, text, "")
+        ]["validate-json"](theirs.store, other, 0, text, "")
     mine.drop(ours.store)
     other.drop(theirs.store)

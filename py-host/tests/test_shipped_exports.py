@@ -26,7 +26,7 @@ from wasmtime import component as wc
 
 import agent_contract as ac
 from agent_contract import _runtime
-from testing_core import EXTRA, WASM
+from testing_core import EXTRA, TESTING, WASM
 
 PY_HOST = Path(__file__).resolve().parents[1]
 # The conformance hook the component once exported (the suite now runs through the public API).
@@ -74,8 +74,8 @@ def _resource_names(resources: dict[str, Any], statics: dict[str, Any]) -> set[s
 
 
 def test_the_denied_names_are_the_test_builds() -> None:
-    functions, _ = _exports(WASM.read_bytes())
-    assert set(EXTRA) <= functions, set(EXTRA) - functions
+    _, interfaces = _exports(WASM.read_bytes())
+    assert set(EXTRA) <= interfaces[TESTING], set(EXTRA) - interfaces[TESTING]
 
 
 def test_the_wheels_component_exports_what_the_package_calls_and_nothing_else(wheel: dict[str, bytes]) -> None:
@@ -96,19 +96,14 @@ def test_every_function_of_the_component_is_one_the_package_calls(wheel: dict[st
     calls = "\n".join(sources.values())
     members = {n.split("]", 1)[-1].split(".")[-1] for names in interfaces.values() for n in names if n.startswith("[")}
     plain = {n for names in interfaces.values() for n in names if not n.startswith("[") and n not in _runtime._INTERFACE_OF}
-    # The functions the package makes from the operation table call the row's export, or its
-    # `-verdict` form for a verdict row of text (`agent_contract._made`).
-    made = set()
-    for row in _runtime.described()["operations"]:
-        if row["python"] in ac.__all__ and row["hosts"] != "js":
-            export = row["python"].replace("_", "-")
-            made.add(export + "-verdict" if row["reply"] == "verdict" and row["args"] == ["text"] else export)
-    uncalled = []
-    for name in sorted(functions | plain | members):
-        # `-with-options` and `-bytes` twins are chosen by the call path (`call_args`, `_text.cross`).
-        base = name.removesuffix("-with-options").removesuffix("-bytes")
-        if f'"{name}"' not in calls and f'"{base}"' not in calls and base not in made:
-            uncalled.append(name)
+    # The functions the package makes from the operation table call the row's export
+    # (`agent_contract._made`).
+    made = {
+        row["python"].replace("_", "-")
+        for row in _runtime.described()["operations"]
+        if row["python"] in ac.__all__ and row["hosts"] != "js"
+    }
+    uncalled = [name for name in sorted(functions | plain | members) if f'"{name}"' not in calls and name not in made]
     assert uncalled == []
 
 

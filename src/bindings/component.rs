@@ -1,22 +1,30 @@
-//! The WebAssembly component binding (Python through wasmtime). Strings in, one JSON string out.
-//! See `wit/agent-contract.wit` for the text formats.
+//! The WebAssembly component binding (Python through wasmtime, or any component host): one
+//! export per operation of the table, strings in, one JSON string out. See
+//! `wit/agent-contract.wit` for the text formats.
+//!
+//! wit-bindgen asks for one method per export; each is one line naming the core's function,
+//! the arguments read by the adapters below, one per argument kind (host text of a value, the
+//! caller's text, options) and per reply kind (a value, a verdict, a batch).
+
+use std::borrow::Cow;
 
 use crate::api;
 use crate::error::ContractError;
 use crate::input::limits::Limits;
 use crate::json::{self, Mode};
 use crate::value::Value;
-use crate::wire::{outcome_value, to_text, verdict_text};
+use crate::wire::{outcome_value, to_text, verdict_reply, verdict_text, BatchWriter};
 
-// The shipped world, or the test build's (the shipped one plus the full-reply twins and `echo`).
+// The shipped world, or the test build's (the shipped one plus interface `testing`).
 #[cfg(not(feature = "testing"))]
 wit_bindgen::generate!({ world: "agent-contract", path: "wit" });
 #[cfg(feature = "testing")]
 wit_bindgen::generate!({ world: "agent-contract-testing", path: "wit" });
 
-mod verdict; // verdict replies
-
 struct Core;
+
+/// Options as the core reads them: `None` for the defaults.
+type Opts<'a> = Option<&'a &'a Value>;
 
 /// Host text for a value; host text is never size-limited here (see `json::Mode::Host`).
 fn host_value(text: &str) -> Result<Value, ContractError> {
@@ -36,9 +44,18 @@ fn host_options(text: &str) -> Result<Option<Value>, ContractError> {
     host_value(text).map(Some)
 }
 
-/// The bytes a `-bytes` export carries in its string, one per code point U+0000..=U+00FF
-/// (Latin-1): wasmtime-py lowers a `list<u8>` one element at a time, a string in one copy, so
-/// text that is not valid Unicode crosses in linear time. A code point above U+00FF is no
+/// Several arguments of host text, read in order (the first unreadable one is the error).
+fn host_values<const N: usize>(texts: [&str; N]) -> Result<[Value; N], ContractError> {
+    let mut values = texts.map(|_| Value::Null);
+    for (value, text) in values.iter_mut().zip(texts) {
+        *value = host_value(text)?;
+    }
+    Ok(values)
+}
+
+/// The bytes `carried` text holds, one per code point U+0000..=U+00FF (Latin-1): a host doing
+/// the canonical ABI in Python lowers a `list<u8>` one element at a time, a string in one copy,
+/// so text that is not valid Unicode crosses in linear time. A code point above U+00FF is no
 /// carried byte (the Python binding never sends one); it becomes 0xFF, which is never valid
 /// UTF-8, so the core rejects the text rather than reading something else.
 fn carried_bytes(carried: &str) -> Vec<u8> {
@@ -48,68 +65,71 @@ fn carried_bytes(carried: &str) -> Vec<u8> {
     carried.chars().map(|c| u8::try_from(c).unwrap_or(0xFF)).collect()
 }
 
-#[cfg(feature = "testing")] // the full-reply twins only (world `agent-contract-testing`)
-fn action_json(text: &[u8], options: &str) -> String {
-    reply((|| {
-        let o = host_options(options)?;
-        api::parse_agent_action_json(text, o.as_ref().as_ref()).map(|a| a.into_value())
-    })())
+/// A `text` argument (each interface has its own copy of the variant) as the caller's bytes.
+trait CallerText {
+    fn bytes(&self) -> Cow<'_, [u8]>;
 }
 
-#[cfg(feature = "testing")] // the full-reply twins only (world `agent-contract-testing`)
-fn actions_jsonl(text: &[u8], options: &str) -> String {
-    batch((|| {
-        let o = host_options(options)?;
-        api::parse_agent_actions_jsonl(text, o.as_ref().as_ref())
-    })())
+macro_rules! caller_text {
+    ($($t:path),*) => {$(
+        impl CallerText for $t {
+            fn bytes(&self) -> Cow<'_, [u8]> {
+                match self {
+                    Self::Str(s) => Cow::Borrowed(s.as_bytes()),
+                    Self::Carried(c) => Cow::Owned(carried_bytes(c)),
+                }
+            }
+        }
+    )*};
 }
 
-/// A verdict-only reply (`wire::verdict_text`): on success the binding parses its own text.
-fn check_json(text: &[u8], options: &str) -> String {
-    verdict_text((|| {
-        let o = host_options(options)?;
-        api::check_json(text, o.as_ref().as_ref())
-    })())
-}
-
-#[cfg(feature = "testing")] // the full-reply twins only (world `agent-contract-testing`)
-fn decision_json(text: &[u8], options: &str) -> String {
-    reply((|| {
-        let o = host_options(options)?;
-        api::parse_decision_json(text, o.as_ref().as_ref()).map(|d| d.into_value())
-    })())
-}
-
-/// A verdict-only reply (`wire::verdict_text`): the valid input is the caller's text
-/// unchanged, which the binding parses itself.
-fn input_json(tool: &str, text: &[u8], options: &str) -> String {
-    verdict_text((|| {
-        let (t, o) = (host_value(tool)?, host_options(options)?);
-        api::check_tool_input_json(&&t, text, o.as_ref().as_ref())
-    })())
-}
-
-/// A session or message text function: options read from host text, then the core.
-fn session_call(
-    text: &[u8],
-    options: &str,
-    run: impl FnOnce(&[u8], Option<&&Value>) -> Result<Value, ContractError>,
-) -> String {
-    reply((|| {
-        let o = host_options(options)?;
-        run(text, o.as_ref().as_ref())
-    })())
-}
-
-fn query_call(query: &str, text: &[u8], options: &str) -> String {
-    reply((|| {
-        let (q, o) = (host_value(query)?, host_options(options)?);
-        api::query_session(text, &&q, o.as_ref().as_ref())
-    })())
-}
+caller_text!(Text, wit_assembly::Text, wit_rpc::Text, wit_tools::Text);
+#[cfg(feature = "testing")]
+caller_text!(exports::agent_contract::core::testing::Text);
 
 fn reply(result: Result<Value, ContractError>) -> String {
     to_text(&outcome_value(result))
+}
+
+/// A value operation: the value and the options read from host text, then the core.
+fn on_value(value: &str, options: &str, run: impl FnOnce(&&Value, Opts) -> Result<Value, ContractError>) -> String {
+    reply((|| {
+        let (v, o) = (host_value(value)?, host_options(options)?);
+        run(&&v, o.as_ref().as_ref())
+    })())
+}
+
+/// A text operation: the options read from host text, then the core on the caller's bytes.
+fn on_text(
+    text: &impl CallerText,
+    options: &str,
+    run: impl FnOnce(&[u8], Opts) -> Result<Value, ContractError>,
+) -> String {
+    reply(host_options(options).and_then(|o| run(&text.bytes(), o.as_ref().as_ref())))
+}
+
+/// The same for a verdict-only reply (`wire::verdict_text`): on success the binding parses its
+/// own text.
+fn on_text_verdict(
+    text: &impl CallerText,
+    options: &str,
+    run: impl FnOnce(&[u8], Opts) -> Result<(), ContractError>,
+) -> String {
+    verdict_text(host_options(options).and_then(|o| run(&text.bytes(), o.as_ref().as_ref())))
+}
+
+/// The same for a verdict reply (`wire::verdict_reply`: the verdict number, or the error).
+fn on_text_number(
+    text: &impl CallerText,
+    options: &str,
+    run: impl FnOnce(&[u8], Opts) -> Result<u32, ContractError>,
+) -> String {
+    verdict_reply(host_options(options).and_then(|o| run(&text.bytes(), o.as_ref().as_ref())))
+}
+
+/// Operations of configuration alone (no options): each argument host text, then the core.
+fn on_config<const N: usize>(texts: [&str; N], run: impl FnOnce([Value; N]) -> Result<Value, ContractError>) -> String {
+    reply(host_values(texts).and_then(run))
 }
 
 fn batch(result: Result<Vec<Result<crate::AgentAction, ContractError>>, ContractError>) -> String {
@@ -117,24 +137,33 @@ fn batch(result: Result<Vec<Result<crate::AgentAction, ContractError>>, Contract
 }
 
 impl Guest for Core {
-    fn parse_agent_action_with_options(value: String, options: String) -> String {
-        reply((|| {
-            let (v, o) = (host_value(&value)?, host_options(&options)?);
-            api::parse_agent_action(&&v, o.as_ref().as_ref()).map(|a| a.into_value())
+    // What a model produces.
+    fn parse_agent_action(value: String, options: String) -> String {
+        on_value(&value, &options, |v, o| api::parse_agent_action(v, o).map(|a| a.into_value()))
+    }
+
+    fn parse_agent_action_json(text: Text, options: String) -> String {
+        on_text_number(&text, &options, |t, o| api::parse_agent_action_json_verdict(t, o))
+    }
+
+    fn parse_agent_actions(values: String, options: String) -> String {
+        batch((|| {
+            let (v, o) = (host_value(&values)?, host_options(&options)?);
+            api::parse_agent_actions(&&v, o.as_ref().as_ref())
         })())
     }
 
-    #[cfg(feature = "testing")]
-    fn parse_agent_action_json_with_options(text: String, options: String) -> String {
-        action_json(text.as_bytes(), &options)
+    fn parse_agent_actions_jsonl(text: Text, options: String) -> String {
+        let mut batch = BatchWriter::new();
+        let result = host_options(&options).and_then(|o| {
+            api::each_jsonl_action(&text.bytes(), o.as_ref().as_ref(), &mut |item| {
+                batch.verdict(item.map(|a| crate::protocol::verdict::action_verdict(&a)))
+            })
+        });
+        batch.finish(result)
     }
 
-    #[cfg(feature = "testing")]
-    fn parse_agent_action_json_bytes_with_options(text: String, options: String) -> String {
-        action_json(&carried_bytes(&text), &options)
-    }
-
-    fn preview_action_with_options(value: String, options: String) -> String {
+    fn preview_action(value: String, options: String) -> String {
         // A preview never fails: an unreadable value or options become the `{ok: false}` summary.
         reply(Ok(match (host_value(&value), host_options(&options)) {
             (Ok(v), Ok(o)) => api::preview_action(&&v, o.as_ref().as_ref()),
@@ -142,224 +171,191 @@ impl Guest for Core {
         }))
     }
 
-    fn parse_agent_actions_with_options(values: String, options: String) -> String {
-        batch((|| {
-            let (v, o) = (host_value(&values)?, host_options(&options)?);
-            api::parse_agent_actions(&&v, o.as_ref().as_ref())
-        })())
+    fn parse_json(text: Text, options: String) -> String {
+        on_text_verdict(&text, &options, |t, o| api::check_json(t, o))
     }
 
-    #[cfg(feature = "testing")]
-    fn parse_agent_actions_jsonl_with_options(text: String, options: String) -> String {
-        actions_jsonl(text.as_bytes(), &options)
+    fn parse_decision(value: String, options: String) -> String {
+        on_value(&value, &options, |v, o| api::parse_decision(v, o).map(|d| d.into_value()))
     }
 
-    #[cfg(feature = "testing")]
-    fn parse_agent_actions_jsonl_bytes_with_options(text: String, options: String) -> String {
-        actions_jsonl(&carried_bytes(&text), &options)
+    fn parse_decision_json(text: Text, options: String) -> String {
+        on_text_number(&text, &options, |t, o| api::parse_decision_json_verdict(t, o))
     }
 
-    fn parse_agent_action(value: String) -> String {
-        Self::parse_agent_action_with_options(value, String::new())
+    fn verdict_shapes() -> String {
+        to_text(&api::verdict_shapes())
     }
 
-    #[cfg(feature = "testing")]
-    fn parse_agent_action_json(text: String) -> String {
-        Self::parse_agent_action_json_with_options(text, String::new())
-    }
-
-    #[cfg(feature = "testing")]
-    fn parse_agent_action_json_bytes(text: String) -> String {
-        Self::parse_agent_action_json_bytes_with_options(text, String::new())
-    }
-
-    fn preview_action(value: String) -> String {
-        Self::preview_action_with_options(value, String::new())
-    }
-
-    fn parse_agent_actions(values: String) -> String {
-        Self::parse_agent_actions_with_options(values, String::new())
-    }
-
-    #[cfg(feature = "testing")]
-    fn parse_agent_actions_jsonl(text: String) -> String {
-        Self::parse_agent_actions_jsonl_with_options(text, String::new())
-    }
-
-    #[cfg(feature = "testing")]
-    fn parse_agent_actions_jsonl_bytes(text: String) -> String {
-        Self::parse_agent_actions_jsonl_bytes_with_options(text, String::new())
-    }
-
-    fn parse_json(text: String) -> String {
-        check_json(text.as_bytes(), "")
-    }
-
-    fn parse_json_with_options(text: String, options: String) -> String {
-        check_json(text.as_bytes(), &options)
-    }
-
-    fn parse_json_bytes(text: String) -> String {
-        Self::parse_json_bytes_with_options(text, String::new())
-    }
-
-    fn parse_json_bytes_with_options(text: String, options: String) -> String {
-        check_json(&carried_bytes(&text), &options)
-    }
-
-    fn parse_decision(value: String) -> String {
-        Self::parse_decision_with_options(value, String::new())
-    }
-
-    fn parse_decision_with_options(value: String, options: String) -> String {
+    // Tool contracts.
+    fn validate_tool_input(tool: String, input: String, options: String) -> String {
         reply((|| {
-            let (v, o) = (host_value(&value)?, host_options(&options)?);
-            api::parse_decision(&&v, o.as_ref().as_ref()).map(|d| d.into_value())
-        })())
-    }
-
-    #[cfg(feature = "testing")]
-    fn parse_decision_json(text: String) -> String {
-        decision_json(text.as_bytes(), "")
-    }
-
-    #[cfg(feature = "testing")]
-    fn parse_decision_json_with_options(text: String, options: String) -> String {
-        decision_json(text.as_bytes(), &options)
-    }
-
-    #[cfg(feature = "testing")]
-    fn parse_decision_json_bytes(text: String) -> String {
-        Self::parse_decision_json_bytes_with_options(text, String::new())
-    }
-
-    #[cfg(feature = "testing")]
-    fn parse_decision_json_bytes_with_options(text: String, options: String) -> String {
-        decision_json(&carried_bytes(&text), &options)
-    }
-
-    fn validate_tool_input_with_options(tool: String, input: String, options: String) -> String {
-        reply((|| {
-            let (t, i, o) = (host_value(&tool)?, host_value(&input)?, host_options(&options)?);
+            let ([t, i], o) = (host_values([&tool, &input])?, host_options(&options)?);
             api::validate_tool_input(&&t, &&i, o.as_ref().as_ref())
         })())
     }
 
-    fn validate_tool_input(tool: String, input: String) -> String {
-        Self::validate_tool_input_with_options(tool, input, String::new())
-    }
-
-    fn validate_tool_input_json_with_options(tool: String, text: String, options: String) -> String {
-        input_json(&tool, text.as_bytes(), &options)
-    }
-
-    fn validate_tool_input_json(tool: String, text: String) -> String {
-        Self::validate_tool_input_json_with_options(tool, text, String::new())
-    }
-
-    fn validate_tool_input_json_bytes_with_options(tool: String, text: String, options: String) -> String {
-        input_json(&tool, &carried_bytes(&text), &options)
-    }
-
-    fn validate_tool_input_json_bytes(tool: String, text: String) -> String {
-        Self::validate_tool_input_json_bytes_with_options(tool, text, String::new())
+    fn validate_tool_input_json(tool: String, text: Text, options: String) -> String {
+        match host_value(&tool) {
+            Ok(t) => on_text_verdict(&text, &options, |b, o| api::check_tool_input_json(&&t, b, o)),
+            Err(e) => verdict_text(Err(e)),
+        }
     }
 
     fn catalog(registry: String) -> String {
-        reply(host_value(&registry).and_then(|r| api::catalog(&&r)))
+        on_config([&registry], |[r]| api::catalog(&&r))
     }
 
     fn define_policy(policy: String) -> String {
-        reply(host_value(&policy).and_then(|p| api::define_policy(&&p)))
+        on_config([&policy], |[p]| api::define_policy(&&p))
     }
 
-    fn check_tool_call_with_options(registry: String, action: String, policy: String, options: String) -> String {
+    fn check_tool_call(registry: String, action: String, policy: String, options: String) -> String {
         reply((|| {
-            let (r, a, p) = (host_value(&registry)?, host_value(&action)?, host_value(&policy)?);
-            let o = host_options(&options)?;
+            let ([r, a, p], o) = (host_values([&registry, &action, &policy])?, host_options(&options)?);
             api::check_tool_call(&&r, &&a, &&p, o.as_ref().as_ref())
         })())
     }
 
-    fn check_tool_call(registry: String, action: String, policy: String) -> String {
-        Self::check_tool_call_with_options(registry, action, policy, String::new())
-    }
-
     fn to_openai_tools(registry: String) -> String {
-        reply(host_value(&registry).and_then(|r| api::project(&&r, api::Provider::OpenAi)))
+        on_config([&registry], |[r]| api::project(&&r, api::Provider::OpenAi))
     }
 
     fn to_openai_responses_tools(registry: String) -> String {
-        reply(host_value(&registry).and_then(|r| api::project(&&r, api::Provider::OpenAiResponses)))
+        on_config([&registry], |[r]| api::project(&&r, api::Provider::OpenAiResponses))
     }
 
     fn to_anthropic_tools(registry: String) -> String {
-        reply(host_value(&registry).and_then(|r| api::project(&&r, api::Provider::Anthropic)))
+        on_config([&registry], |[r]| api::project(&&r, api::Provider::Anthropic))
     }
 
     fn to_mcp_tools(registry: String) -> String {
-        reply(host_value(&registry).and_then(|r| api::project(&&r, api::Provider::Mcp)))
+        on_config([&registry], |[r]| api::project(&&r, api::Provider::Mcp))
     }
 
-    fn normalize_tool_result_with_options(tool: String, value: String, options: String) -> String {
+    fn to_gemini_tools(registry: String) -> String {
+        on_config([&registry], |[r]| api::project(&&r, api::Provider::Gemini))
+    }
+
+    fn normalize_tool_result(tool: String, value: String, options: String) -> String {
         reply((|| {
-            let (t, v, o) = (host_value(&tool)?, host_value(&value)?, host_options(&options)?);
+            let ([t, v], o) = (host_values([&tool, &value])?, host_options(&options)?);
             api::normalize_tool_result(&&t, &&v, o.as_ref().as_ref())
         })())
     }
 
-    fn normalize_tool_result(tool: String, value: String) -> String {
-        Self::normalize_tool_result_with_options(tool, value, String::new())
-    }
-
-    fn compare_contracts(old: String, new: String) -> String {
-        reply((|| api::compare_contracts(&&host_value(&old)?, &&host_value(&new)?))())
-    }
-
-    fn diff_catalogs(old: String, new: String) -> String {
-        reply((|| api::diff_catalogs(&&host_value(&old)?, &&host_value(&new)?))())
-    }
-
     fn strict_schema_issues(schema: String) -> String {
-        reply(host_value(&schema).and_then(|s| api::strict_schema_issues(&&s)))
+        on_config([&schema], |[s]| api::strict_schema_issues(&&s))
+    }
+
+    fn gemini_schema_issues(schema: String) -> String {
+        on_config([&schema], |[s]| api::gemini_schema_issues(&&s))
     }
 
     fn json_schema_for_target(schema: String, target: String) -> String {
-        reply((|| api::json_schema_for_target(&&host_value(&schema)?, &&host_value(&target)?))())
+        on_config([&schema, &target], |[s, t]| api::json_schema_for_target(&&s, &&t))
     }
 
     fn standard_json_schema(schema: String, target: String) -> String {
-        reply((|| api::standard_json_schema(&&host_value(&schema)?, &&host_value(&target)?))())
+        on_config([&schema, &target], |[s, t]| api::standard_json_schema(&&s, &&t))
     }
 
-    fn assemble_provider_stream(provider: String, input: String) -> String {
-        Self::assemble_provider_stream_with_options(provider, input, String::new())
+    fn compare_contracts(old: String, new: String) -> String {
+        on_config([&old, &new], |[a, b]| api::compare_contracts(&&a, &&b))
     }
 
-    fn assemble_provider_stream_with_options(provider: String, input: String, options: String) -> String {
+    fn diff_catalogs(old: String, new: String) -> String {
+        on_config([&old, &new], |[a, b]| api::diff_catalogs(&&a, &&b))
+    }
+
+    // Provider streams.
+    fn assemble_provider_stream(provider: String, input: String, options: String) -> String {
         reply((|| {
             let (p, i, o) = (host_value(&provider)?, host_events(&input)?, host_options(&options)?);
             crate::stream::provider_stream::assemble(&&p, &&i, None, o.as_ref().as_ref())
         })())
     }
 
-    fn seed(bytes: Vec<u8>) -> bool {
-        api::seed(&bytes)
+    // Messages and sessions.
+    fn parse_agent_message(value: String, options: String) -> String {
+        on_value(&value, &options, |v, o| api::parse_agent_message(v, o))
     }
 
-    fn not_text(value: String) -> String {
-        reply(host_value(&value).and_then(|v| Err(api::not_text(&&v))))
+    fn parse_agent_message_json(text: Text, options: String) -> String {
+        on_text(&text, &options, |t, o| api::parse_agent_message_json(t, o))
     }
 
-    #[cfg(feature = "testing")]
-    fn echo(text: String) -> String {
-        text
+    fn parse_tool_result(value: String, options: String) -> String {
+        on_value(&value, &options, |v, o| api::parse_tool_result(v, o))
     }
 
-    // ACP prompt admission and lifecycle:
+    fn parse_session_entry(value: String, options: String) -> String {
+        on_value(&value, &options, |v, o| api::parse_session_entry(v, o))
+    }
+
+    fn check_session(text: Text, options: String) -> String {
+        on_text(&text, &options, |t, o| api::check_session(t, o))
+    }
+
+    fn read_session(text: Text, options: String) -> String {
+        on_text(&text, &options, |t, o| api::read_session(t, o))
+    }
+
+    fn query_session(query: String, text: Text, options: String) -> String {
+        match host_value(&query) {
+            Ok(q) => on_text(&text, &options, |t, o| api::query_session(t, &&q, o)),
+            Err(e) => reply(Err(e)),
+        }
+    }
+
+    fn from_seed_tool(def: String, extra: String, options: String) -> String {
+        reply((|| {
+            let ([d, e], o) = (host_values([&def, &extra])?, host_options(&options)?);
+            api::from_seed_tool(&&d, &&e, o.as_ref().as_ref())
+        })())
+    }
+
+    fn to_seed_tool(tool: String) -> String {
+        on_config([&tool], |[t]| api::to_seed_tool(&&t))
+    }
+
+    fn parse_agent_event(value: String, options: String) -> String {
+        on_value(&value, &options, |v, o| api::parse_agent_event(v, o))
+    }
+
+    fn check_event_sequence(value: String, options: String) -> String {
+        on_value(&value, &options, |v, o| api::check_event_sequence(v, o))
+    }
+
+    fn check_session_response(value: String, options: String) -> String {
+        on_value(&value, &options, |v, o| api::check_session_response(v, o))
+    }
+
+    fn protocol_schemas() -> String {
+        reply(Ok(api::protocol_schemas()))
+    }
+
+    // Dataset rows.
+    fn check_chat_row(row: ValueOrText, options: String) -> String {
+        match row {
+            ValueOrText::Value(v) => on_value(&v, &options, |v, o| api::check_chat_row(v, o)),
+            ValueOrText::Str(t) => on_text(&Text::Str(t), &options, |t, o| api::check_chat_row_json(t, o)),
+            ValueOrText::Carried(t) => on_text(&Text::Carried(t), &options, |t, o| api::check_chat_row_json(t, o)),
+        }
+    }
+
+    fn check_chat_rows(values: String, options: String) -> String {
+        on_value(&values, &options, |v, o| api::check_chat_rows(v, o))
+    }
+
+    fn check_chat_rows_jsonl(text: Text, options: String) -> String {
+        on_text(&text, &options, |t, o| api::check_chat_rows_jsonl(t, o))
+    }
+
+    // The ACP edge.
     fn admit_prompt(request: String, capabilities: String, options: String) -> String {
         let result = (|| {
-            let (r, c, o) = (host_value(&request)?, host_value(&capabilities)?, host_options(&options)?);
+            let ([r, c], o) = (host_values([&request, &capabilities])?, host_options(&options)?);
             api::admit_prompt(&&r, &&c, o.as_ref().as_ref())
         })();
         match result {
@@ -393,306 +389,69 @@ impl Guest for Core {
         }
     }
 
-    fn is_canonical_base64(value: String) -> bool {
-        host_value(&value).is_ok_and(|v| crate::acp::admission::is_canonical_base64(&&v))
-    }
-
-    fn is_canonical_base64_text(text: String) -> bool {
-        api::is_canonical_base64(text.as_bytes())
+    fn is_canonical_base64(value: ValueOrText) -> bool {
+        match value {
+            ValueOrText::Value(v) => host_value(&v).is_ok_and(|v| crate::acp::admission::is_canonical_base64(&&v)),
+            ValueOrText::Str(t) => api::is_canonical_base64(t.as_bytes()),
+            ValueOrText::Carried(t) => api::is_canonical_base64(&carried_bytes(&t)),
+        }
     }
 
     fn sniff_media_type(bytes: String) -> String {
         reply(Ok(api::sniff_media_type(&carried_bytes(&bytes))))
     }
 
-    fn not_bytes(value: String) -> String {
-        reply(host_value(&value).and_then(|v| Err(api::not_bytes(&&v))))
-    }
-
     fn advertise_prompt_capabilities(facts: String) -> String {
-        reply(host_value(&facts).and_then(|f| api::advertise_prompt_capabilities(&&f)))
+        on_config([&facts], |[f]| api::advertise_prompt_capabilities(&&f))
     }
 
-    // Gemini projection
-    fn to_gemini_tools(registry: String) -> String {
-        reply(host_value(&registry).and_then(|r| api::project(&&r, api::Provider::Gemini)))
+    // What the hosts' own code calls.
+    fn seed(bytes: Vec<u8>) -> bool {
+        api::seed(&bytes)
     }
 
-    fn gemini_schema_issues(schema: String) -> String {
-        reply(host_value(&schema).and_then(|s| api::gemini_schema_issues(&&s)))
+    fn not_text(value: String) -> String {
+        on_config([&value], |[v]| Err(api::not_text(&&v)))
     }
 
-    // Messages and sessions (seed 004)
-    fn parse_agent_message(value: String) -> String {
-        Self::parse_agent_message_with_options(value, String::new())
-    }
-
-    fn parse_agent_message_with_options(value: String, options: String) -> String {
-        reply((|| {
-            let (v, o) = (host_value(&value)?, host_options(&options)?);
-            api::parse_agent_message(&&v, o.as_ref().as_ref())
-        })())
-    }
-
-    fn parse_agent_message_json(text: String) -> String {
-        session_call(text.as_bytes(), "", |t, o| api::parse_agent_message_json(t, o))
-    }
-
-    fn parse_agent_message_json_with_options(text: String, options: String) -> String {
-        session_call(text.as_bytes(), &options, |t, o| api::parse_agent_message_json(t, o))
-    }
-
-    fn parse_agent_message_json_bytes(text: String) -> String {
-        session_call(&carried_bytes(&text), "", |t, o| api::parse_agent_message_json(t, o))
-    }
-
-    fn parse_agent_message_json_bytes_with_options(text: String, options: String) -> String {
-        session_call(&carried_bytes(&text), &options, |t, o| api::parse_agent_message_json(t, o))
-    }
-
-    fn parse_tool_result(value: String) -> String {
-        Self::parse_tool_result_with_options(value, String::new())
-    }
-
-    fn parse_tool_result_with_options(value: String, options: String) -> String {
-        reply((|| {
-            let (v, o) = (host_value(&value)?, host_options(&options)?);
-            api::parse_tool_result(&&v, o.as_ref().as_ref())
-        })())
-    }
-
-    fn parse_session_entry(value: String) -> String {
-        Self::parse_session_entry_with_options(value, String::new())
-    }
-
-    fn parse_session_entry_with_options(value: String, options: String) -> String {
-        reply((|| {
-            let (v, o) = (host_value(&value)?, host_options(&options)?);
-            api::parse_session_entry(&&v, o.as_ref().as_ref())
-        })())
-    }
-
-    fn check_session(text: String) -> String {
-        session_call(text.as_bytes(), "", |t, o| api::check_session(t, o))
-    }
-
-    fn check_session_with_options(text: String, options: String) -> String {
-        session_call(text.as_bytes(), &options, |t, o| api::check_session(t, o))
-    }
-
-    fn check_session_bytes(text: String) -> String {
-        session_call(&carried_bytes(&text), "", |t, o| api::check_session(t, o))
-    }
-
-    fn check_session_bytes_with_options(text: String, options: String) -> String {
-        session_call(&carried_bytes(&text), &options, |t, o| api::check_session(t, o))
-    }
-
-    fn check_chat_row(value: String) -> String {
-        Self::check_chat_row_with_options(value, String::new())
-    }
-
-    fn check_chat_row_with_options(value: String, options: String) -> String {
-        reply((|| {
-            let (v, o) = (host_value(&value)?, host_options(&options)?);
-            api::check_chat_row(&&v, o.as_ref().as_ref())
-        })())
-    }
-
-    fn check_chat_row_text(text: String) -> String {
-        session_call(text.as_bytes(), "", |t, o| api::check_chat_row_json(t, o))
-    }
-
-    fn check_chat_row_text_with_options(text: String, options: String) -> String {
-        session_call(text.as_bytes(), &options, |t, o| api::check_chat_row_json(t, o))
-    }
-
-    fn check_chat_row_text_bytes(text: String) -> String {
-        session_call(&carried_bytes(&text), "", |t, o| api::check_chat_row_json(t, o))
-    }
-
-    fn check_chat_row_text_bytes_with_options(text: String, options: String) -> String {
-        session_call(&carried_bytes(&text), &options, |t, o| api::check_chat_row_json(t, o))
-    }
-
-    fn check_chat_rows(values: String) -> String {
-        Self::check_chat_rows_with_options(values, String::new())
-    }
-
-    fn check_chat_rows_with_options(values: String, options: String) -> String {
-        reply((|| {
-            let (v, o) = (host_value(&values)?, host_options(&options)?);
-            api::check_chat_rows(&&v, o.as_ref().as_ref())
-        })())
-    }
-
-    fn check_chat_rows_jsonl(text: String) -> String {
-        session_call(text.as_bytes(), "", |t, o| api::check_chat_rows_jsonl(t, o))
-    }
-
-    fn check_chat_rows_jsonl_with_options(text: String, options: String) -> String {
-        session_call(text.as_bytes(), &options, |t, o| api::check_chat_rows_jsonl(t, o))
-    }
-
-    fn check_chat_rows_jsonl_bytes(text: String) -> String {
-        session_call(&carried_bytes(&text), "", |t, o| api::check_chat_rows_jsonl(t, o))
-    }
-
-    fn check_chat_rows_jsonl_bytes_with_options(text: String, options: String) -> String {
-        session_call(&carried_bytes(&text), &options, |t, o| api::check_chat_rows_jsonl(t, o))
-    }
-
-    fn read_session(text: String) -> String {
-        session_call(text.as_bytes(), "", |t, o| api::read_session(t, o))
-    }
-
-    fn read_session_with_options(text: String, options: String) -> String {
-        session_call(text.as_bytes(), &options, |t, o| api::read_session(t, o))
-    }
-
-    fn read_session_bytes(text: String) -> String {
-        session_call(&carried_bytes(&text), "", |t, o| api::read_session(t, o))
-    }
-
-    fn read_session_bytes_with_options(text: String, options: String) -> String {
-        session_call(&carried_bytes(&text), &options, |t, o| api::read_session(t, o))
-    }
-
-    fn query_session(query: String, text: String) -> String {
-        query_call(&query, text.as_bytes(), "")
-    }
-
-    fn query_session_with_options(query: String, text: String, options: String) -> String {
-        query_call(&query, text.as_bytes(), &options)
-    }
-
-    fn query_session_bytes(query: String, text: String) -> String {
-        query_call(&query, &carried_bytes(&text), "")
-    }
-
-    fn query_session_bytes_with_options(query: String, text: String, options: String) -> String {
-        query_call(&query, &carried_bytes(&text), &options)
-    }
-
-    fn from_seed_tool(def: String, extra: String) -> String {
-        Self::from_seed_tool_with_options(def, extra, String::new())
-    }
-
-    fn from_seed_tool_with_options(def: String, extra: String, options: String) -> String {
-        reply((|| {
-            let (d, e, o) = (host_value(&def)?, host_value(&extra)?, host_options(&options)?);
-            api::from_seed_tool(&&d, &&e, o.as_ref().as_ref())
-        })())
-    }
-
-    fn to_seed_tool(tool: String) -> String {
-        reply((|| api::to_seed_tool(&&host_value(&tool)?))())
-    }
-
-    // Agent events and the session response
-
-    fn parse_agent_event(value: String) -> String {
-        Self::parse_agent_event_with_options(value, String::new())
-    }
-
-    fn parse_agent_event_with_options(value: String, options: String) -> String {
-        reply((|| {
-            let (v, o) = (host_value(&value)?, host_options(&options)?);
-            api::parse_agent_event(&&v, o.as_ref().as_ref())
-        })())
-    }
-
-    fn check_event_sequence(value: String) -> String {
-        Self::check_event_sequence_with_options(value, String::new())
-    }
-
-    fn check_event_sequence_with_options(value: String, options: String) -> String {
-        reply((|| {
-            let (v, o) = (host_value(&value)?, host_options(&options)?);
-            api::check_event_sequence(&&v, o.as_ref().as_ref())
-        })())
-    }
-
-    fn check_session_response(value: String) -> String {
-        Self::check_session_response_with_options(value, String::new())
-    }
-
-    fn check_session_response_with_options(value: String, options: String) -> String {
-        reply((|| {
-            let (v, o) = (host_value(&value)?, host_options(&options)?);
-            api::check_session_response(&&v, o.as_ref().as_ref())
-        })())
-    }
-
-    // The protocol as JSON Schema
-    fn protocol_schemas() -> String {
-        reply(Ok(api::protocol_schemas()))
+    fn not_bytes(value: String) -> String {
+        on_config([&value], |[v]| Err(api::not_bytes(&&v)))
     }
 
     fn describe() -> String {
         reply(Ok(api::describe::describe()))
     }
+}
 
-    // Verdict replies, see `component/verdict.rs`.
-    fn verdict_shapes() -> String {
-        to_text(&api::verdict_shapes())
+#[cfg(feature = "testing")]
+impl exports::agent_contract::core::testing::Guest for Core {
+    fn parse_agent_action_json_full(text: exports::agent_contract::core::testing::Text, options: String) -> String {
+        on_text(&text, &options, |t, o| api::parse_agent_action_json(t, o).map(|a| a.into_value()))
     }
 
-    fn parse_agent_action_json_verdict(text: String) -> String {
-        verdict::action_json(text.as_bytes(), "")
+    fn parse_agent_actions_jsonl_full(text: exports::agent_contract::core::testing::Text, options: String) -> String {
+        batch(host_options(&options).and_then(|o| api::parse_agent_actions_jsonl(&text.bytes(), o.as_ref().as_ref())))
     }
 
-    fn parse_agent_action_json_verdict_with_options(text: String, options: String) -> String {
-        verdict::action_json(text.as_bytes(), &options)
+    fn parse_decision_json_full(text: exports::agent_contract::core::testing::Text, options: String) -> String {
+        on_text(&text, &options, |t, o| api::parse_decision_json(t, o).map(|d| d.into_value()))
     }
 
-    fn parse_agent_action_json_verdict_bytes(text: String) -> String {
-        verdict::action_json(&carried_bytes(&text), "")
-    }
-
-    fn parse_agent_action_json_verdict_bytes_with_options(text: String, options: String) -> String {
-        verdict::action_json(&carried_bytes(&text), &options)
-    }
-
-    fn parse_agent_actions_jsonl_verdict(text: String) -> String {
-        verdict::actions_jsonl(text.as_bytes(), "")
-    }
-
-    fn parse_agent_actions_jsonl_verdict_with_options(text: String, options: String) -> String {
-        verdict::actions_jsonl(text.as_bytes(), &options)
-    }
-
-    fn parse_agent_actions_jsonl_verdict_bytes(text: String) -> String {
-        verdict::actions_jsonl(&carried_bytes(&text), "")
-    }
-
-    fn parse_agent_actions_jsonl_verdict_bytes_with_options(text: String, options: String) -> String {
-        verdict::actions_jsonl(&carried_bytes(&text), &options)
-    }
-
-    fn parse_decision_json_verdict(text: String) -> String {
-        verdict::decision_json(text.as_bytes(), "")
-    }
-
-    fn parse_decision_json_verdict_with_options(text: String, options: String) -> String {
-        verdict::decision_json(text.as_bytes(), &options)
-    }
-
-    fn parse_decision_json_verdict_bytes(text: String) -> String {
-        verdict::decision_json(&carried_bytes(&text), "")
-    }
-
-    fn parse_decision_json_verdict_bytes_with_options(text: String, options: String) -> String {
-        verdict::decision_json(&carried_bytes(&text), &options)
+    fn echo(text: String) -> String {
+        text
     }
 }
+
+use exports::agent_contract::core::assembly as wit_assembly;
+use exports::agent_contract::core::rpc as wit_rpc;
+use exports::agent_contract::core::tools as wit_tools;
 
 /// One assembler per resource; wit-bindgen drops it when the host drops the resource.
 struct ComponentAssembler {
     inner: std::cell::RefCell<Result<crate::stream::Assembler, ContractError>>,
 }
 
-impl exports::agent_contract::core::assembly::Guest for Core {
+impl wit_assembly::Guest for Core {
     type Assembler = ComponentAssembler;
     type ProviderAssembler = ComponentProviderAssembler;
     type SessionChecker = ComponentSessionChecker;
@@ -715,7 +474,7 @@ impl ComponentProviderAssembler {
     }
 }
 
-impl exports::agent_contract::core::assembly::GuestProviderAssembler for ComponentProviderAssembler {
+impl wit_assembly::GuestProviderAssembler for ComponentProviderAssembler {
     fn new(provider: String, options: String) -> Self {
         let inner = (|| {
             let (p, o) = (host_value(&provider)?, host_options(&options)?);
@@ -731,12 +490,8 @@ impl exports::agent_contract::core::assembly::GuestProviderAssembler for Compone
         })
     }
 
-    fn push_sse(&self, chunk: String) -> String {
-        self.with(|a| a.push_sse(chunk.as_bytes()))
-    }
-
-    fn push_sse_bytes(&self, chunk: String) -> String {
-        self.with(|a| a.push_sse(&carried_bytes(&chunk)))
+    fn push_sse(&self, chunk: wit_assembly::Text) -> String {
+        self.with(|a| a.push_sse(&chunk.bytes()))
     }
 
     fn push_sse_value(&self, chunk: String) -> String {
@@ -755,7 +510,7 @@ impl exports::agent_contract::core::assembly::GuestProviderAssembler for Compone
     }
 }
 
-impl exports::agent_contract::core::assembly::GuestAssembler for ComponentAssembler {
+impl wit_assembly::GuestAssembler for ComponentAssembler {
     fn new(options: String) -> Self {
         let inner = host_options(&options).and_then(|o| crate::stream::Assembler::from_options(o.as_ref().as_ref()));
         ComponentAssembler { inner: std::cell::RefCell::new(inner) }
@@ -785,18 +540,17 @@ struct ComponentSessionChecker {
     inner: std::cell::RefCell<Result<crate::session::check::SessionReader, ContractError>>,
 }
 
-impl exports::agent_contract::core::assembly::GuestSessionChecker for ComponentSessionChecker {
+impl wit_assembly::GuestSessionChecker for ComponentSessionChecker {
     fn new(options: String) -> Self {
         let inner = host_options(&options).and_then(|o| api::create_session_reader(o.as_ref().as_ref()));
         ComponentSessionChecker { inner: std::cell::RefCell::new(inner) }
     }
 
-    fn push(&self, chunk: String) -> String {
-        self.push_bytes_of(chunk.as_bytes())
-    }
-
-    fn push_bytes(&self, chunk: String) -> String {
-        self.push_bytes_of(&carried_bytes(&chunk))
+    fn push(&self, chunk: wit_assembly::Text) -> String {
+        reply(match &mut *self.inner.borrow_mut() {
+            Ok(r) => Ok(r.push(&chunk.bytes())),
+            Err(e) => Err(e.clone()),
+        })
     }
 
     fn preview(&self) -> String {
@@ -806,15 +560,6 @@ impl exports::agent_contract::core::assembly::GuestSessionChecker for ComponentS
     fn finish(&self) -> String {
         reply(match &mut *self.inner.borrow_mut() {
             Ok(r) => Ok(r.finish()),
-            Err(e) => Err(e.clone()),
-        })
-    }
-}
-
-impl ComponentSessionChecker {
-    fn push_bytes_of(&self, chunk: &[u8]) -> String {
-        reply(match &mut *self.inner.borrow_mut() {
-            Ok(r) => Ok(r.push(chunk)),
             Err(e) => Err(e.clone()),
         })
     }
@@ -844,51 +589,29 @@ impl exports::agent_contract::core::acp::GuestPromptLifecycle for ComponentPromp
 
 // JSON-RPC over NDJSON: the `rpc` interface.
 
-use exports::agent_contract::core::rpc as wit_rpc;
-
-fn rpc_text(text: &[u8], options: &str) -> String {
-    reply((|| {
-        let o = host_options(options)?;
-        api::classify_json_rpc_json(text, o.as_ref().as_ref()).map(crate::wire::batch_reply_linked)
-    })())
-}
-
 impl wit_rpc::Guest for Core {
     type NdjsonDecoder = ComponentNdjsonDecoder;
     type StdoutPurity = ComponentStdoutPurity;
     type RpcSession = ComponentRpcSession;
 
     fn classify_json_rpc(value: String, options: String) -> String {
-        reply((|| {
-            let (v, o) = (host_value(&value)?, host_options(&options)?);
-            api::classify_json_rpc(&&v, o.as_ref().as_ref()).map(crate::wire::batch_reply_linked)
-        })())
+        on_value(&value, &options, |v, o| api::classify_json_rpc(v, o).map(crate::wire::batch_reply_linked))
     }
 
-    fn classify_json_rpc_json(text: String, options: String) -> String {
-        rpc_text(text.as_bytes(), &options)
-    }
-
-    fn classify_json_rpc_json_bytes(text: String, options: String) -> String {
-        rpc_text(&carried_bytes(&text), &options)
+    fn classify_json_rpc_json(text: wit_rpc::Text, options: String) -> String {
+        on_text(&text, &options, |t, o| api::classify_json_rpc_json(t, o).map(crate::wire::batch_reply_linked))
     }
 
     fn method_not_found(request: String) -> String {
-        reply(host_value(&request).and_then(|r| api::method_not_found(&&r)))
+        on_config([&request], |[r]| api::method_not_found(&&r))
     }
 
     fn internal_error(request: String, error: String) -> String {
-        reply((|| {
-            let (r, e) = (host_value(&request)?, host_value(&error)?);
-            api::internal_error(&&r, &&e)
-        })())
+        on_config([&request, &error], |[r, e]| api::internal_error(&&r, &&e))
     }
 
     fn invalid_params(request: String, contract_error: String) -> String {
-        reply((|| {
-            let (r, e) = (host_value(&request)?, host_value(&contract_error)?);
-            api::invalid_params(&&r, &&e)
-        })())
+        on_config([&request, &contract_error], |[r, e]| api::invalid_params(&&r, &&e))
     }
 }
 
@@ -927,12 +650,8 @@ impl wit_rpc::GuestNdjsonDecoder for ComponentNdjsonDecoder {
         check_of(&self.inner.borrow())
     }
 
-    fn push(&self, chunk: String) -> String {
-        self.with(|d, sink| d.push_lines(chunk.as_bytes(), sink))
-    }
-
-    fn push_bytes(&self, chunk: String) -> String {
-        self.with(|d, sink| d.push_lines(&carried_bytes(&chunk), sink))
+    fn push(&self, chunk: wit_rpc::Text) -> String {
+        self.with(|d, sink| d.push_lines(&chunk.bytes(), sink))
     }
 
     fn end(&self) -> String {
@@ -967,16 +686,9 @@ impl wit_rpc::GuestStdoutPurity for ComponentStdoutPurity {
         check_of(&self.inner.borrow())
     }
 
-    fn push(&self, chunk: String) -> String {
+    fn push(&self, chunk: wit_rpc::Text) -> String {
         self.with(|p| {
-            p.push(chunk.as_bytes());
-            Value::Null
-        })
-    }
-
-    fn push_bytes(&self, chunk: String) -> String {
-        self.with(|p| {
-            p.push(&carried_bytes(&chunk));
+            p.push(&chunk.bytes());
             Value::Null
         })
     }
@@ -1024,19 +736,12 @@ export!(Core);
 
 // Compiled tools: the `tools` interface and its `compiled-tool` resource.
 
-use exports::agent_contract::core::tools as wit_tools;
-
 /// One compiled tool per resource (`tools::handle`); creation errors are `reply`'s.
 struct ComponentCompiledTool {
     inner: Result<crate::tools::handle::ToolHandle, ContractError>,
 }
 
 impl ComponentCompiledTool {
-    fn from_text(text: &[u8], options: &str) -> Self {
-        let inner = host_options(options).and_then(|o| api::compile_tool_json(text, o.as_ref().as_ref()));
-        ComponentCompiledTool { inner }
-    }
-
     fn with<T>(
         &self,
         run: impl FnOnce(&crate::tools::handle::ToolHandle) -> Result<T, ContractError>,
@@ -1045,13 +750,6 @@ impl ComponentCompiledTool {
             Ok(h) => run(h),
             Err(e) => Err(e.clone()),
         }
-    }
-
-    fn input_json(&self, text: &[u8], options: &str) -> String {
-        verdict_text((|| {
-            let o = host_options(options)?;
-            self.with(|h| api::handle_check_input_json(h, text, o.as_ref().as_ref()))
-        })())
     }
 }
 
@@ -1078,12 +776,9 @@ impl wit_tools::GuestCompiledTool for ComponentCompiledTool {
         ComponentCompiledTool { inner }
     }
 
-    fn from_json(text: String, options: String) -> wit_tools::CompiledTool {
-        wit_tools::CompiledTool::new(Self::from_text(text.as_bytes(), &options))
-    }
-
-    fn from_json_bytes(text: String, options: String) -> wit_tools::CompiledTool {
-        wit_tools::CompiledTool::new(Self::from_text(&carried_bytes(&text), &options))
+    fn from_json(text: wit_tools::Text, options: String) -> wit_tools::CompiledTool {
+        let inner = host_options(&options).and_then(|o| api::compile_tool_json(&text.bytes(), o.as_ref().as_ref()));
+        wit_tools::CompiledTool::new(ComponentCompiledTool { inner })
     }
 
     fn reply(&self) -> String {
@@ -1096,23 +791,12 @@ impl wit_tools::GuestCompiledTool for ComponentCompiledTool {
         }
     }
 
-    fn validate(&self, input: String) -> String {
-        self.validate_with_options(input, String::new())
+    fn validate(&self, input: String, options: String) -> String {
+        on_value(&input, &options, |i, o| self.with(|h| api::handle_validate_input(h, i, o)))
     }
 
-    fn validate_with_options(&self, input: String, options: String) -> String {
-        reply((|| {
-            let (i, o) = (host_value(&input)?, host_options(&options)?);
-            self.with(|h| api::handle_validate_input(h, &&i, o.as_ref().as_ref()))
-        })())
-    }
-
-    fn validate_json(&self, text: String, options: String) -> String {
-        self.input_json(text.as_bytes(), &options)
-    }
-
-    fn validate_json_bytes(&self, text: String, options: String) -> String {
-        self.input_json(&carried_bytes(&text), &options)
+    fn validate_json(&self, text: wit_tools::Text, options: String) -> String {
+        on_text_verdict(&text, &options, |t, o| self.with(|h| api::handle_check_input_json(h, t, o)))
     }
 
     fn validate_many(&self, inputs: String, options: String) -> String {

@@ -211,7 +211,7 @@ def define_tool_json(text: Any, options: Any = None) -> Tool:
 
     def make(instance: Any) -> Any:
         funcs = instance.resource_funcs["compiled-tool"]
-        resource = cross(lambda name, t: funcs[name](instance.store, t, opts), "from-json", sent)
+        resource = cross(lambda case, t: funcs["from-json"](instance.store, case, t, opts), sent)
         instance.checked(len(sent) + len(opts))
         return resource
 
@@ -240,10 +240,8 @@ def validate_tool_input(tool: Any, value: Any, options: Any = None) -> Any:
     text = write(value, *limits)
     if resource is None:
         arguments = (write(tool, *limits), text)
-        return unwrap(reply(_runtime.call_args("validate-tool-input", arguments, options_text(options))))
-    if options is None:
-        return unwrap(reply(tool._instance.resource_call("compiled-tool", "validate", resource, text)))
-    return unwrap(reply(tool._instance.resource_call("compiled-tool", "validate-with-options", resource, text, options_text(options))))
+        return unwrap(reply(_runtime.call_args("validate-tool-input", (*arguments, options_text(options)))))
+    return unwrap(reply(tool._instance.resource_call("compiled-tool", "validate", resource, text, options_text(options))))
 
 
 def validate_tool_input_json(tool: Any, text: Any, options: Any = None) -> Any:
@@ -258,8 +256,8 @@ def validate_tool_input_json(tool: Any, text: Any, options: Any = None) -> Any:
         return text_value(not_text(text), snap)
     opts, instance = options_text(options), tool._instance
     sent = stand_in(snap, max_bytes)
-    call = lambda name, t: instance.resource_call("compiled-tool", name, resource, t, opts)  # noqa: E731
-    return text_value(reply(cross(call, "validate-json", sent)), snap)
+    call = lambda case, t: instance.resource_call("compiled-tool", "validate-json", resource, case, t, opts)  # noqa: E731
+    return text_value(reply(cross(call, sent)), snap)
 
 
 def validate_tool_inputs(tool: Any, values: Any, options: Any = None) -> list[Outcome[Any]]:
@@ -288,7 +286,7 @@ def check_tool_call(registry: Any, action: Any, policy: Any, options: Any = None
     if resource is not None:
         answer = registry._instance.resource_call("compiled-registry", "check-tool-call", resource, action_text, config(policy), options_text(options))
     else:
-        answer = _runtime.call_args("check-tool-call", (config(registry), action_text, config(policy)), options_text(options))
+        answer = _runtime.call_args("check-tool-call", (config(registry), action_text, config(policy), options_text(options)))
     return value(answer)  # type: ignore[no-any-return]
 
 
@@ -323,14 +321,16 @@ def admit_prompt(request: Any, capabilities: Any, options: Any = None) -> Admiss
     return plan
 
 
+# The cases of the component's `value-or-text` variant: host text of a value, then the two
+# cases of `text` (`_text.cross`'s, shifted by one).
+_VALUE, _TEXT = 0, 1
+
+
 def is_canonical_base64(text: Any) -> bool:
     """Canonical RFC 4648 base64; False for anything that is not a str."""
     if type(text) is str:
-        try:
-            return _runtime.call_args("is-canonical-base64-text", (text,))  # type: ignore[return-value]
-        except UnicodeEncodeError:
-            pass  # lone surrogates: not a WIT string; the core reads its host text instead
-    return _runtime.call_args("is-canonical-base64", (write(text, 0, numbers()[3]),))  # type: ignore[return-value]
+        return cross(lambda case, t: _runtime.call_args("is-canonical-base64", (case + _TEXT, t)), text)  # type: ignore[no-any-return]
+    return _runtime.call_args("is-canonical-base64", (_VALUE, write(text, 0, numbers()[3])))  # type: ignore[return-value]
 
 
 def sniff_media_type(data: Any) -> Optional[str]:
@@ -358,10 +358,10 @@ def classify_json_rpc_json(text: Any, options: Any = None) -> JsonRpcClassificat
     snap = snapshot(text)
     if snap is None:
         return unwrap(not_text(text))  # type: ignore[no-any-return]
-    return link_batch_reply(cross(lambda name, t: _rpc(name, t, options_text(options)), "classify-json-rpc-json", snap))  # type: ignore[no-any-return]
+    return link_batch_reply(cross(lambda case, t: _rpc("classify-json-rpc-json", case, t, options_text(options)), snap))  # type: ignore[no-any-return]
 
 
-def _rpc(export: str, *arguments: str) -> Any:
+def _rpc(export: str, *arguments: Any) -> Any:
     return unwrap(reply(_runtime.call_rpc(export, *arguments)))
 
 
@@ -406,9 +406,13 @@ def read_session(text: Any, options: Any = None) -> Session:
 def check_chat_row(row: Any, options: Any = None) -> ChatRowReport:
     """One row of the OpenAI chat fine-tuning format as `{"ok", "problems", "stats"}`: a dict,
     or the row's JSON text. Raises ContractError only for invalid options."""
+    opts = options_text(options)
     if is_text(row):
-        return unwrap(_call_text("check-chat-row-text", row, options, whole=True))  # type: ignore[no-any-return]
-    return unwrap(call_value("check-chat-row", row, options))  # type: ignore[no-any-return]
+        snap = snapshot(row)  # the limit is per line: the text crosses whole
+        if snap is None:
+            return unwrap(not_text(row))  # type: ignore[no-any-return]
+        return value(cross(lambda case, t: _runtime.call_args("check-chat-row", (case + _TEXT, t, opts)), snap))  # type: ignore[no-any-return]
+    return value(_runtime.call_args("check-chat-row", (_VALUE, write(row, *limits_of(options)), opts)))  # type: ignore[no-any-return]
 
 
 # Items of an iterator sent to the core per crossing: large enough that the crossing's cost
@@ -463,7 +467,7 @@ def _made(row: dict[str, Any]) -> Callable[..., Any]:
         return _projection(name, export)
     if args == ["text"]:
         if reply_kind == "verdict":
-            return lambda text, options=None: _verdict.one(export + "-verdict", text, options)
+            return lambda text, options=None: _verdict.one(export, text, options)
         if reply_kind == "text-verdict":
             return lambda text, options=None: text_value(_call_text(export, text, options), snapshot(text, max_text_bytes(options)))
         if reply_kind == "batch":
@@ -481,7 +485,7 @@ def _made(row: dict[str, Any]) -> Callable[..., Any]:
             raise TypeError(f"{name}() takes {len(args)} arguments" + (" and options" if first >= 0 else ""))
         opts = given[len(args)] if len(given) > len(args) else options.get("options")
         texts = tuple(write(v, *limits_of(opts)) if i == first else config(v) for i, v in enumerate(given[: len(args)]))
-        return value(_runtime.call_args(export, texts, options_text(opts)))
+        return value(_runtime.call_args(export, (*texts, options_text(opts)) if first >= 0 else texts))
 
     return call
 
@@ -489,7 +493,7 @@ def _made(row: dict[str, Any]) -> Callable[..., Any]:
 def parse_agent_actions_jsonl(text: Any, options: Any = None) -> list[Outcome[AgentAction]]:
     """JSON Lines: one outcome per line, in one crossing; positions are in the whole text."""
     with collector_paused():
-        return _verdict.jsonl("parse-agent-actions-jsonl-verdict", text, options)
+        return _verdict.jsonl("parse-agent-actions-jsonl", text, options)
 
 
 def _lazy(name: str) -> Callable[..., Any]:

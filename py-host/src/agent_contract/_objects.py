@@ -54,12 +54,12 @@ class Handle:
         return unwrap(reply(self._raw(method, *args)))
 
     def _push(self, method: str, chunk: Any) -> Any:
-        """A chunk through `method` (its `-bytes` twin for text that is not valid Unicode: a
+        """A chunk through `method` (as `carried` text when it is not valid Unicode: a
         character cut at the chunk's end included, which the core joins with the next chunk)."""
         snap = snapshot(chunk)
         if snap is None:
             return unwrap(not_text(chunk))
-        return cross(self._call, method, snap)
+        return cross(lambda case, t: self._call(method, case, t), snap)
 
     def close(self) -> None:
         """Frees the core's memory now. Idempotent."""
@@ -137,7 +137,7 @@ class ProviderAssembler(Assembler):
                 if e.reason == "unexpected end of data" and e.end == len(data):
                     data, self._pending = data[: e.start], data[e.start :]
             snap = data
-        cross(self._call, "push-sse", snap)
+        cross(lambda case, t: self._call("push-sse", case, t), snap)
 
     def _not_text(self, chunk: Any) -> None:
         self._call("push-sse-value", write(chunk, 0, limits_of(None)[1]))
@@ -145,7 +145,7 @@ class ProviderAssembler(Assembler):
     def finish(self) -> ProviderResponse:
         if self._pending:
             pending, self._pending = self._pending, b""
-            cross(self._call, "push-sse", pending)
+            cross(lambda case, t: self._call("push-sse", case, t), pending)
         result: ProviderResponse = self._call("finish")
         return result
 
@@ -279,7 +279,7 @@ def assemble_provider_stream(provider: Any, input: Any, options: Any = None) -> 
             return assembler.finish()
     # A list of events crosses once; each event gets its own depth count, as from JS.
     arguments = (write(provider, 0, limits_of(None)[1]), write(input, *_ceilings(), 0))
-    result: ProviderResponse = unwrap(reply(_runtime.call_args("assemble-provider-stream", arguments, options_text(options))))
+    result: ProviderResponse = unwrap(reply(_runtime.call_args("assemble-provider-stream", (*arguments, options_text(options)))))
     return result
 
 

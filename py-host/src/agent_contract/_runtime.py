@@ -92,7 +92,7 @@ class _Policy:
         self.renew_after_bytes, self.bound, self.need_per_char = m["renewAfterBytes"], m["bound"], m["needPerChar"]
         self.batch_item_bytes, self.batch_items_max = m["batchItemBytes"], m["batchItemsMax"]
         self.check_from_chars, self.check_every, self.room_from = m["checkFromChars"], m["checkEvery"], m["roomFromBytes"]
-        # The component's name of each batch operation; its variants share it.
+        # The component's name of each batch operation.
         self.batches = frozenset(op["python"].replace("_", "-") for op in described["operations"] if op["reply"] == "batch")
 
 
@@ -120,10 +120,7 @@ def __getattr__(name: str) -> int:
 def need_of(export: str, chars: int) -> int:
     """The most a call of `export` on `chars` characters of host text may need."""
     p = policy()
-    base = export
-    for suffix in ("-with-options", "-bytes", "-verdict"):
-        base = base.removesuffix(suffix)
-    if base in p.batches:
+    if export in p.batches:
         return p.batch_item_bytes * min(chars, p.batch_items_max)
     return p.need_per_char * chars
 
@@ -217,7 +214,7 @@ def _call(table: str, export: str, arguments: tuple[Any, ...]) -> str:
         reply: str = getattr(instance, table)[export](instance.store, *arguments)
     except UnicodeEncodeError:
         # A str argument holding lone surrogates is not a WIT string: refused before the core
-        # runs, the instance untouched (the caller may send its bytes by the `-bytes` twin).
+        # runs, the instance untouched (the caller may send its bytes as `carried` text).
         raise
     except Exception:
         # A trap is a bug in the core and surfaces as is; the instance may be left in any
@@ -228,12 +225,10 @@ def _call(table: str, export: str, arguments: tuple[Any, ...]) -> str:
     return reply
 
 
-def call_args(export: str, arguments: tuple[Any, ...], options: str = "") -> str:
-    """Calls an export of this thread's instance with `arguments` (strings) and returns its
-    JSON reply. Options (host text, "" for none) go to the `-with-options` twin."""
-    if options:
-        return _call("funcs", export + "-with-options", arguments + (options,))
-    # `_call` written out: the path of every call without options.
+def call_args(export: str, arguments: tuple[Any, ...]) -> str:
+    """Calls an export of this thread's world with `arguments` (strings, and the case of a
+    `text` variant before its string) and returns its JSON reply."""
+    # `_call` written out: the path of every call.
     chars = sum(len(a) for a in arguments if type(a) is str)
     instance = make_room(need_of(export, chars))
     try:

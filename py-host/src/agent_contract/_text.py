@@ -117,15 +117,18 @@ def stand_in(text: Snapshot, max_bytes: int) -> Snapshot:
     return text[: max_bytes + 1]
 
 
-def cross(call: Callable[[str, str], T], name: str, text: Snapshot) -> T:
-    """The one way text enters the core: `call(name, text)` with the text as a string when it
-    is valid Unicode (valid UTF-8 bytes are decoded: the core receives the very same bytes),
-    else `call(name + "-bytes", ...)` with its (WTF-8) bytes carried one per code point
-    (U+0000..U+00FF), which the binding turns back into the exact bytes, so the core reports
-    the exact code and byte position either way, in one copy."""
+STR, CARRIED = 0, 1  # the cases of the component's `text` variant
+
+
+def cross(call: Callable[[int, str], T], text: Snapshot) -> T:
+    """The one way text enters the core, as the component's `text` variant (its case, then its
+    string): `call(STR, text)` when the text is valid Unicode (valid UTF-8 bytes are decoded:
+    the core receives the very same bytes), else `call(CARRIED, ...)` with its (WTF-8) bytes
+    carried one per code point (U+0000..U+00FF), which the binding turns back into the exact
+    bytes, so the core reports the exact code and byte position either way, in one copy."""
     if type(text) is str:
         try:
-            return call(name, text)
+            return call(STR, text)
         except UnicodeEncodeError:
             # Lone surrogates: not a WIT string (refused before the core runs). Asking the
             # encoder first spares valid text a second scan.
@@ -136,5 +139,5 @@ def cross(call: Callable[[str, str], T], name: str, text: Snapshot) -> T:
         except UnicodeDecodeError:
             data = text
         else:
-            return call(name, decoded)
-    return call(name + "-bytes", data.decode("latin-1"))
+            return call(STR, decoded)
+    return call(CARRIED, data.decode("latin-1"))

@@ -11,7 +11,7 @@ import json
 from typing import Any, Callable
 
 from . import _runtime
-from ._text import _numbers, numbers, snapshot
+from ._text import STR, _numbers, numbers, snapshot
 from ._wire import call_text, error, reply, unwrap
 
 _builders: list[Callable[[Any], dict[str, Any]]] = []
@@ -55,7 +55,7 @@ def one(export: str, text: Any, options: Any) -> Any:
     # most each): with no options it crosses as it is, as `call_text` would send it.
     if options is None and type(text) is str and len(text) <= (_numbers or numbers())[1] >> 2:
         try:
-            answer = _runtime.call_args(export, (text,))
+            answer = _runtime.call_args(export, (STR, text, ""))
         except UnicodeEncodeError:  # lone surrogates: `call_text` sends the bytes
             pass
         else:

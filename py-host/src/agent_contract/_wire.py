@@ -153,7 +153,7 @@ def call_value(export: str, given: Any, options: Any, batch: bool = False, decod
     max_depth, max_bytes = limits_of(options)
     copies = max(1, len(given)) if batch and type(given) is list else 1
     text = write(given, max_depth, max_bytes, 0 if batch else 1, copies)
-    return decode(_runtime.call_args(export, (text,), options_text(options)))
+    return decode(_runtime.call_args(export, (text, options_text(options))))
 
 
 def not_text(value: Any) -> dict[str, Any]:
@@ -175,7 +175,7 @@ def call_text(
         return not_text(text)
     if max_bytes is not None:
         snap = stand_in(snap, max_bytes)
-    return decode(cross(lambda name, t: _runtime.call_args(name, before + (t,), opts), export, snap))
+    return decode(cross(lambda case, t: _runtime.call_args(export, before + (case, t, opts)), snap))
 
 
 def text_value(decoded: dict[str, Any], text: Any) -> Any:

@@ -108,6 +108,41 @@ fn python_all_lists_the_table() {
     compare("agent_contract.__all__", &functions(names), &expected(false, false));
 }
 
+/// The functions Python makes from the table at run time have signatures for type checkers in
+/// `_types.py`, re-exported by the names it adds to its `__all__` when type checking: exactly
+/// the table's Python names that `__init__.py` does not define itself.
+#[test]
+fn python_signatures_cover_the_made_functions() {
+    let init = read("py-host/src/agent_contract/__init__.py");
+    let types = read("py-host/src/agent_contract/_types.py");
+    let start = types.find("if TYPE_CHECKING:\n    __all__ += [").expect("the names of the signatures");
+    let start = start + types[start..].find('[').unwrap() + 1;
+    let end = start + types[start..].find(']').unwrap();
+    let listed: BTreeSet<String> = types[start..end]
+        .split(',')
+        .map(|item| item.trim().trim_matches('"').to_owned())
+        .filter(|n| !n.is_empty())
+        .collect();
+    // Defined in `__init__.py`, or imported there from the package's own modules.
+    let mut imported = BTreeSet::new();
+    for block in init.split("\nfrom .").skip(1) {
+        let names = block.split_once(" import ").map_or("", |(_, rest)| rest);
+        let names = match names.strip_prefix('(') {
+            Some(list) => list.split(')').next().unwrap(),
+            None => names.lines().next().unwrap(),
+        };
+        for item in names.split(',') {
+            let item = item.split('#').next().unwrap().trim();
+            imported.insert(item.rsplit(" as ").next().unwrap().trim().to_owned());
+        }
+    }
+    let written = |name: &str| {
+        init.contains(&format!("\ndef {name}(")) || init.contains(&format!("\nclass {name}")) || imported.contains(name)
+    };
+    let made: BTreeSet<String> = functions(expected(false, false)).into_iter().filter(|n| !written(n)).collect();
+    compare("the signatures _types.py lists", &listed, &made);
+}
+
 /// The component's exports: functions of the world and of its interfaces, and resources. Each
 /// function is a row, of the row's name, taking the row's arguments in its order (`text` for
 /// text, a string of host text for the others, options last when the row reads any), or host

@@ -5,8 +5,9 @@ the types of its exports; wasmtime-py lowers and lifts a component call in Pytho
 call of which ~4 us is the call itself (measured), and reads the function's type from the store
 on every call. This module runs the component's core module directly instead, and does the
 canonical ABI for the few types the world uses: `string` and `list<u8>` parameters (copied into
-memory the core allocates with `cabi_realloc`), `u32`, the core's own resources (handles kept
-here), and `string`, `bool`, `u64` and resource results. A call then costs three core calls
+memory the core allocates with `cabi_realloc`), `u32`, a variant of strings (its case as an int,
+then its string), the core's own resources (handles kept here), and `string`, `bool`, `u64` and
+resource results. A call then costs three core calls
 through wasmtime's unchecked entry point (allocate, call, free the reply), about a microsecond
 each. The verdicts are the component's: the same code runs, only the lowering is done here.
 """
@@ -23,6 +24,18 @@ from wasmtime import _ffi as ffi
 
 _COMPONENT_LAYER = b"\x00asm\x0d\x00\x01\x00"
 _CORE_MODULE_SECTION = 1
+
+# The two C functions every call goes through, declared here with plain addresses for their
+# pointer arguments: wasmtime-py's declarations wrap each in a Python function and convert each
+# argument (`byref`, pointer types), which cost more than the call itself (a call through
+# them: ~4 us; with addresses: ~1 us). Same library, same functions, a second declaration.
+_LIB = ctypes.CDLL(ffi.dll._name)
+_call_unchecked = _LIB.wasmtime_func_call_unchecked
+_call_unchecked.argtypes = [ctypes.c_void_p, ctypes.c_void_p, ctypes.c_void_p, ctypes.c_size_t, ctypes.c_void_p]
+_call_unchecked.restype = ctypes.c_void_p
+_memory_data = _LIB.wasmtime_memory_data
+_memory_data.argtypes = [ctypes.c_void_p, ctypes.c_void_p]
+_memory_data.restype = ctypes.c_void_p
 
 
 def core_module(component: bytes) -> bytes:
@@ -98,9 +111,18 @@ class Core:
         self.memory = memory
         self._context = store._context()
         self._memory_raw = byref(memory._memory)
-        self._realloc = self._raw("cabi_realloc")
-        self._trap = POINTER(ffi.wasm_trap_t)()
+        # Addresses for the C functions above (each object is kept alive by this instance).
+        self._context_at = ctypes.cast(self._context, ctypes.c_void_p).value
+        self._memory_at = ctypes.addressof(memory._memory)
+        self._trap = ctypes.c_void_p()
+        self._trap_at = ctypes.addressof(self._trap)
         self._args = (ffi.wasmtime_val_raw_t * 16)()
+        self._args_at = ctypes.addressof(self._args)
+        # The same slots (16 bytes each) as 32- and 64-bit integers: an element of a ctypes
+        # array of integers is set without making a union object for the slot first.
+        self._i32 = (ctypes.c_int32 * 64).from_address(self._args_at)
+        self._i64 = (ctypes.c_int64 * 32).from_address(self._args_at)
+        self._realloc = self._raw("cabi_realloc")
 
     # The resource intrinsics the core imports for the resources it defines.
     def _resource_new(self, rep: int) -> int:
@@ -119,27 +141,26 @@ class Core:
         return int(ffi.wasmtime_memory_data_size(self._context, self._memory_raw))
 
     def _base(self) -> int:
-        return ctypes.addressof(ffi.wasmtime_memory_data(self._context, self._memory_raw).contents)
+        return _memory_data(self._context_at, self._memory_at)  # type: ignore[no-any-return]
 
     def _raw(self, name: str) -> Callable[[int], None]:
         """A caller of export `name` on the values already in `self._args` (`n` of them)."""
         func = self._exports[name] if self.has(name) else None
         if not isinstance(func, wasmtime.Func):
             raise RuntimeError(f"core.wasm has no function {name!r}: rebuild it with scripts/build-python.sh")
-        raw = byref(func._func)
-        call_unchecked = ffi.wasmtime_func_call_unchecked
-        context = self._context
+        at, context, args, trap, trap_at = ctypes.addressof(func._func), self._context_at, self._args_at, self._trap, self._trap_at
+        keep = func  # the `wasmtime_func_t` lives in it
 
         def run(n: int) -> None:
-            trap = self._trap
-            error = call_unchecked(context, raw, self._args, max(n, 1), byref(trap))
+            error = _call_unchecked(context, at, args, n or 1, trap_at)
             if error:
-                raise wasmtime.WasmtimeError._from_ptr(error)
-            if trap:
-                caught = wasmtime.Trap._from_ptr(trap)
-                self._trap = POINTER(ffi.wasm_trap_t)()
+                raise wasmtime.WasmtimeError._from_ptr(ctypes.cast(error, POINTER(ffi.wasmtime_error_t)))
+            if trap.value:
+                caught = wasmtime.Trap._from_ptr(ctypes.cast(trap.value, POINTER(ffi.wasm_trap_t)))
+                trap.value = None
                 raise caught
 
+        run.keep = keep  # type: ignore[attr-defined]
         return run
 
     def _text(self, data: bytes) -> tuple[int, int]:
@@ -147,14 +168,14 @@ class Core:
         n = len(data)
         if n == 0:
             return 1, 0
-        args = self._args
-        args[0].i32 = 0
-        args[1].i32 = 0
-        args[2].i32 = 1
-        args[3].i32 = n
+        i32 = self._i32
+        i32[0] = 0
+        i32[4] = 0
+        i32[8] = 1
+        i32[12] = n
         self._realloc(4)
-        ptr = args[0].i32 & 0xFFFFFFFF
-        ctypes.memmove(self._base() + ptr, data, n)
+        ptr = i32[0] & 0xFFFFFFFF
+        ctypes.memmove(_memory_data(self._context_at, self._memory_at) + ptr, data, n)
         return ptr, n
 
     def has(self, name: str) -> bool:
@@ -168,9 +189,10 @@ class Core:
         """A caller of export `name` (`interface#name` for an interface's), taking Python
         values: `str` (a `string`, encoded as UTF-8: a str holding lone surrogates raises
         UnicodeEncodeError before the core runs, as wasmtime-py's lowering does), `bytes` (a
-        `list<u8>`), `int` (a `u32`) and `Handle` (a resource, `self` of a method). The result
-        is decided by the export's core type: a string reply (freed by its post-return), a
-        resource (constructors and statics), a `u64`, a `bool`, or nothing."""
+        `list<u8>`), `int` (a `u32`, or the case of a variant, before its string) and `Handle`
+        (a resource, `self` of a method). The result is decided by the export's core type: a
+        string reply (freed by its post-return), a resource (constructors and statics), a `u64`,
+        a `bool`, or nothing."""
         func = self._exports[name] if self.has(name) else None
         if not isinstance(func, wasmtime.Func):
             raise RuntimeError(f"core.wasm has no function {name!r}: rebuild it with scripts/build-python.sh")
@@ -189,10 +211,11 @@ class Core:
             dtor_run = self._raw(f"{interface}#[dtor]{resource}")
 
             def dtor(rep: int) -> None:
-                self._args[0].i32 = rep
+                self._i32[0] = rep
                 dtor_run(1)
 
-        args = self._args
+        i32, i64 = self._i32, self._i64
+        context, memory = self._context_at, self._memory_at
         copy_in = self._text
         string_at = ctypes.string_at
         unpack = struct.unpack
@@ -203,40 +226,40 @@ class Core:
             # the arguments are set (allocating is a call, through the same argument array).
             encoded = [p.encode("utf-8") if type(p) is str else p for p in params]
             lowered = [copy_in(p) if type(p) is bytes else p for p in encoded]
-            n = 0
+            n = 0  # the slot's index times 4 (its first 32-bit integer)
             for value in lowered:
                 kind = type(value)
                 if kind is tuple:
-                    args[n].i32 = value[0]
-                    args[n + 1].i32 = value[1]
-                    n += 2
+                    i32[n] = value[0]
+                    i32[n + 4] = value[1]
+                    n += 8
                 elif kind is Handle:
                     if value._dtor is None:
                         raise wasmtime.WasmtimeError("the resource was dropped")
-                    args[n].i32 = value.rep
-                    n += 1
+                    i32[n] = value.rep
+                    n += 4
                 elif kind is int:
-                    args[n].i32 = value
-                    n += 1
+                    i32[n] = value
+                    n += 4
                 else:
                     raise TypeError(f"no canonical lowering for {kind.__name__}")
-            if n != arity:
-                raise TypeError(f"{name} takes {arity} core arguments, given {n}")
-            run(n)
+            if n != arity * 4:
+                raise TypeError(f"{name} takes {arity} core arguments, given {n // 4}")
+            run(n >> 2)
             if not results:
                 return None
             if results[0] == "i64":
-                return args[0].i64 & 0xFFFFFFFFFFFFFFFF
-            value = args[0].i32
+                return i64[0] & 0xFFFFFFFFFFFFFFFF
+            value = i32[0]
             if makes:
                 return Handle(self._made.pop(value), dtor)  # type: ignore[arg-type]
             if post is None:
                 return value != 0
             retptr = value & 0xFFFFFFFF
-            base = self._base()
+            base = _memory_data(context, memory)
             ptr, size = unpack("<II", string_at(base + retptr, 8))
             text = string_at(base + ptr, size).decode("utf-8")
-            args[0].i32 = retptr
+            i32[0] = retptr
             post(1)
             return text
 

@@ -92,6 +92,8 @@ class _Policy:
         self.renew_after_bytes, self.bound, self.need_per_char = m["renewAfterBytes"], m["bound"], m["needPerChar"]
         self.batch_item_bytes, self.batch_items_max = m["batchItemBytes"], m["batchItemsMax"]
         self.check_from_chars, self.check_every, self.room_from = m["checkFromChars"], m["checkEvery"], m["roomFromBytes"]
+        # Arguments of fewer characters never need room checked, whatever the call (`need_of`).
+        self.roomy_below = self.room_from // max(self.need_per_char, self.batch_item_bytes)
         # The component's name of each batch operation.
         self.batches = frozenset(op["python"].replace("_", "-") for op in described["operations"] if op["reply"] == "batch")
 
@@ -180,10 +182,15 @@ class _Instance:
         self.checked(sum(map(len, args)))
         return handle
 
-    def resource_call(self, resource: str, method: str, handle: Any, *args: str) -> str:
-        self.drain()
+    def resource_call(self, resource: str, method: str, handle: Any, *args: Any) -> str:
+        if self.pending_drops:
+            self.drain()
         reply: str = self.resource_funcs[resource][method](self.store, handle, *args)
-        self.checked(sum(len(a) for a in args if type(a) is str))
+        chars = 0
+        for a in args:
+            if type(a) is str:
+                chars += len(a)
+        self.checked(chars)
         return reply
 
 
@@ -229,8 +236,13 @@ def call_args(export: str, arguments: tuple[Any, ...]) -> str:
     """Calls an export of this thread's world with `arguments` (strings, and the case of a
     `text` variant before its string) and returns its JSON reply."""
     # `_call` written out: the path of every call.
-    chars = sum(len(a) for a in arguments if type(a) is str)
-    instance = make_room(need_of(export, chars))
+    chars = 0
+    for a in arguments:
+        if type(a) is str:
+            chars += len(a)
+    instance = getattr(_local, "instance", None)
+    if instance is None or chars >= instance.policy.roomy_below:
+        instance = make_room(need_of(export, chars))
     try:
         reply: str = instance.funcs[export](instance.store, *arguments)
     except UnicodeEncodeError:

@@ -112,7 +112,9 @@ test('garbage collection frees dropped tools: 100,000 created and dropped do not
   const end = api.memoryReport().bytes;
   const after = api.memoryReport();
   assert.equal(after.renewals, before.renewals, 'the instance was not replaced (its memory stayed under the bound)');
-  assert.ok(end - start <= 2 * 65536, `memory grew by ${end - start} bytes over 100,000 tools (${start} -> ${end})`);
+  // A leak would be the tools themselves (about 18 MB for 100,000, measured); what the free
+  // lists of the allocator round up to is a few pages, 3 seen once under load: the bound is 8.
+  assert.ok(end - start <= 8 * 65536, `memory grew by ${end - start} bytes over 100,000 tools (${start} -> ${end})`);
 });
 
 test('validateToolInput through a handle: no memory growth over 200,000 calls', () => {

@@ -1361,6 +1361,32 @@ def _rss_mb() -> float:
         return int(f.read().split()[1]) * os.sysconf("SC_PAGE_SIZE") / MB
 
 
+# The input being run, for the memory watchdog: (target, seed, index, tags).
+_current: list[Any] = [None]
+RSS_LIMIT_MB = 6144
+
+
+def _watch_memory() -> None:
+    """Ends the process when its memory passes `RSS_LIMIT_MB`, naming the input and where it
+    was (a worker the kernel kills for memory takes the pool's whole run with it, unreported)."""
+    import threading
+
+    main = threading.main_thread().ident
+
+    def watch() -> None:
+        while True:
+            time.sleep(0.2)
+            if _rss_mb() > RSS_LIMIT_MB:
+                name, seed, index, tags = _current[0] or ("?", "?", "?", [])
+                frame = sys._current_frames().get(main)  # noqa: SLF001 - where the runaway is
+                where = "".join(traceback.format_stack(frame)[-6:]) if frame else ""
+                print(f"memory over {RSS_LIMIT_MB} MB: {name} [{','.join(tags)}] seed={seed} input={index}\n{where}",
+                      file=sys.stderr, flush=True)
+                os._exit(3)
+
+    threading.Thread(target=watch, daemon=True).start()
+
+
 def run(
     inputs: int, seed: int, seconds: float = math.inf, quiet: bool = True, flood_bytes: int = 1_000_000
 ) -> dict[str, Any]:
@@ -1379,11 +1405,13 @@ def run(
     import pyarrow  # noqa: F401 - imported by the ray classes on their first batch: not their time
     started = time.perf_counter()
     done = generator_faults = 0
+    _watch_memory()
     while done < inputs and time.perf_counter() - started < seconds:
         name = names[done % len(names)] if done < len(names) else g.r.choice(names)
         g.tags = []
         g.raised = False
         BadKey.armed = False
+        _current[0] = (name, seed, done, g.tags)
         try:
             parts, call = targets[name](g)
             # Arguments for the methods of what the call returns, made before BadKey is armed.

@@ -222,6 +222,33 @@ def test_a_shared_value_within_the_budget_is_written_whole() -> None:
     assert text.count("!!{") == 1 and text.startswith('[{"a":{"b":[0,1,2')
 
 
+def test_text_written_again_is_charged_as_the_core_reads_it() -> None:
+    # JS reads a shared value in place and the core charges every read; Python writes it out.
+    # A long string or a container met again is charged the same way (a unit per value, a
+    # string's length), within maxBytes and 1 Mi more: before, a request sharing one string
+    # was expanded up to the characters budget of the maxBytes ceiling (538 M characters,
+    # over 6 GB of process memory).
+    import tracemalloc
+
+    text = "A" * 1_000_000
+    remembered = {"type": "text", "text": text, "pad": list(range(20))}  # a container written once
+    for prompt in ([{"type": "text", "text": text}] * 1000, [remembered] * 1000):
+        tracemalloc.start()
+        try:
+            e = timed_error(ac.admit_prompt, {"sessionId": "s", "prompt": prompt}, {"image": True})
+            peak = tracemalloc.get_traced_memory()[1]
+        finally:
+            tracemalloc.stop()
+        assert (e.code, e.path) == ("INPUT_TOO_LARGE", "")
+        assert peak < 256 << 20, peak  # the text the ceiling's budget admits, not 1 GB of copies
+    # The first time is the caller's own text; five more reads of 1 MB fit 4 MiB + 1 Mi, six do
+    # not (the core refuses more than 4 MiB read in all anyway: the writer only bounds memory).
+    assert write([text] * 6, 128, 4 << 20) == "[" + ",".join(['"' + text + '"'] * 6) + "]"
+    assert write([text] * 7, 128, 4 << 20) == "!!large"
+    assert write([remembered] * 6, 128, 4 << 20).count(text) == 6
+    assert write([remembered] * 7, 128, 4 << 20) == "!!large"
+
+
 # --- P3: linear on the host side ------------------------------------------------------------
 
 
@@ -363,6 +390,20 @@ def test_memory_past_1_mb_grows_at_most_48_mib_per_mb() -> None:
     memory, bound = instance.memory_bytes(), _runtime.MEMORY_BOUND + (size - (1 << 20)) * 48
     assert memory > _runtime.MEMORY_BOUND, "the case no longer shows the growth"
     assert memory <= bound, f"the call left its instance at {memory} bytes, over {bound}"
+
+
+def test_a_replaced_instance_is_freed_at_once() -> None:
+    # wasmtime-py keeps a host function's callable until its store is dropped. The resource
+    # intrinsics were methods of the core, so every replaced instance stayed alive with its
+    # whole memory: a process grew by ~85 MB per replacement (1.8 GB after 20 large batches).
+    import weakref
+
+    batch = [{"type": "message", "content": "x" * 1000}] * 20000  # leaves its instance past 32 MiB
+    for _ in range(3):
+        old = weakref.ref(_runtime._instance().core)
+        ac.parse_agent_actions(batch)
+        assert _runtime._instance().core is not old(), "the case no longer replaces the instance"
+        assert old() is None, "the replaced instance is still alive"
 
 
 def test_an_instance_any_call_left_over_32_mib_is_replaced() -> None:

@@ -15,6 +15,7 @@ each. The verdicts are the component's: the same code runs, only the lowering is
 from __future__ import annotations
 
 import ctypes
+import itertools
 import struct
 from ctypes import POINTER, byref
 from typing import Any, Callable
@@ -89,19 +90,32 @@ class Core:
     def __init__(self, store: wasmtime.Store, module: wasmtime.Module) -> None:
         self.store = store
         # Resources the core makes: `[resource-new]` gives the host a handle for a rep; the
-        # constructor returns that handle, which the caller here turns into a `Handle`.
-        self._made: dict[int, int] = {}
-        self._next = 1
+        # constructor returns that handle, which the caller here turns into a `Handle`. The
+        # intrinsics hold only this table: wasmtime-py keeps a host function's callable until
+        # its store is dropped, so a callable holding this object (and so the store) would keep
+        # every instance ever made alive, its whole memory with it.
+        made: dict[int, int] = {}
+        handles = itertools.count(1)
+        self._made = made
+
+        def resource_new(rep: int) -> int:
+            handle = next(handles)
+            made[handle] = rep
+            return handle
+
+        def resource_drop(handle: int) -> None:
+            made.pop(handle, None)
+
         imports = []
         i32 = wasmtime.ValType.i32()
         for item in module.imports:
             name = item.name or ""
             if name.startswith("[resource-new]"):
-                imports.append(wasmtime.Func(store, wasmtime.FuncType([i32], [i32]), self._resource_new))
+                imports.append(wasmtime.Func(store, wasmtime.FuncType([i32], [i32]), resource_new))
             elif name.startswith("[resource-rep]"):
-                imports.append(wasmtime.Func(store, wasmtime.FuncType([i32], [i32]), self._resource_rep))
+                imports.append(wasmtime.Func(store, wasmtime.FuncType([i32], [i32]), made.__getitem__))
             elif name.startswith("[resource-drop]"):
-                imports.append(wasmtime.Func(store, wasmtime.FuncType([i32], []), self._resource_drop))
+                imports.append(wasmtime.Func(store, wasmtime.FuncType([i32], []), resource_drop))
             else:
                 raise RuntimeError(f"core.wasm imports {item.module}::{name}, which this host does not give")
         instance = wasmtime.Instance(store, module, imports)
@@ -123,19 +137,6 @@ class Core:
         self._i32 = (ctypes.c_int32 * 64).from_address(self._args_at)
         self._i64 = (ctypes.c_int64 * 32).from_address(self._args_at)
         self._realloc = self._raw("cabi_realloc")
-
-    # The resource intrinsics the core imports for the resources it defines.
-    def _resource_new(self, rep: int) -> int:
-        handle = self._next
-        self._next += 1
-        self._made[handle] = rep
-        return handle
-
-    def _resource_rep(self, handle: int) -> int:
-        return self._made[handle]
-
-    def _resource_drop(self, handle: int) -> None:
-        self._made.pop(handle, None)
 
     def memory_bytes(self) -> int:
         return int(ffi.wasmtime_memory_data_size(self._context, self._memory_raw))

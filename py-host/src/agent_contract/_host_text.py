@@ -122,14 +122,17 @@ class _Written:
     instead of walking it again (see `write`). Keeps the container alive so that its id()
     cannot be reused during the write."""
 
-    __slots__ = ("container", "start", "end", "depth", "height", "nodes", "text")
+    __slots__ = ("container", "start", "end", "depth", "height", "nodes", "units", "text")
 
-    def __init__(self, container: Any, start: int, end: int, depth: int, height: int | None, nodes: int) -> None:
+    def __init__(
+        self, container: Any, start: int, end: int, depth: int, height: int | None, nodes: int, units: int
+    ) -> None:
         self.container = container
         self.start, self.end = start, end  # its text is out[start:end]
         self.depth = depth
         self.height = height  # None: it holds a marker, so its text holds at this depth only
         self.nodes = nodes
+        self.units = units  # what the core charges to read it all (`_write`)
         self.text: str | None = None
 
     def fits(self, depth: int, max_depth: int) -> bool:
@@ -142,9 +145,11 @@ class _Written:
 # at most this many steps per reference, and most containers are small and referenced once.
 _REUSED_FROM_NODES: Final = 16
 _NO_REFERENCE: Final = 1 << 30
+# Strings at least this long are remembered, so that one written again is charged as shared.
+_SHARED_STRING_FROM: Final = 256
 
 # The fields of a frame (an open container) in `_write`.
-_ITEMS, _IS_DICT, _CONTAINER, _START, _NODES, _CLEAN, _HEIGHT, _SEPARATE, _REFERS, _DEPTH = range(10)
+_ITEMS, _IS_DICT, _CONTAINER, _START, _NODES, _CLEAN, _HEIGHT, _SEPARATE, _REFERS, _DEPTH, _UNITS = range(11)
 
 
 # The package's own frozen containers (a defined tool, `_tools.Tool`), filled in by `_tools`:
@@ -174,7 +179,11 @@ def write(
       as `!!cycle` (checked first, as JS does): the core reports each only where a rule reads it.
     - Work is bounded by the budget, not by the object graph: past `max_nodes` values or
       `max_chars` characters (a shared container counts each time it is written) the text is
-      `!!large` (INPUT_TOO_LARGE).
+      `!!large` (INPUT_TOO_LARGE). What is written again, a shared container or a long string
+      met before, is also charged as the core charges reading it (a unit per value, a string's
+      and a key's length), within `max_bytes` and 1 Mi more per value of `copies`: a value the
+      core accepts read whole fits, and sharing cannot expand a small value into text many
+      times the limit (JS reads a shared value in place; Python must write it out).
     - A container met again is not walked again: its text is reused when it cannot differ. That
       is when it held no marker and its height still fits under `max_depth`, or, when it held
       depth or cycle markers, at the same depth and with every `!!cycle` inside pointing into
@@ -195,16 +204,19 @@ def _write(value: Any, max_depth: int, max_bytes: int, root_depth: int, copies: 
     ceiling = (_numbers or numbers())[3]
     chars_left = min(copies * max_chars(max_bytes), max_chars(ceiling))
     nodes_left = min(copies * max_nodes(max_bytes), ceiling // 2) if max_values is None else max_values
+    shared_left = min(copies * max_bytes, ceiling) + (1 << 20)
+    units = 0  # charged so far, as the core charges reading the text's values
     out: list[str] = []
     emit = out.append
     written: dict[int, _Written] = {}
+    strings: dict[int, str] = {}  # id of a long string written -> the string (kept alive)
     on_path: dict[int, int] = {}  # id of an open container -> its depth
     # Open containers, innermost last (fields: _ITEMS...): the iterator over its items, is it a
     # dict, the container, index in `out` of its opening bracket, nodes_left then, clean (no
     # marker inside), its height (tallest child's + 1, 0 for none), whether the next item needs
     # a separator, the smallest depth a `!!cycle` inside points at, its depth. The bottom frame
     # is a pseudo container yielding the root value.
-    frames: list[list[Any]] = [[iter((value,)), False, None, 0, 0, True, 0, False, _NO_REFERENCE, root_depth - 1]]
+    frames: list[list[Any]] = [[iter((value,)), False, None, 0, 0, True, 0, False, _NO_REFERENCE, root_depth - 1, 0]]
     while frames:
         frame = frames[-1]
         items, is_dict, need_separator = frame[_ITEMS], frame[_IS_DICT], frame[_SEPARATE]
@@ -219,10 +231,21 @@ def _write(value: Any, max_depth: int, max_bytes: int, root_depth: int, copies: 
                 emit(piece)
                 emit(":")
                 chars_left -= len(piece) + 1
+                units += len(key)
             nodes_left -= 1
+            units += 1
             t = type(item)
             if t is str:
                 piece = encode_basestring(item)
+                n = len(item)
+                units += n
+                if n >= _SHARED_STRING_FROM:
+                    if strings.get(id(item)) is item:
+                        shared_left -= n + 1
+                        if shared_left < 0:
+                            return LARGE
+                    else:
+                        strings[id(item)] = item
             elif item is None:
                 piece = "null"
             elif t is bool:
@@ -248,6 +271,10 @@ def _write(value: Any, max_depth: int, max_bytes: int, root_depth: int, copies: 
                         done.text = "".join(out[done.start : done.end])
                     piece = done.text
                     nodes_left -= done.nodes
+                    units += done.units - 1  # its root was charged above
+                    shared_left -= done.units
+                    if shared_left < 0:
+                        return LARGE
                     if done.height is None:
                         frame[_CLEAN] = False
                     elif done.height + 1 > frame[_HEIGHT]:
@@ -260,7 +287,7 @@ def _write(value: Any, max_depth: int, max_bytes: int, root_depth: int, copies: 
                 else:
                     frame[_SEPARATE] = True
                     items_of = iter(item.items()) if t is dict else iter(item)
-                    frames.append([items_of, t is dict, item, len(out), nodes_left, True, 0, False, _NO_REFERENCE, depth])
+                    frames.append([items_of, t is dict, item, len(out), nodes_left, True, 0, False, _NO_REFERENCE, depth, units])
                     on_path[ident] = depth
                     emit("{" if t is dict else "[")
                     chars_left -= 1
@@ -293,7 +320,8 @@ def _write(value: Any, max_depth: int, max_bytes: int, root_depth: int, copies: 
             nodes = frame[_NODES] - nodes_left
             if nodes >= _REUSED_FROM_NODES and frame[_REFERS] >= depth:
                 height = frame[_HEIGHT] if frame[_CLEAN] else None
-                written[id(container)] = _Written(container, frame[_START], len(out), depth, height, nodes)
+                # Its units: its own value (charged before it opened) and everything inside.
+                written[id(container)] = _Written(container, frame[_START], len(out), depth, height, nodes, units - frame[_UNITS] + 1)
     text = "".join(out)
     if has_surrogates(text):
         text = _SURROGATE.sub(_escape_surrogate, text)

@@ -7,9 +7,9 @@ on every call. This module runs the component's core module directly instead, an
 canonical ABI for the few types the world uses: `string` and `list<u8>` parameters (copied into
 memory the core allocates with `cabi_realloc`), `u32`, a variant of strings (its case as an int,
 then its string), the core's own resources (handles kept here), and `string`, `bool`, `u64` and
-resource results. A call then costs three core calls
-through wasmtime's unchecked entry point (allocate, call, free the reply), about a microsecond
-each. The verdicts are the component's: the same code runs, only the lowering is done here.
+resource results. A call then costs three core calls through wasmtime's unchecked entry point
+(allocate, call, free the reply). The verdicts are the component's: the same code runs, only
+the lowering is done here.
 """
 
 from __future__ import annotations
@@ -140,9 +140,6 @@ class Core:
 
     def memory_bytes(self) -> int:
         return int(ffi.wasmtime_memory_data_size(self._context, self._memory_raw))
-
-    def _base(self) -> int:
-        return _memory_data(self._context_at, self._memory_at)  # type: ignore[no-any-return]
 
     def _raw(self, name: str) -> Callable[[int], None]:
         """A caller of export `name` on the values already in `self._args` (`n` of them)."""

@@ -180,10 +180,10 @@ def write(
     - Work is bounded by the budget, not by the object graph: past `max_nodes` values or
       `max_chars` characters (a shared container counts each time it is written) the text is
       `!!large` (INPUT_TOO_LARGE). What is written again, a shared container or a long string
-      met before, is also charged as the core charges reading it (a unit per value, a string's
-      and a key's length), within `max_bytes` and 1 Mi more per value of `copies`: a value the
-      core accepts read whole fits, and sharing cannot expand a small value into text many
-      times the limit (JS reads a shared value in place; Python must write it out).
+      met before, is also charged as the core charges reading it (a unit per value, a
+      string's and a key's length), within `copies` × `max_bytes` (at most the ceiling) and
+      1 Mi: a value the core accepts read whole fits, and sharing cannot expand a small value
+      into text many times the limit (JS reads a shared value in place; Python writes it out).
     - A container met again is not walked again: its text is reused when it cannot differ. That
       is when it held no marker and its height still fits under `max_depth`, or, when it held
       depth or cycle markers, at the same depth and with every `!!cycle` inside pointing into

@@ -455,7 +455,7 @@ class Gen:
     def maybe(self, d: Any, p: float = 0.1) -> Any:
         if self.chance(p):
             self.tag("lying")
-            return self.lying(d) if isinstance(d, dict) else self.hostile()
+            return self.lying(d) if type(d) is dict else self.hostile()
         return self.hostile() if self.chance(p / 2) else d
 
     def shared_schema(self, large: bool = True) -> Any:
@@ -620,7 +620,7 @@ class Gen:
             content[r.randrange(2)] = r.choice([HostileDict(type="text", text="{}"), self.lying(dict(content[0])), self.hostile()])
         res: dict[str, Any] = {"content": content if self.chance(0.9) else self.value()}
         if self.chance(0.85):
-            res["structuredContent"] = self.maybe(structured, 0.2) if isinstance(structured, dict) else structured
+            res["structuredContent"] = self.maybe(structured, 0.2) if type(structured) is dict else structured
         if self.chance(0.3):
             res["isError"] = r.choice([True, False, "true", self.value()])
         if self.chance(0.1):
@@ -1405,6 +1405,7 @@ def run(
     import pyarrow  # noqa: F401 - imported by the ray classes on their first batch: not their time
     started = time.perf_counter()
     done = generator_faults = 0
+    generator_errors: list[str] = []
     while done < inputs and time.perf_counter() - started < seconds:
         name = names[done % len(names)] if done < len(names) else g.r.choice(names)
         g.tags = []
@@ -1418,6 +1419,12 @@ def run(
         except Boom:
             # The generator's own hostile parts raised while it built the input: not a finding.
             generator_faults += 1
+            done += 1
+            continue
+        except Exception as e:  # noqa: BLE001 - a bug of the generator: reported, the run goes on
+            tb = traceback.extract_tb(e.__traceback__)
+            where = f"{tb[-1].filename.rsplit('/', 1)[-1]}:{tb[-1].lineno}" if tb else "?"
+            generator_errors.append(f"{name}: {type(e).__name__} at {where} seed={seed} input={done}")
             done += 1
             continue
         BadKey.armed = True
@@ -1496,6 +1503,7 @@ def run(
         "max_rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
         "stats": {n: {"calls": s["calls"], "per_mb": s["per_mb"], "slowest": s["slowest"]} for n, s in stats.items()},
         "generator_faults": generator_faults,
+        "generator_errors": generator_errors,
         "called": sorted(CALLED),
         "offered": sorted(OFFERED),
     }
@@ -1507,7 +1515,7 @@ def _run_one(args: tuple[int, int, float]) -> dict[str, Any]:
 
 
 def merge(results: list[dict[str, Any]]) -> dict[str, Any]:
-    out: dict[str, Any] = {"inputs": 0, "escapes": [], "slow": [], "stalls": [], "over_bound": [], "max_wasm_memory": 0,
+    out: dict[str, Any] = {"inputs": 0, "escapes": [], "slow": [], "stalls": [], "over_bound": [], "generator_errors": [], "max_wasm_memory": 0,
                            "max_wasm_memory_at_defaults": 0, "max_wasm_memory_at_defaults_over_1mb": 0, "max_rss_mb": 0.0,
                            "max_per_mb_past_first": (0.0, "", 0, 0),
                            "stats": {}, "called": [], "offered": []}
@@ -1517,6 +1525,7 @@ def merge(results: list[dict[str, Any]]) -> dict[str, Any]:
         out["slow"] += r["slow"]
         out["stalls"] += r["stalls"]
         out["over_bound"] += r["over_bound"]
+        out["generator_errors"] += r["generator_errors"]
         out["max_wasm_memory"] = max(out["max_wasm_memory"], r["max_wasm_memory"])
         for key in ("max_wasm_memory_at_defaults", "max_wasm_memory_at_defaults_over_1mb"):
             out[key] = max(out[key], r[key])
@@ -1541,6 +1550,8 @@ def report(result: dict[str, Any], seconds: float) -> str:
     lines = [
         f"inputs: {result['inputs']} in {seconds:.0f} s",
         f"escapes: {len(result['escapes'])}",
+        f"inputs the generator failed to build (its own bugs, not findings): {len(result['generator_errors'])} "
+        f"{result['generator_errors'][:5]}",
         f"calls over {SLOW:.0f} s per MB ({SLOW:.0f} s on inputs <= 1 MB) in CPU time: {len(result['slow'])}; "
         f"in wall-clock time only (stalls: within it in CPU time): {len(result['stalls'])}",
         f"calls at the default limits leaving their instance past the bound ({_runtime.MEMORY_BOUND // MB} MB on <= 1 MB, "

@@ -38,6 +38,7 @@ def test_short_fuzz_run() -> None:
     )
     assert result["inputs"] >= 1000
     assert result["escapes"] == [], f"seed {seed}: {result['escapes'][:3]}"
+    assert result["generator_errors"] == [], f"seed {seed}: the generator failed: {result['generator_errors'][:3]}"
     if TIME_BOUNDS:
         assert result["slow"] == [], f"seed {seed}: {result['slow'][:3]}"
     assert result["over_bound"] == [], f"seed {seed}: {result['over_bound'][:3]}"

@@ -8,7 +8,7 @@ pub mod describe;
 pub mod table;
 
 use crate::error::{Code, ContractError, Layer, Result};
-use crate::input::options::{OptionSet, Options};
+use crate::input::options::Options;
 use crate::input::{HostValue, Kind};
 use crate::json::{self, Mode};
 use crate::protocol::action::{self, AgentAction};
@@ -17,42 +17,49 @@ use crate::protocol::decision::{self, Decision};
 use crate::tools::contract::{self, ToolDefinition};
 use crate::value::Value;
 
+/// The option set the operation table gives row `$row` (`table::options_of`, at compile time).
+macro_rules! options_of {
+    ($row:literal) => {
+        const { crate::api::table::options_of($row) }
+    };
+}
+
 pub fn parse_agent_action<V: HostValue>(value: &V, options: Option<&V>) -> Result<AgentAction> {
-    action::parse_agent_action(value, &Options::read(options)?)
+    action::parse_agent_action(value, &Options::read_for(options, options_of!("parseAgentAction"))?)
 }
 
 pub fn parse_agent_action_json<O: HostValue>(text: &[u8], options: Option<&O>) -> Result<AgentAction> {
-    action::parse_agent_action_json(text, &Options::read(options)?)
+    action::parse_agent_action_json(text, &Options::read_for(options, options_of!("parseAgentActionJson"))?)
 }
 
 #[cfg(feature = "schema")]
 pub fn define_tool<V: HostValue>(def: &V, options: Option<&V>) -> Result<ToolDefinition> {
-    contract::define_tool(def, &Options::read_for(options, OptionSet::Tool)?)
+    contract::define_tool(def, &Options::read_for(options, options_of!("defineTool"))?)
 }
 
 #[cfg(feature = "schema")]
 pub fn define_tool_json<O: HostValue>(text: &[u8], options: Option<&O>) -> Result<ToolDefinition> {
-    contract::define_tool_json(text, &Options::read_for(options, OptionSet::Tool)?)
+    contract::define_tool_json(text, &Options::read_for(options, options_of!("defineToolJson"))?)
 }
 
 #[cfg(feature = "schema")]
 /// `validateToolInput(tool, input)`: the input (a copy) when it satisfies the tool's
 /// `inputSchema`, else `SCHEMA_MISMATCH` with every issue. See `tools::schema`.
 pub fn validate_tool_input<V: HostValue>(tool: &V, input: &V, options: Option<&V>) -> Result<Value> {
-    crate::tools::input::validate_tool_input(tool, input, &Options::read_for(options, OptionSet::ToolRead)?)
+    crate::tools::input::validate_tool_input(tool, input, &Options::read_for(options, options_of!("validateToolInput"))?)
 }
 
 #[cfg(feature = "schema")]
 /// The same with the input as JSON text.
 pub fn validate_tool_input_json<V: HostValue>(tool: &V, text: &[u8], options: Option<&V>) -> Result<Value> {
-    crate::tools::input::validate_tool_input_json(tool, text, &Options::read_for(options, OptionSet::ToolRead)?)
+    crate::tools::input::validate_tool_input_json(tool, text, &Options::read_for(options, options_of!("validateToolInputJson"))?)
 }
 
 #[cfg(feature = "schema")]
 /// `validate_tool_input_json`'s verdict alone (the bindings' verdict replies): the same
 /// outcome, without building the input's value when the schema allows.
 pub fn check_tool_input_json<V: HostValue>(tool: &V, text: &[u8], options: Option<&V>) -> Result<()> {
-    crate::tools::input::check_tool_input_json(tool, text, &Options::read_for(options, OptionSet::ToolRead)?)
+    crate::tools::input::check_tool_input_json(tool, text, &Options::read_for(options, options_of!("validateToolInputJson"))?)
 }
 
 #[cfg(feature = "schema")]
@@ -69,7 +76,7 @@ pub fn seed(bytes: &[u8]) -> bool {
 }
 
 pub fn preview_action<V: HostValue>(value: &V, options: Option<&V>) -> Value {
-    match Options::read(options) {
+    match Options::read_for(options, options_of!("previewAction")) {
         Ok(options) => crate::protocol::preview::preview_action(value, &options),
         Err(e) => crate::protocol::preview::preview_action_error(&e),
     }
@@ -91,7 +98,7 @@ pub fn each_agent_action<V: HostValue>(
     options: Option<&V>,
     sink: &mut dyn FnMut(Result<AgentAction>),
 ) -> Result<()> {
-    let options = Options::read(options)?;
+    let options = Options::read_for(options, options_of!("parseAgentActions"))?;
     if list.kind() != Kind::Array {
         return Err(ContractError::new(
             Code::FieldType,
@@ -130,7 +137,7 @@ pub fn each_jsonl_action<O: HostValue>(
     options: Option<&O>,
     sink: &mut dyn FnMut(Result<AgentAction>),
 ) -> Result<()> {
-    let options = Options::read(options)?;
+    let options = Options::read_for(options, options_of!("parseAgentActionsJsonl"))?;
     let lines = text.iter().filter(|&&b| b == b'\n').count() + usize::from(text.last().is_some_and(|&b| b != b'\n'));
     if lines > options.limits.max_array_length {
         return Err(too_many_items("the text has", options.limits.max_array_length));
@@ -167,7 +174,7 @@ fn too_many_items(what: &str, max: usize) -> ContractError {
 /// Strict JSON text (RFC 8259 + I-JSON, limits, positions) to its value: the parse layer on its
 /// own, for tool arguments and any other model-produced JSON. Options: the limits.
 pub fn parse_json<O: HostValue>(text: &[u8], options: Option<&O>) -> Result<Value> {
-    let options = Options::read_for(options, OptionSet::Json)?;
+    let options = Options::read_for(options, options_of!("parseJson"))?;
     json::parse(text, Mode::Strict, &options.limits)
 }
 
@@ -176,17 +183,17 @@ pub fn parse_json<O: HostValue>(text: &[u8], options: Option<&O>) -> Result<Valu
 /// core accepted it (see `wire::verdict_text`), so the core neither builds the value nor
 /// writes it back.
 pub fn check_json<O: HostValue>(text: &[u8], options: Option<&O>) -> Result<()> {
-    let options = Options::read_for(options, OptionSet::Json)?;
+    let options = Options::read_for(options, options_of!("parseJson"))?;
     json::check(text, &options.limits)
 }
 
 /// A decision from a host value. Options: the limits and `maxCalls`.
 pub fn parse_decision<V: HostValue>(value: &V, options: Option<&V>) -> Result<Decision> {
-    decision::parse_decision(value, &Options::read_for(options, OptionSet::Decision)?)
+    decision::parse_decision(value, &Options::read_for(options, options_of!("parseDecision"))?)
 }
 
 pub fn parse_decision_json<O: HostValue>(text: &[u8], options: Option<&O>) -> Result<Decision> {
-    decision::parse_decision_json(text, &Options::read_for(options, OptionSet::Decision)?)
+    decision::parse_decision_json(text, &Options::read_for(options, options_of!("parseDecisionJson"))?)
 }
 
 /// A stream assembler (see `stream::assembler`). Options: `maxArgumentsBytes`,
@@ -207,7 +214,7 @@ pub fn not_text<V: HostValue>(value: &V) -> ContractError {
 #[cfg(feature = "schema")]
 /// `createRegistry(tools)`: the registry value `{tools: [...definitions sorted by name]}`.
 pub fn create_registry<V: HostValue>(tools: &V, options: Option<&V>) -> Result<Value> {
-    crate::tools::registry::create_registry(tools, &Options::read_for(options, OptionSet::Tool)?)
+    crate::tools::registry::create_registry(tools, &Options::read_for(options, options_of!("createRegistry"))?)
         .map(crate::tools::registry::registry_value)
 }
 
@@ -227,7 +234,7 @@ pub fn define_policy<V: HostValue>(policy: &V) -> Result<Value> {
 /// `checkToolCall(registry, action, policy)`: the approved call, or the first layer's error.
 /// Options: those of `parseAgentAction` (they apply to the action).
 pub fn check_tool_call<V: HostValue>(registry: &V, action: &V, policy: &V, options: Option<&V>) -> Result<Value> {
-    crate::tools::pipeline::check_tool_call(registry, action, policy, &Options::read(options)?)
+    crate::tools::pipeline::check_tool_call(registry, action, policy, &Options::read_for(options, options_of!("checkToolCall"))?)
 }
 
 #[cfg(feature = "schema")]
@@ -259,7 +266,7 @@ pub enum Provider {
 /// `normalizeToolResult(tool, value)`: always a tool result, unless the tool or the options are
 /// invalid. Options: the limits (for the value).
 pub fn normalize_tool_result<V: HostValue>(tool: &V, value: &V, options: Option<&V>) -> Result<Value> {
-    crate::tools::result::normalize_tool_result(tool, value, &Options::read_for(options, OptionSet::Json)?)
+    crate::tools::result::normalize_tool_result(tool, value, &Options::read_for(options, options_of!("normalizeToolResult"))?)
 }
 
 #[cfg(feature = "schema")]
@@ -338,46 +345,46 @@ pub fn standard_json_schema<V: HostValue>(schema: &V, target: &V) -> Result<Valu
 
 /// `parseAgentMessage(value, options?)`: the message with its known fields.
 pub fn parse_agent_message<V: HostValue>(value: &V, options: Option<&V>) -> Result<Value> {
-    crate::session::message::parse_agent_message(value, &Options::read_for(options, OptionSet::Session)?)
+    crate::session::message::parse_agent_message(value, &Options::read_for(options, options_of!("parseAgentMessage"))?)
 }
 
 pub fn parse_agent_message_json<O: HostValue>(text: &[u8], options: Option<&O>) -> Result<Value> {
-    crate::session::message::parse_agent_message_json(text, &Options::read_for(options, OptionSet::Session)?)
+    crate::session::message::parse_agent_message_json(text, &Options::read_for(options, options_of!("parseAgentMessageJson"))?)
 }
 
 /// `parseToolResult(value, options?)`: `{content, details?, terminate?}`.
 pub fn parse_tool_result<V: HostValue>(value: &V, options: Option<&V>) -> Result<Value> {
-    crate::session::tool_result::parse_tool_result(value, &Options::read_for(options, OptionSet::Session)?)
+    crate::session::tool_result::parse_tool_result(value, &Options::read_for(options, options_of!("parseToolResult"))?)
 }
 
 /// `parseSessionEntry(value, options?)`: one entry, on its own (the rules between entries are
 /// `checkSession`'s).
 pub fn parse_session_entry<V: HostValue>(value: &V, options: Option<&V>) -> Result<Value> {
-    crate::session::entry::parse_session_entry(value, &Options::read_for(options, OptionSet::Session)?)
+    crate::session::entry::parse_session_entry(value, &Options::read_for(options, options_of!("parseSessionEntry"))?)
 }
 
 /// `checkSession(text, options?)`: the report `{ok, entries, problems, roots, leaves}`; an error
 /// only for invalid options.
 pub fn check_session<O: HostValue>(text: &[u8], options: Option<&O>) -> Result<Value> {
-    Ok(crate::session::check::check_session(text, &Options::read_for(options, OptionSet::Session)?))
+    Ok(crate::session::check::check_session(text, &Options::read_for(options, options_of!("checkSession"))?))
 }
 
 /// `readSession(text, options?)`: `{header, entries, roots, leaves}`, or the first problem.
 pub fn read_session<O: HostValue>(text: &[u8], options: Option<&O>) -> Result<Value> {
-    crate::session::check::read_session(text, &Options::read_for(options, OptionSet::Session)?).map(|s| s.into_value())
+    crate::session::check::read_session(text, &Options::read_for(options, options_of!("readSession"))?).map(|s| s.into_value())
 }
 
 /// `querySession(text, query, options?)`: the session read as `readSession` does, then one tree
 /// query: `{branch: id}`, `{children: id}` or `{context: leafId}`.
 pub fn query_session<V: HostValue>(text: &[u8], query: &V, options: Option<&V>) -> Result<Value> {
-    let options = Options::read_for(options, OptionSet::Session)?;
+    let options = Options::read_for(options, options_of!("querySession"))?;
     crate::session::check::read_session(text, &options)?.query(query)
 }
 
 #[cfg(feature = "schema")]
 /// `fromSeedTool(def, {permissions}, options?)`: a seed `ToolDefinition` as a tool contract.
 pub fn from_seed_tool<V: HostValue>(def: &V, extra: &V, options: Option<&V>) -> Result<Value> {
-    crate::session::seed_tool::from_seed_tool(def, extra, &Options::read(options)?).map(|t| t.into_value())
+    crate::session::seed_tool::from_seed_tool(def, extra, &Options::read_for(options, options_of!("fromSeedTool"))?).map(|t| t.into_value())
 }
 
 #[cfg(feature = "schema")]
@@ -388,7 +395,7 @@ pub fn to_seed_tool<V: HostValue>(tool: &V) -> Result<Value> {
 
 /// `createSessionChecker(options?)`: the incremental session reader (`session::check::SessionReader`).
 pub fn create_session_reader<V: HostValue>(options: Option<&V>) -> Result<crate::session::check::SessionReader> {
-    Ok(crate::session::check::SessionReader::new(&Options::read_for(options, OptionSet::Session)?))
+    Ok(crate::session::check::SessionReader::new(&Options::read_for(options, options_of!("createSessionChecker"))?))
 }
 
 // ACP prompt admission and lifecycle:
@@ -560,17 +567,17 @@ pub fn rpc_session_observe<V: HostValue>(
 
 /// `parseAgentEvent(value, options?)`: the event with its known fields.
 pub fn parse_agent_event<V: HostValue>(value: &V, options: Option<&V>) -> Result<Value> {
-    crate::session::event::parse_agent_event(value, &Options::read_for(options, OptionSet::Session)?)
+    crate::session::event::parse_agent_event(value, &Options::read_for(options, options_of!("parseAgentEvent"))?)
 }
 
 /// `checkEventSequence(events, options?)`: the checked events, or the first problem.
 pub fn check_event_sequence<V: HostValue>(events: &V, options: Option<&V>) -> Result<Value> {
-    crate::session::sequence::check_event_sequence(events, &Options::read_for(options, OptionSet::Session)?)
+    crate::session::sequence::check_event_sequence(events, &Options::read_for(options, options_of!("checkEventSequence"))?)
 }
 
 /// `checkSessionResponse(value, options?)`: the checked response, or the first problem.
 pub fn check_session_response<V: HostValue>(value: &V, options: Option<&V>) -> Result<Value> {
-    crate::session::response::check_session_response(value, &Options::read_for(options, OptionSet::Session)?)
+    crate::session::response::check_session_response(value, &Options::read_for(options, options_of!("checkSessionResponse"))?)
 }
 
 // The protocol as JSON Schema.
@@ -586,13 +593,13 @@ pub fn protocol_schemas() -> Value {
 #[cfg(feature = "schema")]
 /// `defineTool(def, options)` as a handle.
 pub fn compile_tool<V: HostValue>(def: &V, options: Option<&V>) -> Result<crate::tools::handle::ToolHandle> {
-    crate::tools::handle::ToolHandle::define(def, &Options::read_for(options, OptionSet::Tool)?)
+    crate::tools::handle::ToolHandle::define(def, &Options::read_for(options, options_of!("defineTool"))?)
 }
 
 #[cfg(feature = "schema")]
 /// `defineToolJson(text, options)` as a handle.
 pub fn compile_tool_json<O: HostValue>(text: &[u8], options: Option<&O>) -> Result<crate::tools::handle::ToolHandle> {
-    crate::tools::handle::ToolHandle::define_json(text, &Options::read_for(options, OptionSet::Tool)?)
+    crate::tools::handle::ToolHandle::define_json(text, &Options::read_for(options, options_of!("defineToolJson"))?)
 }
 
 #[cfg(feature = "schema")]
@@ -602,7 +609,7 @@ pub fn handle_validate_input<V: HostValue>(
     input: &V,
     options: Option<&V>,
 ) -> Result<Value> {
-    handle.validate_input(input, &Options::read_for(options, OptionSet::ToolRead)?)
+    handle.validate_input(input, &Options::read_for(options, options_of!("validateToolInput"))?)
 }
 
 #[cfg(feature = "schema")]
@@ -612,7 +619,7 @@ pub fn handle_validate_input_json<O: HostValue>(
     text: &[u8],
     options: Option<&O>,
 ) -> Result<Value> {
-    handle.validate_input_json(text, &Options::read_for(options, OptionSet::ToolRead)?)
+    handle.validate_input_json(text, &Options::read_for(options, options_of!("validateToolInputJson"))?)
 }
 
 #[cfg(feature = "schema")]
@@ -622,7 +629,7 @@ pub fn handle_check_input_json<O: HostValue>(
     text: &[u8],
     options: Option<&O>,
 ) -> Result<()> {
-    handle.check_input_json(text, &Options::read_for(options, OptionSet::ToolRead)?)
+    handle.check_input_json(text, &Options::read_for(options, options_of!("validateToolInputJson"))?)
 }
 
 #[cfg(feature = "schema")]
@@ -645,7 +652,7 @@ pub fn handle_validate_inputs_each<V: HostValue>(
     options: Option<&V>,
     sink: &mut dyn FnMut(Result<Value>),
 ) -> Result<()> {
-    handle.validate_inputs(inputs, &Options::read_for(options, OptionSet::ToolRead)?, sink)
+    handle.validate_inputs(inputs, &Options::read_for(options, options_of!("validateToolInputs"))?, sink)
 }
 
 #[cfg(feature = "schema")]
@@ -664,13 +671,13 @@ pub fn validate_tool_inputs_each<V: HostValue>(
     options: Option<&V>,
     sink: &mut dyn FnMut(Result<Value>),
 ) -> Result<()> {
-    crate::tools::handle::validate_tool_inputs(tool, inputs, &Options::read_for(options, OptionSet::ToolRead)?, sink)
+    crate::tools::handle::validate_tool_inputs(tool, inputs, &Options::read_for(options, options_of!("validateToolInputs"))?, sink)
 }
 
 #[cfg(feature = "schema")]
 /// `createRegistry(tools, options)` as a handle (`tools::handle::RegistryHandle`).
 pub fn compile_registry<V: HostValue>(tools: &V, options: Option<&V>) -> Result<crate::tools::handle::RegistryHandle> {
-    crate::tools::handle::RegistryHandle::create(tools, &Options::read_for(options, OptionSet::Tool)?)
+    crate::tools::handle::RegistryHandle::create(tools, &Options::read_for(options, options_of!("createRegistry"))?)
 }
 
 #[cfg(feature = "schema")]
@@ -681,7 +688,7 @@ pub fn registry_check_tool_call<V: HostValue>(
     policy: &V,
     options: Option<&V>,
 ) -> Result<Value> {
-    registry.check_tool_call(call, policy, &Options::read(options)?)
+    registry.check_tool_call(call, policy, &Options::read_for(options, options_of!("checkToolCall"))?)
 }
 
 #[cfg(feature = "schema")]
@@ -728,14 +735,14 @@ pub fn parse_decision_json_verdict<O: HostValue>(text: &[u8], options: Option<&O
 /// `checkChatRow(row, options?)`: one row's report `{ok, problems, stats}`. A string row is the
 /// row's JSON text; any other value is the row itself. Fails only on options.
 pub fn check_chat_row<V: HostValue>(row: &V, options: Option<&V>) -> Result<Value> {
-    let options = Options::read(options)?;
+    let options = Options::read_for(options, options_of!("checkChatRow"))?;
     Ok(crate::dataset::chat_row::check_host_row(row, &options, &mut Default::default()))
 }
 
 #[cfg(feature = "schema")]
 /// `checkChatRow` for a row given as JSON text (a string or bytes: the hosts' text argument).
 pub fn check_chat_row_json<O: HostValue>(text: &[u8], options: Option<&O>) -> Result<Value> {
-    let options = Options::read(options)?;
+    let options = Options::read_for(options, options_of!("checkChatRow"))?;
     Ok(crate::dataset::chat_row::check_row_text(text, &options, &mut Default::default()))
 }
 
@@ -743,12 +750,12 @@ pub fn check_chat_row_json<O: HostValue>(text: &[u8], options: Option<&O>) -> Re
 /// `checkChatRows(rows, options?)`: one report per row of a list, the rows' tool schemas compiled
 /// once for the whole batch.
 pub fn check_chat_rows<V: HostValue>(rows: &V, options: Option<&V>) -> Result<Value> {
-    crate::dataset::check_chat_rows(rows, &Options::read(options)?)
+    crate::dataset::check_chat_rows(rows, &Options::read_for(options, options_of!("checkChatRows"))?)
 }
 
 #[cfg(feature = "schema")]
 /// `checkChatRowsJsonl(text, options?)`: one report per line (`{line, ok, problems, stats}`), a
 /// line that is not a row reported as such; the batch never stops at a bad line.
 pub fn check_chat_rows_jsonl<O: HostValue>(text: &[u8], options: Option<&O>) -> Result<Value> {
-    crate::dataset::check_chat_rows_jsonl(text, &Options::read(options)?)
+    crate::dataset::check_chat_rows_jsonl(text, &Options::read_for(options, options_of!("checkChatRowsJsonl"))?)
 }

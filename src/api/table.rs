@@ -43,7 +43,7 @@ pub enum OptionKind {
     Tool,
     /// `Rules` and `names` (reading a defined tool again to validate an input).
     ToolRead,
-    /// The limits (`parseJson`).
+    /// The limits (`parseJson`, `normalizeToolResult`).
     Json,
     /// The limits and `maxCalls`.
     Decision,
@@ -164,6 +164,7 @@ pub fn snake_case(name: &str) -> String {
     out
 }
 
+use crate::input::options::OptionSet;
 use Arg::{Bytes, Name, Registry, Text, Tool, Value};
 use OptionKind as O;
 
@@ -193,7 +194,7 @@ pub const OPERATIONS: &[Operation] = &[
     op("toAnthropicTools", &[Registry], O::None, Reply::Value).schema(),
     op("toMcpTools", &[Registry], O::None, Reply::Value).schema(),
     op("toGeminiTools", &[Registry], O::None, Reply::Value).schema(),
-    op("normalizeToolResult", &[Tool, Value], O::Rules, Reply::Value).schema(),
+    op("normalizeToolResult", &[Tool, Value], O::Json, Reply::Value).schema(),
     op("strictSchemaIssues", &[Value], O::None, Reply::Value).schema(),
     op("geminiSchemaIssues", &[Value], O::None, Reply::Value).schema(),
     op("jsonSchemaForTarget", &[Value, Name], O::None, Reply::Value).schema(),
@@ -273,6 +274,46 @@ pub const OBJECTS: &[Object] = &[
 /// shapes, the errors for arguments that are not text or bytes, the table itself, and the
 /// instance's memory size (the memory policy of a host that cannot read the memory itself).
 pub const HOST_SUPPORT: &[&str] = &["seed", "verdictShapes", "notText", "notBytes", "describe", "memoryBytes"];
+
+/// The option set row `name` reads its options with (`input::options`). The core's functions
+/// read a row's options through this (`api::options_of!`), so the table cannot say one thing and
+/// the core do another. Evaluated at compile time: a name that is no row, or a row whose options
+/// another reader reads (JSON-RPC, admission), does not compile.
+pub const fn options_of(name: &str) -> OptionSet {
+    let mut i = 0;
+    while i < OPERATIONS.len() {
+        let op = &OPERATIONS[i];
+        if same(op.name, name) {
+            return match op.options {
+                OptionKind::Rules => OptionSet::Rules,
+                OptionKind::Tool => OptionSet::Tool,
+                OptionKind::ToolRead => OptionSet::ToolRead,
+                OptionKind::Json => OptionSet::Json,
+                OptionKind::Decision => OptionSet::Decision,
+                OptionKind::Stream => OptionSet::Stream,
+                OptionKind::Session => OptionSet::Session,
+                _ => panic!("this row's options are not read by input::options"),
+            };
+        }
+        i += 1;
+    }
+    panic!("no row of this name")
+}
+
+const fn same(a: &str, b: &str) -> bool {
+    let (a, b) = (a.as_bytes(), b.as_bytes());
+    if a.len() != b.len() {
+        return false;
+    }
+    let mut i = 0;
+    while i < a.len() {
+        if a[i] != b[i] {
+            return false;
+        }
+        i += 1;
+    }
+    true
+}
 
 /// The row of a public name, if any (`safe<Name>` gives its operation's row).
 pub fn find(name: &str) -> Option<&'static Operation> {

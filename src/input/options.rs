@@ -153,12 +153,10 @@ impl Options {
                 ("maxCalls", _) if set == OptionSet::Decision => {
                     options.max_calls = read_count(&item, &path, MAX_CALLS_CEILING)?
                 }
-                ("strict", _) => {
-                    return Err(invalid(
-                        &path,
-                        "strict is not an option of this operation (decisions are always closed)",
-                    ))
+                ("strict", _) if set == OptionSet::Decision => {
+                    return Err(invalid(&path, "strict is not an option of decisions: they are always closed"))
                 }
+                ("strict", _) => return Err(invalid(&path, "strict is not an option of this operation")),
                 ("maxCalls", _) => return Err(invalid(&path, "maxCalls is an option of the decision operations only")),
                 _ => return Err(invalid(&path, format!("unknown option {key:?}"))),
             }

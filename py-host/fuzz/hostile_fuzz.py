@@ -1363,7 +1363,7 @@ def _rss_mb() -> float:
 
 # The input being run, for the memory watchdog: (target, seed, index, tags).
 _current: list[Any] = [None]
-RSS_LIMIT_MB = 6144
+RSS_LIMIT_MB = int(os.environ.get("FUZZ_RSS_LIMIT_MB", "6144"))
 
 
 def _watch_memory() -> None:
@@ -1593,8 +1593,16 @@ def main() -> None:
     if args.procs == 1:
         results = [_run_one(share[0])]
     else:
-        with multiprocessing.get_context("spawn").Pool(args.procs) as pool:
-            results = pool.map(_run_one, share)
+        # A worker that dies (the memory watchdog, the kernel) breaks the pool at once, instead
+        # of leaving `Pool.map` waiting for its share for ever.
+        from concurrent.futures import ProcessPoolExecutor
+        from concurrent.futures.process import BrokenProcessPool
+
+        try:
+            with ProcessPoolExecutor(args.procs, mp_context=multiprocessing.get_context("spawn")) as pool:
+                results = list(pool.map(_run_one, share))
+        except BrokenProcessPool:
+            sys.exit("a worker process ended before its share was done (its message, if any, is above)")
     merged = merge(results)
     print(report(merged, time.perf_counter() - started))
     if merged["escapes"] or merged["slow"] or merged["over_bound"] or uncalled(merged):

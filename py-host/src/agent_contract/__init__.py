@@ -18,7 +18,7 @@ import inspect
 from typing import TYPE_CHECKING, Any, Callable, Optional
 
 from . import _runtime, _types, _verdict
-from ._host_text import UNDEFINED, write
+from ._host_text import UNDEFINED, max_nodes, write
 from ._objects import (
     Assembler,
     NdjsonDecoder,
@@ -311,8 +311,10 @@ def admit_prompt(request: Any, capabilities: Any, options: Any = None) -> Admiss
     decoded `bytes`; or raises ContractError. Each payload crosses back as the canonical base64
     text the core decoded and hashed, beside the pointer of its entry, decoded here by the C
     decoder."""
-    # Written up to the ceiling: the core judges the request by the admission limits.
-    text = write(request, limits_of(None)[0], numbers()[3])
+    # Its strings up to the ceiling: the core judges the request by the admission limits. Its
+    # values as many as the default limits allow: a request is a few values per block, its size
+    # is in its strings, and 32 Mi values (the ceiling's) held as a tree took gigabytes.
+    text = write(request, limits_of(None)[0], numbers()[3], max_values=max_nodes(numbers()[1]))
     decoded = reply(_runtime.call_args("admit-prompt", (text, config(capabilities), options_text(options))))
     plan: AdmissionPlan = unwrap(decoded)
     for pointer, payload in decoded["payloads"]:

@@ -763,11 +763,11 @@ MEMORY_PER_MB_PAST_THE_FIRST = 48
 
 
 def _written_size(parts: tuple[Any, ...]) -> int:
-    """The size of `parts` as the host writes them, up to the ceiling of its budget: for a value
-    `_size` counts as 8 MB. The writer stops past 513 Mi characters or 32 Mi values (at least
-    64 MiB of text), so a value cut there counts 64 MiB: a lower bound, and a time per MB from
-    it an upper bound."""
-    return _size(*parts, budget=MAX_BYTES_CEILING, large=MAX_BYTES_CEILING)
+    """The size of `parts` as the host writes them, for a value `_size` counts as 8 MB: written
+    under an 8 MiB budget, which stops past 65 Mi characters or 9 Mi values (at least 16 MiB of
+    text), so a value cut there counts 16 MiB: a lower bound, and a time per MB from it an upper
+    bound. Not the ceiling's budget: its text alone took this process past 6 GB."""
+    return _size(*parts, budget=8 * MB, large=16 * MB)
 
 
 def _memory_bound(size: int) -> int:

@@ -230,9 +230,7 @@ def test_text_written_again_is_charged_as_the_core_reads_it() -> None:
     # over 6 GB of process memory).
     import tracemalloc
 
-    text = "A" * 1_000_000
-    remembered = {"type": "text", "text": text, "pad": list(range(20))}  # a container written once
-    for prompt in ([{"type": "text", "text": text}] * 1000, [remembered] * 1000):
+    def refused_within_memory(prompt: list[Any]) -> None:
         tracemalloc.start()
         try:
             e = timed_error(ac.admit_prompt, {"sessionId": "s", "prompt": prompt}, {"image": True})
@@ -240,19 +238,16 @@ def test_text_written_again_is_charged_as_the_core_reads_it() -> None:
         finally:
             tracemalloc.stop()
         assert (e.code, e.path) == ("INPUT_TOO_LARGE", "")
-        assert peak < 256 << 20, peak  # the text the ceiling's budget admits, not 1 GB of copies
+        assert peak < 256 << 20, peak  # what the budgets admit, not gigabytes of copies
+
+    text = "A" * 1_000_000
+    remembered = {"type": "text", "text": text, "pad": list(range(20))}  # a container written once
+    refused_within_memory([{"type": "text", "text": text}] * 1000)
+    refused_within_memory([remembered] * 1000)
     # A request of many values (shared containers) is refused at the default limits' count of
     # values, not written up to the ceiling's 32 Mi and held as a tree (over 6 GB).
     grid = [[0] * 1000] * 1000  # 10^6 values; 30 of them fit the shared budget, not the count
-    blocks = [{"type": "text", "text": "x", "_meta": {"grid": grid}}] * 30
-    tracemalloc.start()
-    try:
-        e = timed_error(ac.admit_prompt, {"sessionId": "s", "prompt": blocks}, {"image": True})
-        peak = tracemalloc.get_traced_memory()[1]
-    finally:
-        tracemalloc.stop()
-    assert (e.code, e.path) == ("INPUT_TOO_LARGE", "")
-    assert peak < 256 << 20, peak
+    refused_within_memory([{"type": "text", "text": "x", "_meta": {"grid": grid}}] * 30)
     # The first time is the caller's own text; five more reads of 1 MB fit 4 MiB + 1 Mi, six do
     # not (the core refuses more than 4 MiB read in all anyway: the writer only bounds memory).
     assert write([text] * 6, 128, 4 << 20) == "[" + ",".join(['"' + text + '"'] * 6) + "]"

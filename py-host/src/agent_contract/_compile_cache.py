@@ -2,7 +2,8 @@
 
 Compiling the core takes seconds; loading a compiled artifact takes milliseconds. The
 artifact is kept in the user's cache directory under a key made of the wasm's hash, the
-wasmtime version and the machine, so a rebuilt core or a wasmtime upgrade compiles afresh.
+wasmtime version, the engine's configuration and the machine, so a rebuilt core or a wasmtime
+upgrade compiles afresh.
 Everything here may fail (no cache directory, a read-only one, a corrupt or truncated file,
 another process writing at the same moment): every failure falls back to compiling, and the
 cache is only ever written whole (a temporary file renamed into place).
@@ -47,7 +48,9 @@ def cache_dir() -> Path | None:
 def _key(wasm: bytes) -> str:
     h = hashlib.sha256()
     h.update(wasm)
-    for part in (importlib.metadata.version("wasmtime"), platform.machine(), sys.platform):
+    # "fixed-memory": the engine's configuration (`_core.engine_config`), which wasmtime checks
+    # an artifact against; one compiled under another is compiled afresh.
+    for part in (importlib.metadata.version("wasmtime"), platform.machine(), sys.platform, "fixed-memory"):
         h.update(b"\0" + part.encode())
     return h.hexdigest()[:40]
 

@@ -418,51 +418,62 @@ def _frames(items: list[Any]) -> list[Any]:
     `json.loads` of it is the value it would have written; a batch's reply comes as True."""
     frames: list[Any] = []
     objects: list[dict[str, Any]] = []
-    named: dict[int, tuple[dict[str, Any], Callable[[Any], Any], bool]] = {}
-    last_text: Optional[str] = None  # the previous row parsed: its text, message, copier
-    last_message: Any = None
-    last_copy: Optional[Callable[[Any], Any]] = None
+    # Per object a row names: it, its copier, whether its rows carry a message, and whether
+    # a batch reply is to be linked.
+    named: dict[int, tuple[dict[str, Any], Callable[[Any], Any], bool, bool]] = {}
+    # Per line text met in this reply: its message, parsed once, and its copier (None for a
+    # scalar). Lines of a few kinds repeat (a flood of `[1]` between blank lines).
+    messages: dict[str, tuple[Any, Optional[Callable[[Any], Any]]]] = {}
+    append = frames.append
     line, i, n = 0, 0, len(items)
     while i < n:
         item = items[i]
         if type(item) is dict:
             objects.append(item)
-            frames.append(item)
+            append(item)
             line = item["line"]
             i += 1
             continue
-        k = item[0] if type(item) is list else item
+        run = type(item) is list
+        k = item[0] if run else item
         if k not in named:
             base = objects[k]
-            named[k] = (base, _copier(base), base.get("message") is True)
-        base, copy, parse = named[k]
-        if type(item) is list:  # a run
+            named[k] = (base, _copier(base), base.get("message") is True, base.get("reply") is True and base.get("kind") == "batch")
+        base, copy, parse, link = named[k]
+        if run:
             _, start, text, count, stride = item
-            message = json.loads(text) if parse else None
-            copy_message = _copier(message) if type(message) in (dict, list) else None
             i += 1
         else:
             start, text, count, stride = items[i + 1], items[i + 2], 1, 1
-            # Lines of a few kinds in turn: the previous row's text is copied from its message.
-            if parse and text == last_text and type(last_message) in (dict, list):
-                last_copy = last_copy or _copier(last_message)
-                message, copy_message = last_message, last_copy
-            else:
-                message = last_message = json.loads(text) if parse else None
-                last_text, last_copy, copy_message = text, None, None
             i += 3
+        known = messages.get(text) if parse else None
+        if parse and known is None:
+            message = _parse(text)
+            known = messages[text] = (message, _copier(message) if type(message) in (dict, list) else None)
         for offset in range(start, start + count * stride, stride):
             frame = copy(base)
             line += 1
             frame["text"], frame["line"], frame["offset"] = text, line, offset
-            if parse:
+            if known is not None:
+                message, copy_message = known
                 frame["message"] = message if copy_message is None else copy_message(message)
-            frames.append(link_batch_reply(frame))
+            if link:
+                link_batch_reply(frame)
+            append(frame)
     for frame in objects:
         if frame.get("message") is True:
-            frame["message"] = json.loads(frame["text"])
+            frame["message"] = _parse(frame["text"])
         link_batch_reply(frame)
     return frames
+
+
+# The C scanner json.loads ends in, called directly (json.loads costs ~1 us more a call in
+# Python): the core accepted the text as one I-JSON value, so only JSON whitespace surrounds it.
+_scan = json.JSONDecoder().scan_once
+
+
+def _parse(text: str) -> Any:
+    return _scan(text.strip(" \t\r\n"), 0)[0]
 
 
 def _copier(value: Any) -> Callable[[Any], Any]:

@@ -71,7 +71,7 @@ def compiled() -> tuple[wasmtime.Engine, wasmtime.Module]:
         with _lock:
             if _compiled is None:
                 wasm = resources.files(__package__).joinpath("core.wasm").read_bytes()
-                engine = wasmtime.Engine()
+                engine = wasmtime.Engine(_core.engine_config())
                 _compiled = (engine, load_module(engine, _core.core_module(wasm)))
     return _compiled
 

@@ -9,7 +9,7 @@
  *  the protocol entry raises it, one for a function of LEFT_OUT raises LEFT_OUT_CASES instead. */
 export const PROTOCOL_CASES = 2348;
 /** Cases of fixtures/ whose function is in LEFT_OUT (the full entry runs them). */
-export const LEFT_OUT_CASES = 773;
+export const LEFT_OUT_CASES = 791;
 
 /** The functions of 'agent-contract' that 'agent-contract/protocol' does not have, and why. */
 export const LEFT_OUT = {
@@ -47,6 +47,8 @@ export const LEFT_OUT = {
   checkChatRow: 'validates call arguments against the row\'s tool parameters with the schema engine',
   checkChatRows: 'checkChatRow',
   checkChatRowsJsonl: 'checkChatRow',
+  mcpToolDefinitions: 'MCP tools as tool definitions, for createRegistry',
+  checkMcpToolResult: 'validates structuredContent against the outputSchema with the schema engine',
 };
 
 // The API function a fixture op calls, where it is not the op itself (fixture-runner.mjs).

@@ -23,19 +23,22 @@ export class ContractError extends Error {
 
 const unescapePointer = (segment) => segment.replace(/~1/g, '/').replace(/~0/g, '~');
 
+// Puts `value` at a JSON Pointer the core wrote into `root`.
+function putAt(root, pointer, value) {
+  const segments = pointer.split('/').slice(1).map(unescapePointer);
+  const last = segments.pop();
+  let target = root;
+  for (const segment of segments) target = target[segment];
+  putMember(target, last, value);
+}
+
 // Also the test build's decoder (js-tests/testing-core.mjs), so both paths decode alike.
 export function decode(text) {
   const outcome = JSON.parse(text);
   const pointers = outcome.undefined;
   if (pointers) {
     delete outcome.undefined;
-    for (const pointer of pointers) {
-      const segments = pointer.split('/').slice(1).map(unescapePointer);
-      const last = segments.pop();
-      let target = outcome;
-      for (const segment of segments) target = target[segment];
-      putMember(target, last, undefined);
-    }
+    for (const pointer of pointers) putAt(outcome, pointer, undefined);
   }
   return outcome;
 }
@@ -598,18 +601,14 @@ export function createApi(load, renew, schema = true) {
     classifyJsonRpcJson: { finish: linked },
     internalError: { outcome: (request, error) => done(core.internalError(request, errorFields(error, false))) },
     invalidParams: { outcome: (request, error) => done(core.invalidParams(request, errorFields(error, true))) },
-    // ACP: the plan's entries with a `sha256` (images, audio, blob resources, in that order) get
-    // their decoded payload as `bytes`, a Uint8Array the core hands out once.
+    // ACP: each decoded payload, a Uint8Array the core hands out once, is the `bytes` of the plan
+    // entry whose pointer the reply lists at its index (wire::admission_reply).
     admitPrompt: { outcome: (request, capabilities, options) => {
       const admission = core.admitPrompt(request, capabilities, options);
       try {
         const outcome = done(admission.reply());
-        let i = 0;
-        if (outcome.ok) {
-          for (const key of ['images', 'audio', 'resources']) {
-            for (const entry of outcome.value[key]) if (entry.sha256 !== undefined) entry.bytes = admission.payload(i++);
-          }
-        }
+        if (outcome.ok) outcome.payloads.forEach((at, i) => putAt(outcome.value, `${at}/bytes`, admission.payload(i)));
+        delete outcome.payloads;
         return outcome;
       } finally {
         admission.free();

@@ -598,6 +598,19 @@ export function compareContracts(oldTool: ToolDefinition | ToolDefinitionInput, 
 /** Registries (or catalogs) compared tool by tool; flags permissions newly requested. */
 export function diffCatalogs(oldCatalog: Registry | readonly ToolDefinition[], newCatalog: Registry | readonly ToolDefinition[]): CatalogDiff;
 
+/** A tools/list answer as tool definitions: `tools` for `createRegistry({tools})` (permissions
+ * from each tool's annotations), `at` the pointer of the list in the answer. */
+export function mcpToolDefinitions(listToolsResult: unknown): { tools: unknown; at: '' | '/tools' };
+/** A tools/call result as the core copied it. */
+export interface McpToolResult {
+  content?: JsonValue[];
+  structuredContent?: { [key: string]: JsonValue };
+  isError?: boolean;
+  [key: string]: JsonValue | undefined;
+}
+/** Checks a tools/call result's structuredContent (and its text mirror) against the tool. */
+export function checkMcpToolResult(tool: ToolDefinition | { readonly outputSchema?: unknown }, result: unknown): McpToolResult;
+
 /** Stream assembly: one normalized event (see docs/semantics.md). `sequence` strictly increases. */
 export type StreamEvent =
   | { type: 'start'; sequence: number; itemId: string; callId: string; name: string }
@@ -1142,6 +1155,8 @@ declare const api: {
   toStandardSchema: typeof toStandardSchema;
   compareContracts: typeof compareContracts;
   diffCatalogs: typeof diffCatalogs;
+  mcpToolDefinitions: typeof mcpToolDefinitions;
+  checkMcpToolResult: typeof checkMcpToolResult;
   createAssembler: typeof createAssembler;
   createProviderAssembler: typeof createProviderAssembler;
   assembleProviderStream: typeof assembleProviderStream;

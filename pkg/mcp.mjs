@@ -1,6 +1,8 @@
 // 'agent-contract/mcp': the core's tool contracts where the MCP SDKs and MCP messages need them.
-// A host module over public operations (defineTool, createRegistry, validateToolInput,
-// checkToolCall, parseJson): it decides no verdict. A caller's value is read by the core first
+// A host module over public operations: what an MCP message means (a tools/list answer's
+// definitions, a tools/call result's checks) is the core's (mcpToolDefinitions,
+// checkMcpToolResult); this composes them with defineTool, createRegistry, validateToolInput and
+// checkToolCall, and decides no verdict. A caller's value is read by the core first
 // (validateToolInput against the empty schema answers the core's plain copy, or the core's
 // ContractError for a value with no JSON form), so this code only ever reads plain data.
 // docs/decisions.md, "MCP helpers", has the choices: what is cached, what a mirror is, the
@@ -129,35 +131,6 @@ export function createMcpValidator(options) {
 /** The validator with neutral wording, for `new Client(info, {jsonSchemaValidator})` or a Server. */
 export const jsonSchemaValidator = createMcpValidator();
 
-// The permissions an MCP tool's annotations allow us to assume. Hints come from the server and
-// are not trusted to grant anything: only `readOnlyHint: true` makes a tool read-only, and only
-// `openWorldHint: false` takes `network` away (MCP's defaults are not read-only and open world).
-function permissionsOf(annotations) {
-  const hints = annotations !== null && typeof annotations === 'object' && !Array.isArray(annotations) ? annotations : {};
-  const permissions = [hints.readOnlyHint === true ? 'read' : 'write'];
-  if (hints.openWorldHint !== false) permissions.push('network');
-  return permissions;
-}
-
-// One MCP tool (from tools/list) as a tool definition. Anything that is not an object goes to
-// the core as it is, which refuses it at its pointer.
-function definitionOf(tool) {
-  if (tool === null || typeof tool !== 'object' || Array.isArray(tool)) return tool;
-  const description = typeof tool.description === 'string' ? tool.description
-    : typeof tool.title === 'string' ? tool.title
-      : `The MCP tool ${typeof tool.name === 'string' ? tool.name : ''}`.trim();
-  const definition = {};
-  if (Object.hasOwn(tool, 'name')) definition.name = tool.name;
-  definition.description = description;
-  if (Object.hasOwn(tool, 'inputSchema')) definition.inputSchema = tool.inputSchema;
-  definition.permissions = permissionsOf(tool.annotations);
-  // A member holding null is absent, as for the SDK's pydantic models in Python.
-  if (tool.outputSchema !== undefined && tool.outputSchema !== null) definition.outputSchema = tool.outputSchema;
-  return definition;
-}
-
-const mcpTools = new WeakSet();
-
 function withOptions(options) {
   if (options === undefined || options === null) return MCP_OPTIONS;
   const given = copy(options);
@@ -170,26 +143,21 @@ function withOptions(options) {
  * pointer inside the answer.
  */
 export function fromMcpTools(listToolsResult, options) {
-  const result = copy(listToolsResult);
-  const tools = Array.isArray(result) ? result : result !== null && typeof result === 'object' ? result.tools : result;
-  const definitions = Array.isArray(tools) ? tools.map(definitionOf) : tools;
-  const coreOptions = withOptions(options);
+  const { tools, at } = api.mcpToolDefinitions(listToolsResult);
   let registry;
   try {
-    registry = api.createRegistry({ tools: definitions }, coreOptions);
+    registry = api.createRegistry({ tools }, withOptions(options));
   } catch (error) {
-    throw Array.isArray(result) ? moved(error, '/tools', '') : error;
+    throw moved(error, '/tools', at);
   }
   for (const tool of registry.tools) {
-    if (tool.outputSchema !== undefined && tool.outputSchema !== null) {
+    if (tool.outputSchema !== undefined) {
       try {
         compile(tool.outputSchema, "the tool's outputSchema");
       } catch (error) {
-        const at = Array.isArray(tools) ? tools.findIndex((t) => t !== null && typeof t === 'object' && t.name === tool.name) : -1;
-        throw moved(error, '', `${Array.isArray(result) ? '' : '/tools'}/${at}/outputSchema`);
+        throw moved(error, '', `${at}/${tools.findIndex((t) => t !== null && typeof t === 'object' && t.name === tool.name)}/outputSchema`);
       }
     }
-    mcpTools.add(tool);
   }
   return registry;
 }
@@ -218,50 +186,11 @@ export function checkMcpToolCall(registry, params, policy) {
   return { name: call.tool, arguments: call.input, permissions: call.permissions };
 }
 
-function failure(code, path, message, extra) {
-  return new api.ContractError({ layer: 'schema', code, path, message, retryable: true, ...extra });
-}
-
-// JSON text starts with `{` after its insignificant whitespace: it claims to be an object.
-const OBJECT_TEXT = /^[ \t\n\r]*\{/;
-
 /**
  * Checks a tools/call result against the tool (a tool of fromMcpTools's registry, or any tool
- * definition or MCP tool with an outputSchema): nothing when `isError` is true; else
- * structuredContent is required and must match the outputSchema, and the mirror (the first
- * text block of `content` whose text starts with `{`), when there is one, must parse to the same
- * value. Returns the core's copy of the result.
+ * definition or MCP tool with an outputSchema): the core's row (`tools::mcp`). Returns the core's
+ * copy of the result.
  */
 export function checkMcpToolResult(tool, result) {
-  const definition = mcpTools.has(tool) ? tool : copy(tool);
-  const outputSchema = definition !== null && typeof definition === 'object' ? definition.outputSchema : undefined;
-  const checked = copy(result);
-  if (checked === null || typeof checked !== 'object' || Array.isArray(checked)) {
-    throw failure('FIELD_TYPE', '', 'a tools/call result must be an object');
-  }
-  if (outputSchema === undefined || outputSchema === null || checked.isError === true) return checked;
-  const compiled = compile(outputSchema, "the tool's outputSchema");
-  if (checked.structuredContent === undefined || checked.structuredContent === null) {
-    throw failure('FIELD_MISSING', '/structuredContent', 'the tool has an outputSchema: a result that is not an error must carry structuredContent');
-  }
-  const structured = checked.structuredContent;
-  const out = api.safeValidateToolInput(compiled, structured);
-  if (!out.ok) {
-    throw moved(out.error, '', '/structuredContent', `structuredContent does not match the tool's outputSchema: ${describeFailure(out.error)}`);
-  }
-  const content = Array.isArray(checked.content) ? checked.content : [];
-  const at = content.findIndex((block) => block !== null && typeof block === 'object' && block.type === 'text'
-    && typeof block.text === 'string' && OBJECT_TEXT.test(block.text));
-  if (at >= 0) {
-    const path = `/content/${at}/text`;
-    const parsed = api.safeParseJson(content[at].text);
-    if (!parsed.ok) {
-      throw moved(parsed.error, parsed.error.path, path, `the text block mirroring structuredContent is not JSON: ${parsed.error.message}`);
-    }
-    const same = api.safeValidateToolInput(schemaTool({ const: structured }), parsed.value);
-    if (!same.ok) {
-      throw moved(same.error, '', path, 'the text block mirroring structuredContent parses to a different value');
-    }
-  }
-  return checked;
+  return api.checkMcpToolResult(tool, result);
 }

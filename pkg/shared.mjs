@@ -44,6 +44,8 @@ export const {
   toStandardSchema,
   compareContracts,
   diffCatalogs,
+  mcpToolDefinitions,
+  checkMcpToolResult,
   createAssembler,
   createProviderAssembler,
   assembleProviderStream,

@@ -73,6 +73,35 @@ pub fn outcome_value(result: Result<Value, ContractError>) -> Value {
     }
 }
 
+/// An admission's reply: `{ok: true, value, payloads}`, `payloads` holding for each decoded
+/// payload, in order, the JSON Pointer of the plan entry it belongs to, with its canonical base64
+/// text when `base64` (`[pointer, text]`; else the host is handed the bytes, in the same order).
+/// The host puts each payload where its pointer says, knowing neither the plan's shape nor the
+/// order of its lists. The decoded bytes are returned beside the reply.
+pub fn admission_reply(result: Result<crate::acp::admission::Plan, ContractError>, base64: bool) -> (String, Vec<Vec<u8>>) {
+    let plan = match result {
+        Ok(plan) => plan,
+        Err(e) => return (to_text(&outcome_value(Err(e))), Vec::new()),
+    };
+    let mut bytes = Vec::with_capacity(plan.attachments.len());
+    let payloads = plan
+        .attachments
+        .into_iter()
+        .map(|a| {
+            bytes.push(a.bytes);
+            match base64 {
+                true => Value::Array(vec![Value::String(a.at), Value::String(a.base64)]),
+                false => Value::String(a.at),
+            }
+        })
+        .collect();
+    let mut reply = outcome_value(Ok(plan.value));
+    if let Value::Object(members) = &mut reply {
+        members.push(("payloads".to_owned(), Value::Array(payloads)));
+    }
+    (to_text(&reply), bytes)
+}
+
 /// The reply of an operation whose value, when it succeeds, is the caller's own JSON text
 /// (`parseJson`, `validateToolInputJson`): `{"ok":true}`, with no `value`, or the usual
 /// `{ok: false, error}`. The host parses the text it sent: the core accepted it as exactly one

@@ -297,7 +297,8 @@ fn without_messages(mut report: Value) -> Value {
 }
 
 /// An admission plan as the fixtures write it: every entry with a `sha256` (images, audio,
-/// resources, in that order) gets `bytesHex`, the decoded payload the hosts hand out.
+/// resources, in that order) gets `bytesHex`, the decoded payload the hosts hand out at the
+/// pointer the core gives it.
 fn plan_value(plan: agent_contract::acp::admission::Plan) -> Value {
     let mut payloads = plan.attachments.into_iter();
     let mut value = plan.value;
@@ -307,11 +308,13 @@ fn plan_value(plan: agent_contract::acp::admission::Plan) -> Value {
                 continue;
             }
             let Value::Array(entries) = list else { continue };
-            for entry in entries.iter_mut() {
+            for (i, entry) in entries.iter_mut().enumerate() {
                 if entry.get("sha256").is_none() {
                     continue;
                 }
                 let payload = payloads.next().expect("one payload per entry with a sha256");
+                // The pointer the hosts put the payload at names this very entry.
+                assert_eq!(payload.at, format!("/{key}/{i}"));
                 let hex: String = payload.bytes.iter().map(|b| format!("{b:02x}")).collect();
                 assert_eq!(payload.base64, agent_contract::acp::base64::encode(&payload.bytes));
                 if let Value::Object(fields) = entry {
@@ -467,6 +470,8 @@ fn run_args(op: &str, args: Value, options: Option<Value>) -> Value {
         "geminiSchemaIssues" => outcome(api::gemini_schema_issues(&a(0))),
         "compareContracts" => outcome(api::compare_contracts(&a(0), &a(1))),
         "diffCatalogs" => outcome(api::diff_catalogs(&a(0), &a(1))),
+        "mcpToolDefinitions" => outcome(api::mcp_tool_definitions(&a(0))),
+        "checkMcpToolResult" => outcome(api::check_mcp_tool_result(&a(0), &a(1))),
         "fromSeedTool" => outcome(api::from_seed_tool(&a(0), &a(1), opts.as_ref())),
         "toSeedTool" => outcome(api::to_seed_tool(&a(0))),
         "admitPrompt" => outcome(api::admit_prompt(&a(0), &a(1), opts.as_ref()).map(plan_value)),

@@ -327,7 +327,7 @@ fn host_modules_export_their_functions_and_call_only_their_rows() {
         let from = py.find("from . import (").expect("its imports") + "from . import (".len();
         let imported: BTreeSet<String> = py[from..from + py[from..].find(')').unwrap()]
             .split(',')
-            .map(|item| item.trim().to_owned())
+            .map(|item| item.split(" as ").next().unwrap().trim().to_owned())
             .filter(|n| n.starts_with(|c: char| c.is_ascii_lowercase()))
             .map(|n| n.strip_prefix("safe_").map_or(n.clone(), str::to_owned))
             .collect();

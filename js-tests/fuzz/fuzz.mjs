@@ -461,6 +461,7 @@ export function targets(m, r) {
     // The MCP module ('agent-contract/mcp').
     t('createMcpValidator', () => [r.pick([undefined, { role: 'client' }, { role: 'server' }, { role: 'any' }, null, m.value()])], { fn: mcp.createMcpValidator, ...bare }),
     t('jsonSchemaValidator', () => [], { fn: () => mcp.jsonSchemaValidator, ...bare }),
+    t('mcpToolDefinitions', () => [m.mcpToolsList()], bare),
     t('fromMcpTools', () => [m.mcpToolsList(), r.chance(0.7) ? undefined : m.options()[0]], { fn: mcp.fromMcpTools, ...bare }),
     t('checkMcpToolCall', () => [r.chance(0.8) ? mcpRegistry() : m.registry(), m.mcpParams(), r.chance(0.7) ? undefined : m.policy()], { fn: mcp.checkMcpToolCall, ...bare }),
     t('checkMcpToolResult', () => {

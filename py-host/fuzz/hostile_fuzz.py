@@ -1270,6 +1270,12 @@ def _targets() -> dict[str, Callable[[Gen], tuple[tuple[Any, ...], Callable[...,
     t["create_mcp_validator"] = mcp_validator
     t["json_schema_validator"] = lambda g: ((), lambda: acm.json_schema_validator)
     t["from_mcp_tools"] = mcp_tools
+
+    def mcp_definitions(g: Gen) -> Any:
+        answer = g.mcp_tools_list()
+        return (answer,), lambda: ac.mcp_tool_definitions(answer)
+
+    t["mcp_tool_definitions"] = mcp_definitions
     t["check_mcp_tool_call"] = mcp_call
     t["check_mcp_tool_result"] = mcp_result
 

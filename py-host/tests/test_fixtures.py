@@ -175,6 +175,8 @@ ARGS_OPS = {
     "standardJsonSchema": ac.standard_json_schema,
     "compareContracts": ac.compare_contracts,
     "diffCatalogs": ac.diff_catalogs,
+    "mcpToolDefinitions": ac.mcp_tool_definitions,
+    "checkMcpToolResult": ac.check_mcp_tool_result,
     "fromSeedTool": ac.from_seed_tool,
     "toSeedTool": ac.to_seed_tool,
     "methodNotFound": ac.method_not_found,

@@ -117,6 +117,8 @@ BASELINE: dict[str, Callable[[], list[Any]]] = {
     "standard_json_schema": lambda: [{"type": "object"}, "draft-07"],
     "compare_contracts": lambda: [TOOL, TOOL],
     "diff_catalogs": lambda: [[TOOL], [TOOL]],
+    "mcp_tool_definitions": lambda: [{"tools": [{"name": "get-weather", "inputSchema": {"type": "object"}}]}],
+    "check_mcp_tool_result": lambda: [{**TOOL, "outputSchema": {"type": "object"}}, {"content": [], "structuredContent": {}}],
     "create_assembler": lambda: [{}],
     "create_provider_assembler": lambda: ["openai-chat", {}],
     "assemble_provider_stream": lambda: ["openai-chat", SSE, {}],

@@ -196,6 +196,8 @@ impl Capabilities {
 pub struct Attachment {
     /// The block's index in `prompt`.
     pub index: usize,
+    /// The JSON Pointer of its entry in the plan (`/images/0`), where a host puts the bytes.
+    pub at: String,
     pub bytes: Vec<u8>,
     /// The canonical base64 text the bytes were decoded from (it is their only encoding).
     pub base64: String,
@@ -611,7 +613,11 @@ fn plan(session_id: String, text: String, blocks: Vec<Block>, decoded: Vec<Optio
                     ("mimeType".to_owned(), s(b.mime_type.as_deref().unwrap_or(""))),
                 ];
                 entry.extend(digest(&bytes));
-                let att = Attachment { index: b.index, bytes, base64: b.payload.unwrap_or_default() };
+                let at = match b.kind {
+                    BlockType::Image => format!("/images/{}", images.len()),
+                    _ => format!("/audio/{}", audio.len()),
+                };
+                let att = Attachment { index: b.index, at, bytes, base64: b.payload.unwrap_or_default() };
                 if b.kind == BlockType::Image {
                     images.push(Value::Object(entry));
                     image_att.push(att);
@@ -629,7 +635,8 @@ fn plan(session_id: String, text: String, blocks: Vec<Block>, decoded: Vec<Optio
                 match bytes {
                     Some(bytes) => {
                         entry.extend(digest(&bytes));
-                        blob_att.push(Attachment { index: b.index, bytes, base64: b.payload.unwrap_or_default() });
+                        let at = format!("/resources/{}", resources.len());
+                        blob_att.push(Attachment { index: b.index, at, bytes, base64: b.payload.unwrap_or_default() });
                     }
                     None => entry.push(("text".to_owned(), s(b.text.as_deref().unwrap_or("")))),
                 }

@@ -270,6 +270,18 @@ pub fn normalize_tool_result<V: HostValue>(tool: &V, value: &V, options: Option<
 }
 
 #[cfg(feature = "schema")]
+/// `mcpToolDefinitions(answer)`: a `tools/list` answer as the definitions a registry takes.
+pub fn mcp_tool_definitions<V: HostValue>(answer: &V) -> Result<Value> {
+    crate::tools::mcp::tool_definitions(answer)
+}
+
+#[cfg(feature = "schema")]
+/// `checkMcpToolResult(tool, result)`: a `tools/call` result against its tool's `outputSchema`.
+pub fn check_mcp_tool_result<V: HostValue>(tool: &V, result: &V) -> Result<Value> {
+    crate::tools::mcp::check_tool_result(tool, result)
+}
+
+#[cfg(feature = "schema")]
 /// `strictSchemaIssues(schema)`: the list of `{path, keyword, message}` (empty: strict-ready).
 pub fn strict_schema_issues<V: HostValue>(schema: &V) -> Result<Value> {
     schema_issues(schema, crate::tools::projection::strict_schema_issues)

@@ -201,6 +201,9 @@ pub const OPERATIONS: &[Operation] = &[
     op("standardJsonSchema", &[Value, Name], O::None, Reply::Value).schema(),
     op("compareContracts", &[Tool, Tool], O::None, Reply::Value).schema(),
     op("diffCatalogs", &[Registry, Registry], O::None, Reply::Value).schema(),
+    // MCP's tool messages (the host modules `mcp` compose these with the rows above).
+    op("mcpToolDefinitions", &[Value], O::None, Reply::Value).schema(),
+    op("checkMcpToolResult", &[Value, Value], O::None, Reply::Value).schema(),
     op("toStandardSchema", &[Tool], O::None, Reply::Host(&["validateToolInput", "standardJsonSchema"]))
         .schema()
         .only(Hosts::Js),
@@ -360,5 +363,5 @@ pub struct HostModule {
 pub const HOST_MODULES: &[HostModule] = &[HostModule {
     name: "mcp",
     functions: &["createMcpValidator", "jsonSchemaValidator", "fromMcpTools", "checkMcpToolCall", "checkMcpToolResult"],
-    rows: &["defineTool", "validateToolInput", "createRegistry", "definePolicy", "checkToolCall", "parseJson"],
+    rows: &["defineTool", "validateToolInput", "createRegistry", "definePolicy", "checkToolCall", "mcpToolDefinitions", "checkMcpToolResult"],
 }];

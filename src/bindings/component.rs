@@ -244,6 +244,14 @@ impl Guest for Core {
         })())
     }
 
+    fn mcp_tool_definitions(answer: String) -> String {
+        on_config([&answer], |[a]| api::mcp_tool_definitions(&&a))
+    }
+
+    fn check_mcp_tool_result(tool: String, result: String) -> String {
+        on_config([&tool, &result], |[t, r]| api::check_mcp_tool_result(&&t, &&r))
+    }
+
     fn strict_schema_issues(schema: String) -> String {
         on_config([&schema], |[s]| api::strict_schema_issues(&&s))
     }
@@ -358,35 +366,7 @@ impl Guest for Core {
             let ([r, c], o) = (host_values([&request, &capabilities])?, host_options(&options)?);
             api::admit_prompt(&&r, &&c, o.as_ref().as_ref())
         })();
-        match result {
-            Ok(plan) => {
-                // Each payload beside the JSON Pointer of the plan entry it belongs to (the
-                // entries holding a `sha256`, in the plan's order), so the host puts the decoded
-                // bytes there without knowing the plan's shape or the order of its lists.
-                let mut entries = Vec::new();
-                if let Value::Object(members) = &plan.value {
-                    for (key, list) in members {
-                        let Value::Array(items) = list else { continue };
-                        for (i, item) in items.iter().enumerate() {
-                            if matches!(item, Value::Object(fields) if fields.iter().any(|(k, _)| k == "sha256")) {
-                                entries.push(format!("/{}/{i}", key.replace('~', "~0").replace('/', "~1")));
-                            }
-                        }
-                    }
-                }
-                let payloads = entries
-                    .into_iter()
-                    .zip(plan.attachments)
-                    .map(|(at, a)| Value::Array(vec![Value::String(at), Value::String(a.base64)]))
-                    .collect();
-                let mut reply = outcome_value(Ok(plan.value));
-                if let Value::Object(members) = &mut reply {
-                    members.push(("payloads".to_owned(), Value::Array(payloads)));
-                }
-                to_text(&reply)
-            }
-            Err(e) => reply(Err(e)),
-        }
+        crate::wire::admission_reply(result, true).0
     }
 
     fn is_canonical_base64(value: ValueOrText) -> bool {

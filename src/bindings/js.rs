@@ -537,6 +537,12 @@ fn program_data(value: JsValue) -> JsInput {
     JsInput::root(value, Caps::CEILING)
 }
 
+/// A caller's value an operation without options reads under the default limits.
+#[cfg(feature = "schema")]
+fn caller_value(value: JsValue) -> JsInput {
+    JsInput::root(value, Caps::of(&Options::default(), OptionSet::Json))
+}
+
 #[cfg(feature = "schema")]
 #[wasm_bindgen]
 pub fn catalog(registry: JsValue) -> String {
@@ -598,6 +604,18 @@ pub fn compare_contracts(old: JsValue, new: JsValue) -> String {
 #[wasm_bindgen(js_name = diffCatalogs)]
 pub fn diff_catalogs(old: JsValue, new: JsValue) -> String {
     reply(api::diff_catalogs(&program_data(old), &program_data(new)))
+}
+
+#[cfg(feature = "schema")]
+#[wasm_bindgen(js_name = mcpToolDefinitions)]
+pub fn mcp_tool_definitions(answer: JsValue) -> String {
+    reply(api::mcp_tool_definitions(&caller_value(answer)))
+}
+
+#[cfg(feature = "schema")]
+#[wasm_bindgen(js_name = checkMcpToolResult)]
+pub fn check_mcp_tool_result(tool: JsValue, result: JsValue) -> String {
+    reply(api::check_mcp_tool_result(&caller_value(tool), &caller_value(result)))
 }
 
 #[cfg(feature = "schema")]
@@ -918,9 +936,9 @@ impl SessionChecker {
 
 // ACP prompt admission and lifecycle:
 
-/// An admission's reply and its decoded payloads (`admitPrompt` in the package): the reply is
-/// the usual JSON string; `payload(i)` hands the i-th payload (plan order: images, audio, blob
-/// resources) out once, as a `Uint8Array`.
+/// An admission's reply and its decoded payloads (`admitPrompt` in the package): the reply
+/// (`wire::admission_reply`) lists the pointer of each payload's plan entry; `payload(i)` hands
+/// the i-th payload out once, as a `Uint8Array`.
 #[wasm_bindgen]
 pub struct Admission {
     reply: String,
@@ -947,13 +965,8 @@ pub fn admit_prompt(request: JsValue, capabilities: JsValue, options: JsValue) -
         .map_or(MAX_BYTES_CEILING, |o| o.string_cap()) as f64;
     let caps = Caps { string: cap, key: CAP_FLOOR as f64 };
     let result = api::admit_prompt(&JsInput::root(request, caps), &program_data(capabilities), Some(&options));
-    match result {
-        Ok(plan) => Admission {
-            reply: reply(Ok(plan.value)),
-            payloads: plan.attachments.into_iter().map(|a| a.bytes).collect(),
-        },
-        Err(e) => Admission { reply: reply(Err(e)), payloads: Vec::new() },
-    }
+    let (reply, payloads) = crate::wire::admission_reply(result, false);
+    Admission { reply, payloads }
 }
 
 /// `isCanonicalBase64(text)`: a well-formed string's UTF-8; anything else is not base64 text.

@@ -25,13 +25,20 @@ pub fn validate_tool_input<V: HostValue>(tool: &V, input: &V, options: &Options)
 /// `validate_tool_input` does once it has the tool's schema (also a compiled tool's path,
 /// `tools::handle`).
 pub fn check_input<V: HostValue>(compiled: &CompiledSchema, input: &V, options: &Options) -> Result<Value> {
+    let copied = copy_input(input, options)?;
+    validate(compiled, &copied, options.max_issues)?;
+    Ok(copied)
+}
+
+/// A caller's value copied as a tool input is, under the options' limits: members holding
+/// `undefined` kept, the value itself never `undefined`.
+pub fn copy_input<V: HostValue>(input: &V, options: &Options) -> Result<Value> {
     let mut budget = Budget::new(&options.limits);
     let mut copier = Copier { limits: &options.limits, budget: &mut budget, undefined: Undefined::Keep };
     let copied = copier.copy(input, &Path::Root(""), 0)?;
     if matches!(copied, Value::Undefined) {
         return Err(crate::input::not_json("", "undefined"));
     }
-    validate(compiled, &copied, options.max_issues)?;
     Ok(copied)
 }
 

@@ -8,6 +8,7 @@ pub mod gemini;
 // Compiled tools
 pub mod handle;
 pub mod input;
+pub mod mcp;
 pub mod names;
 pub mod pipeline;
 pub mod policy;

@@ -105,6 +105,8 @@ __all__ = [
     "standard_json_schema",
     "compare_contracts",
     "diff_catalogs",
+    "mcp_tool_definitions",
+    "check_mcp_tool_result",
     # Provider streams
     "Assembler",
     "create_assembler",

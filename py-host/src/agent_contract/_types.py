@@ -854,6 +854,8 @@ if TYPE_CHECKING:
         "standard_json_schema",
         "compare_contracts",
         "diff_catalogs",
+        "mcp_tool_definitions",
+        "check_mcp_tool_result",
         "safe_assemble_provider_stream",
         "parse_agent_message",
         "safe_parse_agent_message",
@@ -982,6 +984,15 @@ if TYPE_CHECKING:
 
     def diff_catalogs(old: Any, new: Any) -> dict[str, Any]:
         """Registries (or catalogs) compared tool by tool: `{"change", "tools", "addedPermissions"}`."""
+
+    def mcp_tool_definitions(list_tools_result: Any) -> dict[str, Any]:
+        """A tools/list answer as tool definitions: `{"tools", "at"}`, `tools` for
+        `create_registry({"tools": ...})` (permissions from each tool's annotations), `at` the
+        pointer of the list in the answer."""
+
+    def check_mcp_tool_result(tool: Any, result: Any) -> Any:
+        """A tools/call result checked against its tool's outputSchema (structuredContent and its
+        text mirror); the core's copy of the result, or raises ContractError."""
 
     def safe_assemble_provider_stream(provider: Any, input: Any, options: Optional[AssemblerOptions] = None) -> Outcome[ProviderResponse]: ...
 

@@ -5,15 +5,16 @@ inject, so this module gives the checks as functions over MCP's messages, as dic
 SDK's pydantic models (`ListToolsResult`, `CallToolRequestParams`, `CallToolResult`):
 `from_mcp_tools`, `check_mcp_tool_call`, `check_mcp_tool_result`, and `create_mcp_validator`
 (the TypeScript SDK's `jsonSchemaValidator` shape) for an elicitation answer or any schema an
-MCP peer sent. It composes public functions of `agent_contract` and decides no verdict: a
-caller's value is copied by the core first (`validate_tool_input` against the empty schema), so
-only plain data is read here. docs/decisions.md, "MCP helpers", has the choices.
+MCP peer sent. What an MCP message means (a tools/list answer's definitions, a tools/call
+result's checks) is the core's (`mcp_tool_definitions`, `check_mcp_tool_result`); this module
+composes those with other public functions and decides no verdict: a caller's value is copied
+by the core first (`validate_tool_input` against the empty schema), so only plain data is read
+here. docs/decisions.md, "MCP helpers", has the choices.
 """
 
 from __future__ import annotations
 
 import json
-import re
 import threading
 from collections import OrderedDict
 from typing import Any, Callable, Literal, Optional, TypedDict
@@ -22,11 +23,12 @@ from . import (
     ContractError,
     Registry,
     Tool,
+    check_mcp_tool_result as _check_tool_result,
     check_tool_call,
     create_registry,
     define_policy,
     define_tool,
-    safe_parse_json,
+    mcp_tool_definitions,
     safe_validate_tool_input,
     validate_tool_input,
 )
@@ -198,62 +200,29 @@ json_schema_validator = McpValidator()
 """The validator with neutral error text."""
 
 
-def _permissions(annotations: Any) -> list[str]:
-    """Hints come from the server and grant nothing: only `readOnlyHint: true` makes a tool
-    read-only, only `openWorldHint: false` takes `network` away (MCP's defaults)."""
-    hints = annotations if isinstance(annotations, dict) else {}
-    permissions = ["read" if hints.get("readOnlyHint") is True else "write"]
-    if hints.get("openWorldHint") is not False:
-        permissions.append("network")
-    return permissions
-
-
-def _definition(tool: Any) -> Any:
-    if not isinstance(tool, dict):
-        return tool
-    description = tool.get("description")
-    if not isinstance(description, str):
-        title, name = tool.get("title"), tool.get("name")
-        description = title if isinstance(title, str) else f"The MCP tool {name if isinstance(name, str) else ''}".strip()
-    definition = {
-        "name": tool.get("name"),
-        "description": description,
-        "inputSchema": tool.get("inputSchema"),
-        "permissions": _permissions(tool.get("annotations")),
-    }
-    if "inputSchema" not in tool:
-        del definition["inputSchema"]
-    if "name" not in tool:
-        del definition["name"]
-    if tool.get("outputSchema") is not None:
-        definition["outputSchema"] = tool["outputSchema"]
-    return definition
-
-
 def from_mcp_tools(list_tools_result: Any, options: Optional[dict[str, Any]] = None) -> Registry:
     """A registry from a tools/list answer (`{"tools": [...]}`, a `ListToolsResult`, or the list):
     MCP names, input and output schemas compiled, permissions from the annotations. Raises
     ContractError at the pointer inside the answer."""
-    result = _copy(list_tools_result)
-    tools = result if isinstance(result, list) else result.get("tools") if isinstance(result, dict) else result
-    definitions = [_definition(t) for t in tools] if isinstance(tools, list) else tools
+    answer = mcp_tool_definitions(_plain(list_tools_result))
+    tools, at = answer["tools"], answer["at"]
     core_options: Any = MCP_OPTIONS
     if options is not None:
         given = _copy(options)
         core_options = {**MCP_OPTIONS, **given} if isinstance(given, dict) else given
     try:
-        registry = create_registry({"tools": definitions}, core_options)
+        registry = create_registry({"tools": tools}, core_options)
     except ContractError as error:
-        raise (_moved(error, "/tools", "") if isinstance(result, list) else error) from None
-    for at, tool in enumerate(registry["tools"]):
+        raise _moved(error, "/tools", at) from None
+    for tool in registry["tools"]:
         output_schema = tool.get("outputSchema")
         if output_schema is not None:
             try:
                 _compile(output_schema, "the tool's outputSchema")
             except ContractError as error:
-                names = [t.get("name") if isinstance(t, dict) else None for t in tools] if isinstance(tools, list) else []
-                index = names.index(tool["name"]) if tool["name"] in names else at
-                raise _moved(error, "", f"{'' if isinstance(result, list) else '/tools'}/{index}/outputSchema") from None
+                names = [t.get("name") if isinstance(t, dict) else None for t in tools]
+                index = names.index(tool["name"]) if tool["name"] in names else -1
+                raise _moved(error, "", f"{at}/{index}/outputSchema") from None
     return registry
 
 
@@ -284,51 +253,10 @@ def check_mcp_tool_call(registry: Any, params: Any, policy: Any = None) -> McpCh
     return {"name": call["tool"], "arguments": call["input"], "permissions": list(call["permissions"])}
 
 
-def _failure(code: str, path: str, message: str) -> ContractError:
-    return ContractError("schema", code, path, message, True)
-
-
-# JSON text starts with `{` after its insignificant whitespace: it claims to be an object.
-_OBJECT_TEXT = re.compile(r"[ \t\n\r]*\{")
-
-
 def check_mcp_tool_result(tool: Any, result: Any) -> Any:
     """Checks a tools/call result (a dict or `CallToolResult`) against the tool (of
-    `from_mcp_tools`'s registry, a tool definition, or an MCP tool): nothing when `isError` is
-    true; else structuredContent is required and must match the outputSchema, and the mirror
-    (the first text block of `content` whose text starts with `{`), when there is one, must
-    parse to the same value. Returns the core's copy of the result."""
-    definition = _copy(tool)
-    output_schema = definition.get("outputSchema") if isinstance(definition, dict) else None
-    checked = _copy(result)
-    if not isinstance(checked, dict):
-        raise _failure("FIELD_TYPE", "", "a tools/call result must be an object")
-    if output_schema is None or checked.get("isError") is True:
-        return checked
-    compiled = _compile(output_schema, "the tool's outputSchema")
-    structured = checked.get("structuredContent")
-    if structured is None:
-        raise _failure(
-            "FIELD_MISSING",
-            "/structuredContent",
-            "the tool has an outputSchema: a result that is not an error must carry structuredContent",
-        )
-    out = safe_validate_tool_input(compiled, structured)
-    if out["ok"] is False:
-        message = f"structuredContent does not match the tool's outputSchema: {_describe(out['error'])}"
-        raise _moved(out["error"], "", "/structuredContent", message)
-    content = checked.get("content")
-    blocks = content if isinstance(content, list) else []
-    for at, block in enumerate(blocks):
-        text = block.get("text") if isinstance(block, dict) and block.get("type") == "text" else None
-        if isinstance(text, str) and _OBJECT_TEXT.match(text):
-            path = f"/content/{at}/text"
-            parsed = safe_parse_json(text)
-            if parsed["ok"] is False:
-                error = parsed["error"]
-                raise _moved(error, error.path, path, f"the text block mirroring structuredContent is not JSON: {error.message}")
-            same = safe_validate_tool_input(_schema_tool({"const": structured}), parsed["value"])
-            if same["ok"] is False:
-                raise _moved(same["error"], "", path, "the text block mirroring structuredContent parses to a different value")
-            break
-    return checked
+    `from_mcp_tools`'s registry, a tool definition, or an MCP tool): the core's
+    `check_mcp_tool_result` (nothing when `isError` is true; else structuredContent is required
+    and must match the outputSchema, and its text mirror, when there is one, must parse to the
+    same value). Returns the core's copy of the result."""
+    return _check_tool_result(_plain(tool), _plain(result))

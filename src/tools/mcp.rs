@@ -1,0 +1,195 @@
+//! MCP's tool messages read as tool contracts: a `tools/list` answer as the definitions a
+//! registry takes, and a `tools/call` result checked against its tool's `outputSchema`. The
+//! hosts' MCP modules (`pkg/mcp.mjs`, `agent_contract.mcp`) compose these with the other rows;
+//! every decision about an MCP message is made here, once.
+
+use crate::error::{Code, ContractError, Layer, Result};
+use crate::input::options::Options;
+use crate::input::HostValue;
+use crate::tools::names::NameRule;
+use crate::tools::{contract, input};
+use crate::value::Value;
+
+/// The options that make a tool an MCP tool: any MCP name, `format` asserted (as the SDKs'
+/// default validators, Ajv with ajv-formats, do).
+fn mcp_options() -> Options {
+    Options { names: Some(NameRule::Mcp), formats: Some(true), ..Options::default() }
+}
+
+fn s(text: &str) -> Value {
+    Value::String(text.to_owned())
+}
+
+/// A member that is present and neither undefined nor null.
+fn given<'v>(value: &'v Value, key: &str) -> Option<&'v Value> {
+    value.get(key).filter(|v| !matches!(v, Value::Undefined | Value::Null))
+}
+
+/// `mcpToolDefinitions(answer)`: a `tools/list` answer (`{tools: [...]}`, or the list itself) as
+/// `{tools, at}`: `tools` what `createRegistry({tools})` takes (each MCP tool as a definition,
+/// anything else as it was, for the registry to refuse at its pointer) and `at` the pointer of
+/// the list in the answer (`""` or `"/tools"`), to which a host moves the registry's `/tools`.
+pub fn tool_definitions<V: HostValue>(answer: &V) -> Result<Value> {
+    let answer = input::copy_input(answer, &Options::default())?;
+    let (tools, at) = match answer {
+        Value::Array(_) => (answer, ""),
+        Value::Object(_) => (answer.get("tools").cloned().unwrap_or(Value::Null), "/tools"),
+        other => (other, "/tools"),
+    };
+    let tools = match tools {
+        Value::Array(items) => Value::Array(items.into_iter().map(definition).collect()),
+        other => other,
+    };
+    Ok(Value::Object(vec![("tools".to_owned(), tools), ("at".to_owned(), s(at))]))
+}
+
+/// One MCP tool as a tool definition: its name and schemas as they are, a description (its
+/// own, else its title, else one made from its name), and the permissions its annotations let
+/// us assume. Hints come from the server and grant nothing: only `readOnlyHint: true` makes a
+/// tool read-only, and only `openWorldHint: false` takes `network` away (MCP's defaults are
+/// not read-only and open world). An `outputSchema` holding null or undefined is absent.
+fn definition(tool: Value) -> Value {
+    if !matches!(tool, Value::Object(_)) {
+        return tool;
+    }
+    let text = |key: &str| match tool.get(key) {
+        Some(Value::String(t)) => Some(t.clone()),
+        _ => None,
+    };
+    let description = text("description").or_else(|| text("title")).unwrap_or_else(|| {
+        format!("The MCP tool {}", text("name").unwrap_or_default()).trim().to_owned()
+    });
+    let hints = match tool.get("annotations") {
+        Some(hints @ Value::Object(_)) => Some(hints),
+        _ => None,
+    };
+    let hint = |key: &str| hints.and_then(|h| h.get(key));
+    let mut permissions = vec![s(if matches!(hint("readOnlyHint"), Some(Value::Bool(true))) { "read" } else { "write" })];
+    if !matches!(hint("openWorldHint"), Some(Value::Bool(false))) {
+        permissions.push(s("network"));
+    }
+    let mut out = Vec::new();
+    if let Some(name) = tool.get("name") {
+        out.push(("name".to_owned(), name.clone()));
+    }
+    out.push(("description".to_owned(), Value::String(description)));
+    if let Some(schema) = tool.get("inputSchema") {
+        out.push(("inputSchema".to_owned(), schema.clone()));
+    }
+    out.push(("permissions".to_owned(), Value::Array(permissions)));
+    if let Some(schema) = given(&tool, "outputSchema") {
+        out.push(("outputSchema".to_owned(), schema.clone()));
+    }
+    Value::Object(out)
+}
+
+/// A pointer in the message `path` is found at, moved from under `from` to under `to`.
+fn moved(mut e: ContractError, from: &str, to: &str, message: Option<String>) -> ContractError {
+    if e.path == from || e.path.starts_with(&format!("{from}/")) {
+        e.path = format!("{to}{}", &e.path[from.len()..]);
+    }
+    if let Some(message) = message {
+        e.message = message;
+    }
+    e
+}
+
+fn where_(pointer: &str) -> &str {
+    if pointer.is_empty() {
+        "(root)"
+    } else {
+        pointer
+    }
+}
+
+/// One line for a failure, as the SDKs show it: the issues of a `SCHEMA_MISMATCH`, or the code
+/// and place of any other failure.
+pub fn describe_failure(e: &ContractError) -> String {
+    if e.code == Code::SchemaMismatch && !e.issues.is_empty() {
+        let listed: Vec<String> =
+            e.issues.iter().map(|i| format!("{}: {} ({})", where_(&i.path), i.message, i.keyword)).collect();
+        let listed = listed.join("; ");
+        return if e.truncated { format!("{listed}; (more issues not listed)") } else { listed };
+    }
+    format!("{} at {}: {}", e.code.as_str(), where_(&e.path), e.message)
+}
+
+/// `schema` compiled as MCP compiles it (the tool it makes validates against it), or the
+/// failure with its pointer inside the schema and `label` naming the schema.
+fn schema_tool(schema: &Value, label: &str) -> Result<Value> {
+    let tool = Value::Object(vec![
+        ("name".to_owned(), s("mcp_schema")),
+        ("description".to_owned(), s("A JSON Schema an MCP peer sent.")),
+        ("permission".to_owned(), s("read")),
+        ("inputSchema".to_owned(), schema.clone()),
+    ]);
+    contract::define_tool(&&tool, &mcp_options())
+        .map(contract::ToolDefinition::into_value)
+        .map_err(|e| {
+            let message = format!("{label}: {}", e.message);
+            moved(e, "/inputSchema", "", Some(message))
+        })
+}
+
+fn failure(code: Code, path: &str, message: &str) -> ContractError {
+    ContractError::new(code, path, message).in_layer(Layer::Schema)
+}
+
+/// Whether JSON text claims to be an object: `{` after its insignificant whitespace.
+fn claims_object(text: &str) -> bool {
+    text.trim_start_matches([' ', '\t', '\n', '\r']).starts_with('{')
+}
+
+/// `checkMcpToolResult(tool, result)`: a `tools/call` result against its tool (a definition, an
+/// MCP tool or a registry's tool). Nothing more is asked of a result whose `isError` is true or
+/// whose tool has no `outputSchema`; otherwise `structuredContent` is required and must match
+/// the `outputSchema`, and the text block mirroring it (the first text block of `content` whose
+/// text claims to be an object), when there is one, must be JSON of the same value. The result
+/// is the core's copy of `result`.
+pub fn check_tool_result<V: HostValue>(tool: &V, result: &V) -> Result<Value> {
+    let defaults = Options::default();
+    let tool = input::copy_input(tool, &defaults)?;
+    let output_schema = given(&tool, "outputSchema").cloned();
+    let checked = input::copy_input(result, &defaults)?;
+    if !matches!(checked, Value::Object(_)) {
+        return Err(failure(Code::FieldType, "", "a tools/call result must be an object"));
+    }
+    let Some(output_schema) = output_schema else { return Ok(checked) };
+    if matches!(checked.get("isError"), Some(Value::Bool(true))) {
+        return Ok(checked);
+    }
+    let compiled = schema_tool(&output_schema, "the tool's outputSchema")?;
+    let Some(structured) = given(&checked, "structuredContent") else {
+        return Err(failure(
+            Code::FieldMissing,
+            "/structuredContent",
+            "the tool has an outputSchema: a result that is not an error must carry structuredContent",
+        ));
+    };
+    if let Err(e) = input::validate_tool_input(&&compiled, &structured, &defaults) {
+        let message = format!("structuredContent does not match the tool's outputSchema: {}", describe_failure(&e));
+        return Err(moved(e, "", "/structuredContent", Some(message)));
+    }
+    let blocks = match checked.get("content") {
+        Some(Value::Array(blocks)) => blocks.as_slice(),
+        _ => &[],
+    };
+    let mirror = blocks.iter().enumerate().find_map(|(at, block)| match (block.get("type"), block.get("text")) {
+        (Some(Value::String(kind)), Some(Value::String(text))) if kind == "text" && claims_object(text) => Some((at, text)),
+        _ => None,
+    });
+    if let Some((at, text)) = mirror {
+        let path = format!("/content/{at}/text");
+        let parsed = crate::json::parse(text.as_bytes(), crate::json::Mode::Strict, &defaults.limits).map_err(|e| {
+            let message = format!("the text block mirroring structuredContent is not JSON: {}", e.message);
+            let from = e.path.clone();
+            moved(e, &from, &path, Some(message))
+        })?;
+        let same = schema_tool(&Value::Object(vec![("const".to_owned(), structured.clone())]), "the mirror")?;
+        if let Err(e) = input::validate_tool_input(&&same, &&parsed, &defaults) {
+            let message = "the text block mirroring structuredContent parses to a different value".to_owned();
+            return Err(moved(e, "", &path, Some(message)));
+        }
+    }
+    Ok(checked)
+}

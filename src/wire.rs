@@ -73,6 +73,29 @@ pub fn outcome_value(result: Result<Value, ContractError>) -> Value {
     }
 }
 
+/// `{ok: true, value: [...]}` written item by item as `produce` hands them over, each dropped
+/// once written, or `{ok: false, error}` when it fails (before any item: a failure after some is
+/// not one of the producers here). A batch of reports is then never held as values all at once.
+/// Items hold no `undefined`.
+pub fn array_reply(produce: impl FnOnce(&mut dyn FnMut(Value)) -> Result<(), ContractError>) -> String {
+    let mut out = String::from(r#"{"ok":true,"value":["#);
+    let mut first = true;
+    let result = produce(&mut |item| {
+        if !first {
+            out.push(',');
+        }
+        first = false;
+        write_json(&mut out, &item);
+    });
+    match result {
+        Ok(()) => {
+            out.push_str("]}");
+            out
+        }
+        Err(e) => to_text(&outcome_value(Err(e))),
+    }
+}
+
 /// An admission's reply: `{ok: true, value, payloads}`, `payloads` holding for each decoded
 /// payload, in order, the JSON Pointer of the plan entry it belongs to, with its canonical base64
 /// text when `base64` (`[pointer, text]`; else the host is handed the bytes, in the same order).

@@ -202,3 +202,13 @@ test('past 1 MB at the default limits, memory grows at most 48 MiB per MB past t
   assert.ok(lastCallBytes > MEMORY_BOUND, `${lastCallBytes} bytes: the case no longer shows the growth`);
   assert.ok(lastCallBytes <= bound, `the call left its instance at ${lastCallBytes} bytes, over ${bound}`);
 });
+
+test('a report per line or row, as many as maxArrayLength allows, stays within the memory bound', () => {
+  // Written out one by one, never all held as values (~1 KB each: ~80 MB).
+  const lines = ok(() => api.checkChatRowsJsonl('\n'.repeat(65536)));
+  assert.equal(lines.length, 65536);
+  assert.deepEqual(lines[65535].problems.map((p) => p.code), ['ROW_LINE_BLANK']);
+  const rows = ok(() => api.checkChatRows(Array.from({ length: 65536 }, () => [])));
+  assert.equal(rows.length, 65536);
+  assert.equal(rows[0].ok, false);
+});

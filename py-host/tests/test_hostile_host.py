@@ -374,6 +374,10 @@ def test_memory_stays_small_within_the_default_limits() -> None:
         lambda: ac.parse_json("[" + "0," * (1 << 20) + "0]"),
         lambda: ac.parse_agent_action(tool_call([[0] * 65536] * 65536)),
         lambda: ac.parse_agent_action(tool_call(["x" * 1000] * 1000)),
+        # A report per line or row, as many as maxArrayLength allows: written out one by one,
+        # never all held as values (~1 KB each: ~80 MB).
+        lambda: ac.check_chat_rows_jsonl("\n" * 65536),
+        lambda: ac.check_chat_rows([[]] * 65536),
     ]:
         instance = _runtime._instance()  # the one the call runs in
         try:

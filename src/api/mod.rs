@@ -766,6 +766,25 @@ pub fn check_chat_rows<V: HostValue>(rows: &V, options: Option<&V>) -> Result<Va
 }
 
 #[cfg(feature = "schema")]
+/// `check_chat_rows`'s reply text, each report written out as soon as it is made (the bindings'
+/// form: the reports are never all held as values).
+pub fn check_chat_rows_reply<V: HostValue>(rows: &V, options: Option<&V>) -> String {
+    crate::wire::array_reply(|each| {
+        let options = Options::read_for(options, options_of!("checkChatRows"))?;
+        crate::dataset::chat_rows_reports(rows, &options, each)
+    })
+}
+
+#[cfg(feature = "schema")]
+/// `check_chat_rows_jsonl`'s reply text, as `check_chat_rows_reply`.
+pub fn check_chat_rows_jsonl_reply<O: HostValue>(text: &[u8], options: Option<&O>) -> String {
+    crate::wire::array_reply(|each| {
+        let options = Options::read_for(options, options_of!("checkChatRowsJsonl"))?;
+        crate::dataset::chat_rows_jsonl_reports(text, &options, each)
+    })
+}
+
+#[cfg(feature = "schema")]
 /// `checkChatRowsJsonl(text, options?)`: one report per line (`{line, ok, problems, stats}`), a
 /// line that is not a row reported as such; the batch never stops at a bad line.
 pub fn check_chat_rows_jsonl<O: HostValue>(text: &[u8], options: Option<&O>) -> Result<Value> {

@@ -352,12 +352,19 @@ impl Guest for Core {
         }
     }
 
+    // Reports written out one by one (`api::check_chat_rows_reply`).
     fn check_chat_rows(values: String, options: String) -> String {
-        on_value(&values, &options, |v, o| api::check_chat_rows(v, o))
+        match host_value(&values).and_then(|v| Ok((v, host_options(&options)?))) {
+            Ok((v, o)) => api::check_chat_rows_reply(&&v, o.as_ref().as_ref()),
+            Err(e) => reply(Err(e)),
+        }
     }
 
     fn check_chat_rows_jsonl(text: Text, options: String) -> String {
-        on_text(&text, &options, |t, o| api::check_chat_rows_jsonl(t, o))
+        match host_options(&options) {
+            Ok(o) => api::check_chat_rows_jsonl_reply(&text.bytes(), o.as_ref().as_ref()),
+            Err(e) => reply(Err(e)),
+        }
     }
 
     // The ACP edge.

@@ -1329,12 +1329,15 @@ pub fn check_chat_row(row: JsValue, options: JsValue) -> String {
 #[wasm_bindgen(js_name = checkChatRows)]
 pub fn check_chat_rows(rows: JsValue, options: JsValue) -> String {
     let o = CallOptions::read(&options, OptionSet::Rules);
-    reply(api::check_chat_rows(&o.value(rows), Some(&o.input)))
+    api::check_chat_rows_reply(&o.value(rows), Some(&o.input))
 }
 
 #[cfg(feature = "schema")]
 #[wasm_bindgen(js_name = checkChatRowsJsonl)]
 pub fn check_chat_rows_jsonl(text: JsValue, options: JsValue) -> String {
     let o = CallOptions::read(&options, OptionSet::Rules);
-    reply(session_text(&text).and_then(|t| api::check_chat_rows_jsonl(&t, Some(&o.input))))
+    match session_text(&text) {
+        Ok(t) => api::check_chat_rows_jsonl_reply(&t, Some(&o.input)),
+        Err(e) => reply(Err(e)),
+    }
 }

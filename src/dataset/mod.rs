@@ -17,6 +17,14 @@ use chat_row::{RowCheck, Schemas};
 /// `checkChatRows(rows, options)`: one report per element of a list (a string element is that
 /// row's JSON text). The list holds at most `maxArrayLength` rows: every row gets a report.
 pub fn check_chat_rows<V: HostValue>(rows: &V, options: &Options) -> Result<Value> {
+    let mut reports = Vec::new();
+    chat_rows_reports(rows, options, &mut |r| reports.push(r))?;
+    Ok(Value::Array(reports))
+}
+
+/// `checkChatRows`, each report handed to `each` as soon as it is made, in order (a binding
+/// writes it out at once: 65,536 reports held together as values took ~65 MB of wasm memory).
+pub fn chat_rows_reports<V: HostValue>(rows: &V, options: &Options, each: &mut dyn FnMut(Value)) -> Result<()> {
     if rows.kind() != Kind::Array {
         return Err(ContractError::new(
             Code::FieldType,
@@ -29,15 +37,13 @@ pub fn check_chat_rows<V: HostValue>(rows: &V, options: &Options) -> Result<Valu
         return Err(too_many_rows("the list has", options.limits.max_array_length));
     }
     let mut schemas = Schemas::default();
-    let mut reports = Vec::with_capacity(len);
     for i in 0..len {
-        let report = match rows.index(i) {
+        each(match rows.index(i) {
             Ok(row) => chat_row::check_host_row(&row, options, &mut schemas),
             Err(fault) => RowCheck::failed(options, fault.at("")),
-        };
-        reports.push(report);
+        });
     }
-    Ok(Value::Array(reports))
+    Ok(())
 }
 
 /// `checkChatRowsJsonl(text, options)`: one report per line, each with its 1-based `line`. A
@@ -45,12 +51,19 @@ pub fn check_chat_rows<V: HostValue>(rows: &V, options: &Options) -> Result<Valu
 /// goes on. A final line end is allowed; `maxBytes` bounds each line, `maxArrayLength` the
 /// number of lines.
 pub fn check_chat_rows_jsonl(text: &[u8], options: &Options) -> Result<Value> {
+    let mut reports = Vec::new();
+    chat_rows_jsonl_reports(text, options, &mut |r| reports.push(r))?;
+    Ok(Value::Array(reports))
+}
+
+/// `checkChatRowsJsonl`, each report handed to `each` as soon as it is made (as
+/// `chat_rows_reports`).
+pub fn chat_rows_jsonl_reports(text: &[u8], options: &Options, each: &mut dyn FnMut(Value)) -> Result<()> {
     let lines = text.iter().filter(|&&b| b == b'\n').count() + usize::from(text.last().is_some_and(|&b| b != b'\n'));
     if lines > options.limits.max_array_length {
         return Err(too_many_rows("the text has", options.limits.max_array_length));
     }
     let mut schemas = Schemas::default();
-    let mut reports = Vec::with_capacity(lines);
     let mut start = 0;
     let mut line_no = 1usize;
     while start < text.len() {
@@ -71,11 +84,11 @@ pub fn check_chat_rows_jsonl(text: &[u8], options: &Options) -> Result<Value> {
         if let Value::Object(rest) = report {
             members.extend(rest);
         }
-        reports.push(Value::Object(members));
+        each(Value::Object(members));
         start = end + 1;
         line_no += 1;
     }
-    Ok(Value::Array(reports))
+    Ok(())
 }
 
 fn too_many_rows(what: &str, max: usize) -> ContractError {

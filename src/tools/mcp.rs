@@ -56,15 +56,16 @@ fn definition(tool: Value) -> Value {
         Some(Value::String(t)) => Some(t.clone()),
         _ => None,
     };
-    let description = text("description").or_else(|| text("title")).unwrap_or_else(|| {
-        format!("The MCP tool {}", text("name").unwrap_or_default()).trim().to_owned()
-    });
+    let description = text("description")
+        .or_else(|| text("title"))
+        .unwrap_or_else(|| format!("The MCP tool {}", text("name").unwrap_or_default()).trim().to_owned());
     let hints = match tool.get("annotations") {
         Some(hints @ Value::Object(_)) => Some(hints),
         _ => None,
     };
     let hint = |key: &str| hints.and_then(|h| h.get(key));
-    let mut permissions = vec![s(if matches!(hint("readOnlyHint"), Some(Value::Bool(true))) { "read" } else { "write" })];
+    let mut permissions =
+        vec![s(if matches!(hint("readOnlyHint"), Some(Value::Bool(true))) { "read" } else { "write" })];
     if !matches!(hint("openWorldHint"), Some(Value::Bool(false))) {
         permissions.push(s("network"));
     }
@@ -123,12 +124,10 @@ fn schema_tool(schema: &Value, label: &str) -> Result<Value> {
         ("permission".to_owned(), s("read")),
         ("inputSchema".to_owned(), schema.clone()),
     ]);
-    contract::define_tool(&&tool, &mcp_options())
-        .map(contract::ToolDefinition::into_value)
-        .map_err(|e| {
-            let message = format!("{label}: {}", e.message);
-            moved(e, "/inputSchema", "", Some(message))
-        })
+    contract::define_tool(&&tool, &mcp_options()).map(contract::ToolDefinition::into_value).map_err(|e| {
+        let message = format!("{label}: {}", e.message);
+        moved(e, "/inputSchema", "", Some(message))
+    })
 }
 
 fn failure(code: Code, path: &str, message: &str) -> ContractError {
@@ -175,7 +174,9 @@ pub fn check_tool_result<V: HostValue>(tool: &V, result: &V) -> Result<Value> {
         _ => &[],
     };
     let mirror = blocks.iter().enumerate().find_map(|(at, block)| match (block.get("type"), block.get("text")) {
-        (Some(Value::String(kind)), Some(Value::String(text))) if kind == "text" && claims_object(text) => Some((at, text)),
+        (Some(Value::String(kind)), Some(Value::String(text))) if kind == "text" && claims_object(text) => {
+            Some((at, text))
+        }
         _ => None,
     });
     if let Some((at, text)) = mirror {

@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import binascii
 import inspect
-import json
 from typing import TYPE_CHECKING, Any, Callable, Optional
 
 from . import _runtime, _types, _verdict
@@ -48,6 +47,7 @@ from ._wire import (
     call_value,
     collector_paused,
     config,
+    loads,
     not_text,
     options_text,
     outcomes,
@@ -250,6 +250,15 @@ def validate_tool_input(tool: Any, value: Any, options: Any = None) -> Any:
 def validate_tool_input_json(tool: Any, text: Any, options: Any = None) -> Any:
     """The same with the input as strict JSON text (str or bytes)."""
     resource = _compiled(tool)
+    # Text this short is under the default maxBytes whatever its characters (as in
+    # `_verdict.one`): with no options it crosses as it is, as `cross` would send it.
+    if resource is not None and options is None and type(text) is str and len(text) <= (_numbers or numbers())[1] >> 2:
+        try:
+            answer = tool._instance.resource_call("compiled-tool", "validate-json", resource, STR, text, "")
+        except UnicodeEncodeError:  # lone surrogates: `cross` carries the bytes
+            pass
+        else:
+            return loads(text) if answer == '{"ok":true}' else text_value(reply(answer), text)
     max_bytes = max_text_bytes(options)
     snap = snapshot(text, max_bytes)
     if resource is None:
@@ -258,15 +267,6 @@ def validate_tool_input_json(tool: Any, text: Any, options: Any = None) -> Any:
     if snap is None:
         return text_value(not_text(text), snap)
     instance = tool._instance
-    # Text this short is under the default maxBytes whatever its characters (as in
-    # `_verdict.one`): with no options it crosses as it is, as `cross` would send it.
-    if options is None and type(snap) is str and len(snap) <= _numbers[1] >> 2:
-        try:
-            answer = instance.resource_call("compiled-tool", "validate-json", resource, STR, snap, "")
-        except UnicodeEncodeError:  # lone surrogates: `cross` carries the bytes
-            pass
-        else:
-            return json.loads(snap) if answer == '{"ok":true}' else text_value(reply(answer), snap)
     opts = options_text(options)
     sent = stand_in(snap, max_bytes)
     call = lambda case, t: instance.resource_call("compiled-tool", "validate-json", resource, case, t, opts)  # noqa: E731

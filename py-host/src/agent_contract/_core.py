@@ -241,13 +241,15 @@ class Core:
         copy_in = self._text
         string_at = ctypes.string_at
 
+        # What the result is, decided once: nothing, a u64, a resource, a bool or a string.
+        returns = "none" if not results else "u64" if results[0] == "i64" else "resource" if makes else "bool" if post is None else "string"
+        string = returns == "string"
+
         def call(_store: Any, *params: Any) -> Any:
             # Every text is encoded before any is copied in: a str the core cannot take (lone
             # surrogates) raises before the core allocated anything.
-            if str in map(type, params):
-                params = tuple([p.encode("utf-8") if type(p) is str else p for p in params])
             n = 0  # the slot's index times 4 (its first 32-bit integer)
-            for value in params:
+            for value in [p.encode("utf-8") if type(p) is str else p for p in params]:
                 kind = type(value)
                 if kind is bytes:
                     i32[n] = copy_in(value)
@@ -266,19 +268,18 @@ class Core:
             if n != arity * 4:
                 raise TypeError(f"{name} takes {arity} core arguments, given {n // 4}")
             run(n >> 2)
-            if not results:
+            if string:
+                retptr = i32[0] & 0xFFFFFFFF
+                text = string_at(base + words[retptr >> 2], words[(retptr >> 2) + 1]).decode("utf-8")
+                i32[0] = retptr
+                post(1)  # type: ignore[misc]
+                return text
+            if returns == "none":
                 return None
-            if results[0] == "i64":
+            if returns == "u64":
                 return i64[0] & 0xFFFFFFFFFFFFFFFF
-            value = i32[0]
-            if makes:
-                return Handle(self._made.pop(value), dtor)  # type: ignore[arg-type]
-            if post is None:
-                return value != 0
-            retptr = value & 0xFFFFFFFF
-            text = string_at(base + words[retptr >> 2], words[(retptr >> 2) + 1]).decode("utf-8")
-            i32[0] = retptr
-            post(1)
-            return text
+            if returns == "resource":
+                return Handle(self._made.pop(i32[0]), dtor)  # type: ignore[arg-type]
+            return i32[0] != 0
 
         return call

@@ -6,7 +6,6 @@ any thread and must not touch the store). Every verdict is the core's."""
 
 from __future__ import annotations
 
-import json
 import threading
 import weakref
 from typing import Any, AsyncIterable, AsyncIterator, Callable, Iterable, Iterator, Optional
@@ -14,7 +13,7 @@ from typing import Any, AsyncIterable, AsyncIterator, Callable, Iterable, Iterat
 from . import _runtime
 from ._host_text import write
 from ._text import cross, is_text, limit_options, limits_of, numbers, snapshot
-from ._wire import collector_paused, config, not_text, options_text, reply, unwrap
+from ._wire import collector_paused, config, loads, not_text, options_text, reply, unwrap
 from ._types import AssembledResponse, NdjsonFrame, ProviderResponse, RpcObservation, SessionReport, StopReason
 
 
@@ -448,7 +447,7 @@ def _frames(items: list[Any]) -> list[Any]:
             i += 3
         known = messages.get(text) if parse else None
         if parse and known is None:
-            message = _parse(text)
+            message = loads(text)
             known = messages[text] = (message, _copier(message) if type(message) in (dict, list) else None)
         for offset in range(start, start + count * stride, stride):
             frame = copy(base)
@@ -462,18 +461,9 @@ def _frames(items: list[Any]) -> list[Any]:
             append(frame)
     for frame in objects:
         if frame.get("message") is True:
-            frame["message"] = _parse(frame["text"])
+            frame["message"] = loads(frame["text"])
         link_batch_reply(frame)
     return frames
-
-
-# The C scanner json.loads ends in, called directly (json.loads costs ~1 us more a call in
-# Python): the core accepted the text as one I-JSON value, so only JSON whitespace surrounds it.
-_scan = json.JSONDecoder().scan_once
-
-
-def _parse(text: str) -> Any:
-    return _scan(text.strip(" \t\r\n"), 0)[0]
 
 
 def _copier(value: Any) -> Callable[[Any], Any]:

@@ -186,11 +186,7 @@ class _Instance:
         if self.pending_drops:
             self.drain()
         reply: str = self.resource_funcs[resource][method](self.store, handle, *args)
-        chars = 0
-        for a in args:
-            if type(a) is str:
-                chars += len(a)
-        self.checked(chars)
+        self.checked(sum([len(a) for a in args if type(a) is str]))
         return reply
 
 

@@ -12,7 +12,7 @@ from typing import Any, Callable
 
 from . import _runtime
 from ._text import STR, _numbers, numbers, snapshot
-from ._wire import call_text, error, reply, unwrap
+from ._wire import call_text, error, loads, reply, unwrap
 
 _builders: list[Callable[[Any], dict[str, Any]]] = []
 
@@ -60,7 +60,7 @@ def one(export: str, text: Any, options: Any) -> Any:
             pass
         else:
             if answer[0] != "{":
-                return (_builders or builders())[int(answer)](json.loads(text))
+                return (_builders or builders())[int(answer)](loads(text))
             raise error(reply(answer)["error"])
     snap = snapshot(text)
     answer = call_text(export, text if snap is None else snap, options, decode=_raw)
@@ -68,7 +68,7 @@ def one(export: str, text: Any, options: Any) -> Any:
         raise error(answer["error"])
     if answer[0] == "{":
         raise error(reply(answer)["error"])
-    return builders()[int(answer)](json.loads(snap if type(snap) is str else snap.decode("utf-8")))  # type: ignore[union-attr]
+    return builders()[int(answer)](loads(snap if type(snap) is str else snap.decode("utf-8")))  # type: ignore[union-attr]
 
 
 def jsonl(export: str, text: Any, options: Any) -> list[Any]:
@@ -81,10 +81,10 @@ def jsonl(export: str, text: Any, options: Any) -> list[Any]:
     if accepted:
         if type(snap) is str:
             lines = snap.split("\n")
-            values = json.loads("[" + ",".join([lines[i] for i in accepted]) + "]")
+            values = loads("[" + ",".join([lines[i] for i in accepted]) + "]")
         else:  # other lines may not be UTF-8: only the accepted ones are decoded
             parts = snap.split(b"\n")  # type: ignore[union-attr]
-            values = json.loads("[" + ",".join([parts[i].decode("utf-8") for i in accepted]) + "]")
+            values = loads("[" + ",".join([parts[i].decode("utf-8") for i in accepted]) + "]")
         for i, value in zip(accepted, values):
             items[i] = {"ok": True, "value": build[items[i]](value)}
     return [item if type(item) is dict and item.get("ok") else {"ok": False, "error": error(item["error"])} for item in items]

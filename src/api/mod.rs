@@ -23,6 +23,8 @@ macro_rules! options_of {
         const { crate::api::table::options_of($row) }
     };
 }
+// For the bindings too: the option set a binding reads a row's options with is its row's.
+pub(crate) use options_of;
 
 pub fn parse_agent_action<V: HostValue>(value: &V, options: Option<&V>) -> Result<AgentAction> {
     action::parse_agent_action(value, &Options::read_for(options, options_of!("parseAgentAction"))?)

@@ -8,6 +8,7 @@ use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
 use crate::api;
+use crate::api::options_of;
 use crate::error::ContractError;
 use crate::input::limits::MAX_BYTES_CEILING;
 use crate::input::options::{OptionSet, Options};
@@ -429,22 +430,22 @@ fn batch(result: Result<Vec<Result<crate::AgentAction, ContractError>>, Contract
 #[cfg(feature = "testing")]
 #[wasm_bindgen(js_name = parseAgentAction)]
 pub fn parse_agent_action(value: JsValue, options: JsValue) -> String {
-    let o = CallOptions::read(&options, OptionSet::Rules);
+    let o = CallOptions::read(&options, options_of!("parseAgentAction"));
     reply(api::parse_agent_action(&o.value(value), Some(&o.input)).map(|a| a.into_value()))
 }
 
 #[cfg(feature = "testing")]
 #[wasm_bindgen(js_name = parseAgentActionJson)]
 pub fn parse_agent_action_json(text: JsValue, options: JsValue) -> String {
-    let o = CallOptions::read(&options, OptionSet::Rules);
-    reply(with_text(&text, max_bytes(&o, OptionSet::Rules), |t| {
+    let o = CallOptions::read(&options, options_of!("parseAgentActionJson"));
+    reply(with_text(&text, max_bytes(&o, options_of!("parseAgentActionJson")), |t| {
         api::parse_agent_action_json(t, Some(&o.input)).map(|a| a.into_value())
     }))
 }
 
 #[wasm_bindgen(js_name = previewAction)]
 pub fn preview_action(value: JsValue, options: JsValue) -> String {
-    let o = CallOptions::read(&options, OptionSet::Rules);
+    let o = CallOptions::read(&options, options_of!("previewAction"));
     reply(Ok(api::preview_action(&o.value(value), Some(&o.input))))
 }
 
@@ -453,14 +454,14 @@ pub fn preview_action(value: JsValue, options: JsValue) -> String {
 #[cfg(all(feature = "schema", feature = "testing"))]
 #[wasm_bindgen(js_name = defineTool)]
 pub fn define_tool(def: JsValue, options: JsValue) -> String {
-    let o = CallOptions::read(&options, OptionSet::Tool);
+    let o = CallOptions::read(&options, options_of!("defineTool"));
     reply(api::define_tool(&o.value(def), Some(&o.input)).map(|t| t.into_value()))
 }
 
 #[cfg(feature = "testing")]
 #[wasm_bindgen(js_name = parseAgentActions)]
 pub fn parse_agent_actions(list: JsValue, options: JsValue) -> String {
-    let o = CallOptions::read(&options, OptionSet::Rules);
+    let o = CallOptions::read(&options, options_of!("parseAgentActions"));
     batch(api::parse_agent_actions(&o.value(list), Some(&o.input)))
 }
 
@@ -468,7 +469,7 @@ pub fn parse_agent_actions(list: JsValue, options: JsValue) -> String {
 #[cfg(feature = "testing")]
 #[wasm_bindgen(js_name = parseAgentActionsJsonl)]
 pub fn parse_agent_actions_jsonl(text: JsValue, options: JsValue) -> String {
-    let o = CallOptions::read(&options, OptionSet::Rules);
+    let o = CallOptions::read(&options, options_of!("parseAgentActionsJsonl"));
     let text = Text::of(&text);
     batch(match &text {
         Text::Other(v) => Err(api::not_text(&JsInput::root(v.clone(), Caps::FLOOR))),
@@ -479,9 +480,9 @@ pub fn parse_agent_actions_jsonl(text: JsValue, options: JsValue) -> String {
 /// A verdict-only reply (`wire::verdict_text`): on success api.mjs parses the text it holds.
 #[wasm_bindgen(js_name = parseJson)]
 pub fn parse_json(text: JsValue, options: JsValue) -> String {
-    let o = CallOptions::read(&options, OptionSet::Json);
+    let o = CallOptions::read(&options, options_of!("parseJson"));
     verdict_text(
-        with_text(&text, max_bytes(&o, OptionSet::Json), |t| api::check_json(t, Some(&o.input)).map(|()| Value::Null))
+        with_text(&text, max_bytes(&o, options_of!("parseJson")), |t| api::check_json(t, Some(&o.input)).map(|()| Value::Null))
             .map(drop),
     )
 }
@@ -489,15 +490,15 @@ pub fn parse_json(text: JsValue, options: JsValue) -> String {
 #[cfg(feature = "testing")]
 #[wasm_bindgen(js_name = parseDecision)]
 pub fn parse_decision(value: JsValue, options: JsValue) -> String {
-    let o = CallOptions::read(&options, OptionSet::Decision);
+    let o = CallOptions::read(&options, options_of!("parseDecision"));
     reply(api::parse_decision(&o.value(value), Some(&o.input)).map(|d| d.into_value()))
 }
 
 #[cfg(feature = "testing")]
 #[wasm_bindgen(js_name = parseDecisionJson)]
 pub fn parse_decision_json(text: JsValue, options: JsValue) -> String {
-    let o = CallOptions::read(&options, OptionSet::Decision);
-    reply(with_text(&text, max_bytes(&o, OptionSet::Decision), |t| {
+    let o = CallOptions::read(&options, options_of!("parseDecisionJson"));
+    reply(with_text(&text, max_bytes(&o, options_of!("parseDecisionJson")), |t| {
         api::parse_decision_json(t, Some(&o.input)).map(|d| d.into_value())
     }))
 }
@@ -505,7 +506,7 @@ pub fn parse_decision_json(text: JsValue, options: JsValue) -> String {
 #[cfg(feature = "schema")]
 #[wasm_bindgen(js_name = validateToolInput)]
 pub fn validate_tool_input(tool: JsValue, input: JsValue, options: JsValue) -> String {
-    let o = CallOptions::read(&options, OptionSet::ToolRead);
+    let o = CallOptions::read(&options, options_of!("validateToolInput"));
     reply(api::validate_tool_input(&o.value(tool), &o.value(input), Some(&o.input)))
 }
 
@@ -514,10 +515,10 @@ pub fn validate_tool_input(tool: JsValue, input: JsValue, options: JsValue) -> S
 #[cfg(feature = "schema")]
 #[wasm_bindgen(js_name = validateToolInputJson)]
 pub fn validate_tool_input_json(tool: JsValue, text: JsValue, options: JsValue) -> String {
-    let o = CallOptions::read(&options, OptionSet::ToolRead);
+    let o = CallOptions::read(&options, options_of!("validateToolInputJson"));
     let tool = o.value(tool);
     verdict_text(
-        with_text(&text, max_bytes(&o, OptionSet::ToolRead), |t| {
+        with_text(&text, max_bytes(&o, options_of!("validateToolInputJson")), |t| {
             api::check_tool_input_json(&tool, t, Some(&o.input)).map(|()| Value::Null)
         })
         .map(drop),
@@ -558,7 +559,7 @@ pub fn define_policy(policy: JsValue) -> String {
 #[cfg(feature = "schema")]
 #[wasm_bindgen(js_name = checkToolCall)]
 pub fn check_tool_call(registry: JsValue, action: JsValue, policy: JsValue, options: JsValue) -> String {
-    let o = CallOptions::read(&options, OptionSet::Rules);
+    let o = CallOptions::read(&options, options_of!("checkToolCall"));
     let (registry, policy) = (program_data(registry), program_data(policy));
     reply(api::check_tool_call(&registry, &o.value(action), &policy, Some(&o.input)))
 }
@@ -590,7 +591,7 @@ pub fn to_mcp_tools(registry: JsValue) -> String {
 #[cfg(feature = "schema")]
 #[wasm_bindgen(js_name = normalizeToolResult)]
 pub fn normalize_tool_result(tool: JsValue, value: JsValue, options: JsValue) -> String {
-    let o = CallOptions::read(&options, OptionSet::Rules);
+    let o = CallOptions::read(&options, options_of!("normalizeToolResult"));
     reply(api::normalize_tool_result(&o.value(tool), &o.value(value), Some(&o.input)))
 }
 
@@ -651,7 +652,7 @@ impl StreamAssembler {
     /// Invalid options do not throw here: every method then returns the options error.
     #[wasm_bindgen(constructor)]
     pub fn new(options: JsValue) -> StreamAssembler {
-        let o = CallOptions::read(&options, OptionSet::Stream);
+        let o = CallOptions::read(&options, options_of!("createAssembler"));
         StreamAssembler { inner: crate::stream::Assembler::from_options(Some(&o.input)), cap: o.cap }
     }
 
@@ -685,7 +686,7 @@ impl ProviderAssembler {
     /// An unknown provider or invalid options do not throw here: every method returns the error.
     #[wasm_bindgen(constructor)]
     pub fn new(provider: JsValue, options: JsValue) -> ProviderAssembler {
-        let o = CallOptions::read(&options, OptionSet::Stream);
+        let o = CallOptions::read(&options, options_of!("createProviderAssembler"));
         ProviderAssembler {
             inner: crate::stream::provider_stream::ProviderStream::from_host(&o.value(provider), Some(&o.input)),
             cap: o.cap,
@@ -773,7 +774,7 @@ fn push_sse_text(
 /// A whole provider stream: SSE text (a string or `Uint8Array`) or a list of events.
 #[wasm_bindgen(js_name = assembleProviderStream)]
 pub fn assemble_provider_stream(provider: JsValue, input: JsValue, options: JsValue) -> String {
-    let o = CallOptions::read(&options, OptionSet::Stream);
+    let o = CallOptions::read(&options, options_of!("assembleProviderStream"));
     let provider = o.value(provider);
     reply(match Text::of(&input) {
         Text::Other(_) => crate::stream::provider_stream::assemble(&provider, &o.value(input), None, Some(&o.input)),
@@ -830,43 +831,43 @@ fn session_text(text: &JsValue) -> Result<Vec<u8>, ContractError> {
 
 #[wasm_bindgen(js_name = parseAgentMessage)]
 pub fn parse_agent_message(value: JsValue, options: JsValue) -> String {
-    let o = CallOptions::read(&options, OptionSet::Session);
+    let o = CallOptions::read(&options, options_of!("parseAgentMessage"));
     reply(api::parse_agent_message(&o.value(value), Some(&o.input)))
 }
 
 #[wasm_bindgen(js_name = parseAgentMessageJson)]
 pub fn parse_agent_message_json(text: JsValue, options: JsValue) -> String {
-    let o = CallOptions::read(&options, OptionSet::Session);
-    reply(with_text(&text, max_bytes(&o, OptionSet::Session), |t| api::parse_agent_message_json(t, Some(&o.input))))
+    let o = CallOptions::read(&options, options_of!("parseAgentMessageJson"));
+    reply(with_text(&text, max_bytes(&o, options_of!("parseAgentMessageJson")), |t| api::parse_agent_message_json(t, Some(&o.input))))
 }
 
 #[wasm_bindgen(js_name = parseToolResult)]
 pub fn parse_tool_result(value: JsValue, options: JsValue) -> String {
-    let o = CallOptions::read(&options, OptionSet::Session);
+    let o = CallOptions::read(&options, options_of!("parseToolResult"));
     reply(api::parse_tool_result(&o.value(value), Some(&o.input)))
 }
 
 #[wasm_bindgen(js_name = parseSessionEntry)]
 pub fn parse_session_entry(value: JsValue, options: JsValue) -> String {
-    let o = CallOptions::read(&options, OptionSet::Session);
+    let o = CallOptions::read(&options, options_of!("parseSessionEntry"));
     reply(api::parse_session_entry(&o.value(value), Some(&o.input)))
 }
 
 #[wasm_bindgen(js_name = checkSession)]
 pub fn check_session(text: JsValue, options: JsValue) -> String {
-    let o = CallOptions::read(&options, OptionSet::Session);
+    let o = CallOptions::read(&options, options_of!("checkSession"));
     reply(session_text(&text).and_then(|t| api::check_session(&t, Some(&o.input))))
 }
 
 #[wasm_bindgen(js_name = readSession)]
 pub fn read_session(text: JsValue, options: JsValue) -> String {
-    let o = CallOptions::read(&options, OptionSet::Session);
+    let o = CallOptions::read(&options, options_of!("readSession"));
     reply(session_text(&text).and_then(|t| api::read_session(&t, Some(&o.input))))
 }
 
 #[wasm_bindgen(js_name = querySession)]
 pub fn query_session(text: JsValue, query: JsValue, options: JsValue) -> String {
-    let o = CallOptions::read(&options, OptionSet::Session);
+    let o = CallOptions::read(&options, options_of!("querySession"));
     let query = program_data(query);
     reply(session_text(&text).and_then(|t| api::query_session(&t, &query, Some(&o.input))))
 }
@@ -874,7 +875,7 @@ pub fn query_session(text: JsValue, query: JsValue, options: JsValue) -> String 
 #[cfg(feature = "schema")]
 #[wasm_bindgen(js_name = fromSeedTool)]
 pub fn from_seed_tool(def: JsValue, extra: JsValue, options: JsValue) -> String {
-    let o = CallOptions::read(&options, OptionSet::Rules);
+    let o = CallOptions::read(&options, options_of!("fromSeedTool"));
     reply(api::from_seed_tool(&o.value(def), &program_data(extra), Some(&o.input)))
 }
 
@@ -897,7 +898,7 @@ pub struct SessionChecker {
 impl SessionChecker {
     #[wasm_bindgen(constructor)]
     pub fn new(options: JsValue) -> SessionChecker {
-        let o = CallOptions::read(&options, OptionSet::Session);
+        let o = CallOptions::read(&options, options_of!("createSessionChecker"));
         SessionChecker { inner: api::create_session_reader(Some(&o.input)), held: HeldLead::default() }
     }
 
@@ -1282,19 +1283,19 @@ pub fn gemini_schema_issues(schema: JsValue) -> String {
 
 #[wasm_bindgen(js_name = parseAgentEvent)]
 pub fn parse_agent_event(value: JsValue, options: JsValue) -> String {
-    let o = CallOptions::read(&options, OptionSet::Session);
+    let o = CallOptions::read(&options, options_of!("parseAgentEvent"));
     reply(api::parse_agent_event(&o.value(value), Some(&o.input)))
 }
 
 #[wasm_bindgen(js_name = checkEventSequence)]
 pub fn check_event_sequence(events: JsValue, options: JsValue) -> String {
-    let o = CallOptions::read(&options, OptionSet::Session);
+    let o = CallOptions::read(&options, options_of!("checkEventSequence"));
     reply(api::check_event_sequence(&o.value(events), Some(&o.input)))
 }
 
 #[wasm_bindgen(js_name = checkSessionResponse)]
 pub fn check_session_response(value: JsValue, options: JsValue) -> String {
-    let o = CallOptions::read(&options, OptionSet::Session);
+    let o = CallOptions::read(&options, options_of!("checkSessionResponse"));
     reply(api::check_session_response(&o.value(value), Some(&o.input)))
 }
 
@@ -1317,7 +1318,7 @@ pub fn describe() -> String {
 #[cfg(feature = "schema")]
 #[wasm_bindgen(js_name = checkChatRow)]
 pub fn check_chat_row(row: JsValue, options: JsValue) -> String {
-    let o = CallOptions::read(&options, OptionSet::Rules);
+    let o = CallOptions::read(&options, options_of!("checkChatRow"));
     let text = Text::of(&row);
     reply(match &text {
         Text::Other(v) => api::check_chat_row(&o.value(v.clone()), Some(&o.input)),
@@ -1328,14 +1329,14 @@ pub fn check_chat_row(row: JsValue, options: JsValue) -> String {
 #[cfg(feature = "schema")]
 #[wasm_bindgen(js_name = checkChatRows)]
 pub fn check_chat_rows(rows: JsValue, options: JsValue) -> String {
-    let o = CallOptions::read(&options, OptionSet::Rules);
+    let o = CallOptions::read(&options, options_of!("checkChatRows"));
     api::check_chat_rows_reply(&o.value(rows), Some(&o.input))
 }
 
 #[cfg(feature = "schema")]
 #[wasm_bindgen(js_name = checkChatRowsJsonl)]
 pub fn check_chat_rows_jsonl(text: JsValue, options: JsValue) -> String {
-    let o = CallOptions::read(&options, OptionSet::Rules);
+    let o = CallOptions::read(&options, options_of!("checkChatRowsJsonl"));
     match session_text(&text) {
         Ok(t) => api::check_chat_rows_jsonl_reply(&t, Some(&o.input)),
         Err(e) => reply(Err(e)),

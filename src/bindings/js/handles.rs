@@ -16,16 +16,16 @@ impl ToolHandle {
     /// `defineTool(def, options)`; a failure is `reply()`'s error.
     #[wasm_bindgen(constructor)]
     pub fn new(def: JsValue, options: JsValue) -> ToolHandle {
-        let o = CallOptions::read(&options, OptionSet::Tool);
+        let o = CallOptions::read(&options, options_of!("defineTool"));
         ToolHandle { inner: api::compile_tool(&o.value(def), Some(&o.input)) }
     }
 
     /// `defineToolJson(text, options)`.
     #[wasm_bindgen(js_name = fromJson)]
     pub fn from_json(text: JsValue, options: JsValue) -> ToolHandle {
-        let o = CallOptions::read(&options, OptionSet::Tool);
+        let o = CallOptions::read(&options, options_of!("defineToolJson"));
         let mut made = None;
-        let outcome = with_text(&text, max_bytes(&o, OptionSet::Tool), |t| {
+        let outcome = with_text(&text, max_bytes(&o, options_of!("defineToolJson")), |t| {
             made = Some(api::compile_tool_json(t, Some(&o.input))?);
             Ok(Value::Null)
         });
@@ -56,7 +56,7 @@ impl ToolHandle {
     /// the package calls them as it calls the rows.
     #[wasm_bindgen(js_name = validateToolInput)]
     pub fn validate(&self, input: JsValue, options: JsValue) -> String {
-        let o = CallOptions::read(&options, OptionSet::ToolRead);
+        let o = CallOptions::read(&options, options_of!("validateToolInput"));
         reply(match &self.inner {
             Ok(h) => api::handle_validate_input(h, &o.value(input), Some(&o.input)),
             Err(e) => Err(e.clone()),
@@ -66,9 +66,9 @@ impl ToolHandle {
     /// A verdict-only reply, as `validateToolInputJson`.
     #[wasm_bindgen(js_name = validateToolInputJson)]
     pub fn validate_json(&self, text: JsValue, options: JsValue) -> String {
-        let o = CallOptions::read(&options, OptionSet::ToolRead);
+        let o = CallOptions::read(&options, options_of!("validateToolInputJson"));
         verdict_text(
-            with_text(&text, max_bytes(&o, OptionSet::ToolRead), |t| match &self.inner {
+            with_text(&text, max_bytes(&o, options_of!("validateToolInputJson")), |t| match &self.inner {
                 Ok(h) => api::handle_check_input_json(h, t, Some(&o.input)).map(|()| Value::Null),
                 Err(e) => Err(e.clone()),
             })
@@ -78,7 +78,7 @@ impl ToolHandle {
 
     #[wasm_bindgen(js_name = validateToolInputs)]
     pub fn validate_many(&self, inputs: JsValue, options: JsValue) -> String {
-        let o = CallOptions::read(&options, OptionSet::ToolRead);
+        let o = CallOptions::read(&options, options_of!("validateToolInputs"));
         let mut batch = BatchWriter::new();
         let result = match &self.inner {
             Ok(h) => {
@@ -93,7 +93,7 @@ impl ToolHandle {
 /// `validateToolInputs(tool, inputs, options)` for a plain-data tool.
 #[wasm_bindgen(js_name = validateToolInputs)]
 pub fn validate_tool_inputs(tool: JsValue, inputs: JsValue, options: JsValue) -> String {
-    let o = CallOptions::read(&options, OptionSet::ToolRead);
+    let o = CallOptions::read(&options, options_of!("validateToolInputs"));
     let mut batch = BatchWriter::new();
     let result = api::validate_tool_inputs_each(&o.value(tool), &o.value(inputs), Some(&o.input), &mut |item| {
         batch.outcome(item)
@@ -112,7 +112,7 @@ pub struct RegistryHandle {
 impl RegistryHandle {
     #[wasm_bindgen(constructor)]
     pub fn new(tools: JsValue, options: JsValue) -> RegistryHandle {
-        let o = CallOptions::read(&options, OptionSet::Tool);
+        let o = CallOptions::read(&options, options_of!("createRegistry"));
         RegistryHandle { inner: api::compile_registry(&o.value(tools), Some(&o.input)) }
     }
 
@@ -126,7 +126,7 @@ impl RegistryHandle {
 
     #[wasm_bindgen(js_name = checkToolCall)]
     pub fn check_tool_call(&self, action: JsValue, policy: JsValue, options: JsValue) -> String {
-        let o = CallOptions::read(&options, OptionSet::Rules);
+        let o = CallOptions::read(&options, options_of!("checkToolCall"));
         let policy = program_data(policy);
         reply(match &self.inner {
             Ok(h) => api::registry_check_tool_call(h, &o.value(action), &policy, Some(&o.input)),

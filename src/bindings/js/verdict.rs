@@ -9,6 +9,7 @@ use wasm_bindgen::prelude::*;
 
 use super::{max_bytes, reply, with_text, CallOptions, Caps, JsInput, Text};
 use crate::api;
+use crate::api::options_of;
 use crate::error::ContractError;
 use crate::input::options::{OptionSet, Options};
 use crate::protocol::verdict::action_verdict;
@@ -89,7 +90,7 @@ fn of_text(result: Result<u32, ContractError>) -> NotInlined {
 
 #[wasm_bindgen(js_name = parseAgentActionVerdict)]
 pub fn parse_agent_action_verdict(value: JsValue, options: JsValue) -> NotInlined {
-    let o = Opts::read(&options, OptionSet::Rules);
+    let o = Opts::read(&options, options_of!("parseAgentAction"));
     let root = o.mirrored(value);
     let result = api::parse_agent_action_verdict(&root, o.input());
     of_value(&root, result)
@@ -97,13 +98,13 @@ pub fn parse_agent_action_verdict(value: JsValue, options: JsValue) -> NotInline
 
 #[wasm_bindgen(js_name = parseAgentActionJsonVerdict)]
 pub fn parse_agent_action_json_verdict(text: JsValue, options: JsValue) -> NotInlined {
-    let o = Opts::read(&options, OptionSet::Rules);
-    of_text(with_text(&text, o.max_bytes(OptionSet::Rules), |t| api::parse_agent_action_json_verdict(t, o.input())))
+    let o = Opts::read(&options, options_of!("parseAgentActionJson"));
+    of_text(with_text(&text, o.max_bytes(options_of!("parseAgentActionJson")), |t| api::parse_agent_action_json_verdict(t, o.input())))
 }
 
 #[wasm_bindgen(js_name = parseDecisionVerdict)]
 pub fn parse_decision_verdict(value: JsValue, options: JsValue) -> NotInlined {
-    let o = Opts::read(&options, OptionSet::Decision);
+    let o = Opts::read(&options, options_of!("parseDecision"));
     let root = o.mirrored(value);
     let result = api::parse_decision_verdict(&root, o.input());
     of_value(&root, result)
@@ -111,8 +112,8 @@ pub fn parse_decision_verdict(value: JsValue, options: JsValue) -> NotInlined {
 
 #[wasm_bindgen(js_name = parseDecisionJsonVerdict)]
 pub fn parse_decision_json_verdict(text: JsValue, options: JsValue) -> NotInlined {
-    let o = Opts::read(&options, OptionSet::Decision);
-    of_text(with_text(&text, o.max_bytes(OptionSet::Decision), |t| api::parse_decision_json_verdict(t, o.input())))
+    let o = Opts::read(&options, options_of!("parseDecisionJson"));
+    of_text(with_text(&text, o.max_bytes(options_of!("parseDecisionJson")), |t| api::parse_decision_json_verdict(t, o.input())))
 }
 
 /// `{ok, value: [verdict | {ok: false, error}]}` (`wire::BatchWriter`); for a list, the
@@ -120,7 +121,7 @@ pub fn parse_decision_json_verdict(text: JsValue, options: JsValue) -> NotInline
 /// crosses.
 #[wasm_bindgen(js_name = parseAgentActionsVerdict)]
 pub fn parse_agent_actions_verdict(list: JsValue, options: JsValue) -> NotInlined {
-    let o = Opts::read(&options, OptionSet::Rules);
+    let o = Opts::read(&options, options_of!("parseAgentActions"));
     let root = o.mirrored(list);
     let mut batch = BatchWriter::new();
     let result = api::each_agent_action(&root, o.input(), &mut |item| batch.verdict(item.map(|a| action_verdict(&a))));
@@ -134,7 +135,7 @@ pub fn parse_agent_actions_verdict(list: JsValue, options: JsValue) -> NotInline
 
 #[wasm_bindgen(js_name = parseAgentActionsJsonlVerdict)]
 pub fn parse_agent_actions_jsonl_verdict(text: JsValue, options: JsValue) -> String {
-    let o = Opts::read(&options, OptionSet::Rules);
+    let o = Opts::read(&options, options_of!("parseAgentActionsJsonl"));
     let text = Text::of(&text);
     let mut batch = BatchWriter::new();
     let result = match &text {

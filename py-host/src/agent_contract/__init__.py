@@ -37,7 +37,7 @@ from ._objects import (
     ndjson_frames_async,
     rpc_message,
 )
-from ._text import STR, _numbers, cross, is_text, limits_of, max_text_bytes, numbers, snapshot, stand_in
+from ._text import STR, cross, crosses_as_is, is_text, limits_of, max_text_bytes, numbers, snapshot, stand_in
 from ._tools import CompiledRegistry, Tool, registry_handle
 from ._types import *  # noqa: F403  (the result types, and the signatures of the rows made below)
 from ._wire import (
@@ -250,9 +250,7 @@ def validate_tool_input(tool: Any, value: Any, options: Any = None) -> Any:
 def validate_tool_input_json(tool: Any, text: Any, options: Any = None) -> Any:
     """The same with the input as strict JSON text (str or bytes)."""
     resource = _compiled(tool)
-    # Text this short is under the default maxBytes whatever its characters (as in
-    # `_verdict.one`): with no options it crosses as it is, as `cross` would send it.
-    if resource is not None and options is None and type(text) is str and len(text) <= (_numbers or numbers())[1] >> 2:
+    if resource is not None and crosses_as_is(text, options):
         try:
             answer = tool._instance.resource_call("compiled-tool", "validate-json", resource, STR, text, "")
         except UnicodeEncodeError:  # lone surrogates: `cross` carries the bytes
@@ -266,8 +264,7 @@ def validate_tool_input_json(tool: Any, text: Any, options: Any = None) -> Any:
         return text_value(_call_text("validate-tool-input-json", text if snap is None else snap, options, before), snap)
     if snap is None:
         return text_value(not_text(text), snap)
-    instance = tool._instance
-    opts = options_text(options)
+    opts, instance = options_text(options), tool._instance
     sent = stand_in(snap, max_bytes)
     call = lambda case, t: instance.resource_call("compiled-tool", "validate-json", resource, case, t, opts)  # noqa: E731
     return text_value(reply(cross(call, sent)), snap)

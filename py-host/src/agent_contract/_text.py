@@ -104,6 +104,13 @@ def max_text_bytes(options: Any) -> int:
     return size if size is not None else n[3] if given else n[1]
 
 
+def crosses_as_is(text: Any, options: Any) -> bool:
+    """Whether `text` is an exact str short enough to be under the default `maxBytes` whatever
+    its characters (4 UTF-8 bytes at most each), given with no options: it then crosses as it
+    is, as `cross` would send it, with no snapshot or stand-in."""
+    return options is None and type(text) is str and len(text) <= (_numbers or numbers())[1] >> 2
+
+
 def stand_in(text: Snapshot, max_bytes: int) -> Snapshot:
     """For text over `max_bytes` UTF-8 bytes, its first `max_bytes + 1` bytes: the core checks
     the size before anything else, so it reports INPUT_TOO_LARGE at "" with the position of byte

@@ -11,7 +11,7 @@ import json
 from typing import Any, Callable
 
 from . import _runtime
-from ._text import STR, _numbers, numbers, snapshot
+from ._text import STR, crosses_as_is, snapshot
 from ._wire import call_text, error, loads, reply, unwrap
 
 _builders: list[Callable[[Any], dict[str, Any]]] = []
@@ -51,9 +51,7 @@ def _raw(text: str) -> str:
 
 def one(export: str, text: Any, options: Any) -> Any:
     """A text function answering with one verdict; raises ContractError."""
-    # Text this short is under the default maxBytes whatever its characters (4 UTF-8 bytes at
-    # most each): with no options it crosses as it is, as `call_text` would send it.
-    if options is None and type(text) is str and len(text) <= (_numbers or numbers())[1] >> 2:
+    if crosses_as_is(text, options):
         try:
             answer = _runtime.call_args(export, (STR, text, ""))
         except UnicodeEncodeError:  # lone surrogates: `call_text` sends the bytes

@@ -409,61 +409,76 @@ class RpcSession(Handle):
 
 def _frames(items: list[Any]) -> list[Any]:
     """The frames of a decoder's reply, written by the core as dicts, rows and runs
-    (`wire::FrameWriter`). A row, `[k, offset, text]` (or k alone after a first row), is the
-    frame whose other members are those of the reply's k-th dict and whose line is the previous
-    frame's plus one; a run, `[k, offset, text, count, stride]`, is `count` such rows with one
-    text, `stride` bytes apart. Containers are copied, so no two frames share one. A frame's
-    message comes as True: the core accepted the line's text as exactly one I-JSON value, so
-    `json.loads` of it is the value it would have written; a batch's reply comes as True."""
+    (`wire::FrameWriter`). A row, `k, offset, text`, is the frame whose other members are those
+    of the reply's k-th dict and whose line is the previous frame's plus one; a run, `[k,
+    offset, text, count, stride]`, is `count` such rows with one text, `stride` bytes apart.
+    Containers are copied, so no two frames share one. A frame's message comes as True: the
+    core accepted the line's text as exactly one I-JSON value, so `json.loads` of it is the
+    value it would have written; a batch's reply comes as True."""
     frames: list[Any] = []
     objects: list[dict[str, Any]] = []
-    # Per object a row names: it, its copier, whether its rows carry a message, and whether
-    # a batch reply is to be linked.
-    named: dict[int, tuple[dict[str, Any], Callable[[Any], Any], bool, bool]] = {}
-    # Per line text met in this reply: its message, parsed once, and its copier (None for a
-    # scalar). Lines of a few kinds repeat (a flood of `[1]` between blank lines).
-    messages: dict[str, tuple[Any, Optional[Callable[[Any], Any]]]] = {}
+    makers: dict[int, Callable[[str, int, int], Any]] = {}
     append = frames.append
     line, i, n = 0, 0, len(items)
     while i < n:
         item = items[i]
-        if type(item) is dict:
+        kind = type(item)
+        if kind is dict:
             objects.append(item)
             append(item)
             line = item["line"]
             i += 1
             continue
-        run = type(item) is list
-        k = item[0] if run else item
-        if k not in named:
-            base = objects[k]
-            named[k] = (base, _copier(base), base.get("message") is True, base.get("reply") is True and base.get("kind") == "batch")
-        base, copy, parse, link = named[k]
-        if run:
-            _, start, text, count, stride = item
+        if kind is list:
+            k, start, text, count, stride = item
             i += 1
         else:
-            start, text, count, stride = items[i + 1], items[i + 2], 1, 1
+            k, start, text, count, stride = item, items[i + 1], items[i + 2], 1, 1
             i += 3
-        known = messages.get(text) if parse else None
-        if parse and known is None:
-            message = loads(text)
-            known = messages[text] = (message, _copier(message) if type(message) in (dict, list) else None)
+        make = makers.get(k)
+        if make is None:
+            make = makers[k] = _maker(objects[k])
         for offset in range(start, start + count * stride, stride):
-            frame = copy(base)
             line += 1
-            frame["text"], frame["line"], frame["offset"] = text, line, offset
-            if known is not None:
-                message, copy_message = known
-                frame["message"] = message if copy_message is None else copy_message(message)
-            if link:
-                link_batch_reply(frame)
-            append(frame)
+            append(make(text, line, offset))
     for frame in objects:
         if frame.get("message") is True:
             frame["message"] = loads(frame["text"])
         link_batch_reply(frame)
     return frames
+
+
+def _maker(base: dict[str, Any]) -> Callable[[str, int, int], Any]:
+    """The frames of dict `base`'s rows: its copy with a row's text, line and offset, and for a
+    message the core accepted, a copy of the line's value (parsed once per text: lines of a few
+    kinds repeat, a flood of `[1]` between blank lines); a batch's reply linked."""
+    copy = _copier(base)
+    parse = base.get("message") is True
+    link = base.get("reply") is True and base.get("kind") == "batch"
+    if not parse and not link:
+
+        def plain(text: str, line: int, offset: int) -> Any:
+            frame = copy(base)
+            frame["text"], frame["line"], frame["offset"] = text, line, offset
+            return frame
+
+        return plain
+    messages: dict[str, tuple[Any, Optional[Callable[[Any], Any]]]] = {}
+
+    def full(text: str, line: int, offset: int) -> Any:
+        frame = copy(base)
+        frame["text"], frame["line"], frame["offset"] = text, line, offset
+        if parse:
+            known = messages.get(text)
+            if known is None:
+                message = loads(text)
+                known = messages[text] = (message, _copier(message) if type(message) in (dict, list) else None)
+            frame["message"] = known[0] if known[1] is None else known[1](known[0])
+        if link:
+            frame["reply"] = [item["reply"] for item in frame["items"] if item["reply"] is not None]
+        return frame
+
+    return full
 
 
 def _copier(value: Any) -> Callable[[Any], Any]:

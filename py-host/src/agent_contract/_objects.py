@@ -429,12 +429,16 @@ def _frames(items: list[Any]) -> list[Any]:
             line = item["line"]
             i += 1
             continue
-        if kind is list:
-            k, start, text, count, stride = item
-            i += 1
-        else:
-            k, start, text, count, stride = item, items[i + 1], items[i + 2], 1, 1
+        if kind is not list:  # a row: the most common item of a flood of mixed lines
+            make = makers.get(item)
+            if make is None:
+                make = makers[item] = _maker(objects[item])
+            line += 1
+            append(make(items[i + 2], line, items[i + 1]))
             i += 3
+            continue
+        k, start, text, count, stride = item
+        i += 1
         make = makers.get(k)
         if make is None:
             make = makers[k] = _maker(objects[k])
@@ -483,11 +487,22 @@ def _maker(base: dict[str, Any]) -> Callable[[str, int, int], Any]:
 
 def _copier(value: Any) -> Callable[[Any], Any]:
     """A function copying `value`, a dict or list parsed from JSON, and the containers inside
-    it (the leaves are immutable): made once per object a reply's rows name, called per row."""
+    it (the leaves are immutable): made once per object a reply's rows name, called per row.
+    A container holding one container copies it without a loop (a batch frame is such a chain:
+    items, item, reply, error), a third less time per frame."""
     if type(value) is dict:
         inner = [(k, _copier(v)) for k, v in value.items() if type(v) in (dict, list)]
         if not inner:
             return dict.copy
+        if len(inner) == 1:
+            [(key, copy_one)] = inner
+
+            def copy_member(v: dict[str, Any]) -> dict[str, Any]:
+                out = v.copy()
+                out[key] = copy_one(v[key])
+                return out
+
+            return copy_member
 
         def copy_dict(v: dict[str, Any]) -> dict[str, Any]:
             out = v.copy()
@@ -499,6 +514,9 @@ def _copier(value: Any) -> Callable[[Any], Any]:
     copies = [_copier(v) if type(v) in (dict, list) else None for v in value]
     if not any(copies):
         return list.copy
+    if len(copies) == 1:
+        only = copies[0]
+        return lambda v: [only(v[0])]  # type: ignore[misc]
     return lambda v: [x if copy is None else copy(x) for x, copy in zip(v, copies)]
 
 

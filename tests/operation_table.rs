@@ -11,7 +11,7 @@ fn read(path: &str) -> String {
 
 /// The public function names a host should have: each row for that host, and `safe<Name>`
 /// where the row has a safe form.
-fn expected(js: bool, protocol_only: bool) -> BTreeSet<String> {
+fn expected(js: bool) -> BTreeSet<String> {
     let mut names = BTreeSet::new();
     for op in OPERATIONS {
         let here = match op.hosts {
@@ -19,7 +19,7 @@ fn expected(js: bool, protocol_only: bool) -> BTreeSet<String> {
             Hosts::Js => js,
             Hosts::Python => !js,
         };
-        if !here || (protocol_only && op.schema) {
+        if !here {
             continue;
         }
         if js {
@@ -39,18 +39,6 @@ fn expected(js: bool, protocol_only: bool) -> BTreeSet<String> {
     names
 }
 
-/// The names of `export const { a, b, ... } = api;` in an entry's name list.
-fn destructured_names(text: &str) -> BTreeSet<String> {
-    let start = text.find("export const {").expect("an export list") + "export const {".len();
-    let end = start + text[start..].find("} = api").expect("its end");
-    text[start..end]
-        .lines()
-        .map(|line| line.split("//").next().unwrap().trim().trim_end_matches(',').trim())
-        .filter(|name| !name.is_empty())
-        .map(str::to_owned)
-        .collect()
-}
-
 /// A set's difference both ways, as a message that says what to fix where.
 fn compare(what: &str, found: &BTreeSet<String>, expected: &BTreeSet<String>) {
     let extra: Vec<_> = found.difference(expected).collect();
@@ -67,20 +55,6 @@ fn functions(names: BTreeSet<String>) -> BTreeSet<String> {
 }
 
 #[test]
-fn the_node_entry_lists_the_table() {
-    compare("pkg/shared.mjs", &functions(destructured_names(&read("pkg/shared.mjs"))), &expected(true, false));
-}
-
-#[test]
-fn the_protocol_entry_lists_the_rows_without_the_schema_engine() {
-    compare(
-        "pkg/protocol/shared.mjs",
-        &functions(destructured_names(&read("pkg/protocol/shared.mjs"))),
-        &expected(true, true),
-    );
-}
-
-#[test]
 fn the_typescript_declarations_list_the_table() {
     let text = read("pkg/index.d.ts");
     let declared: BTreeSet<String> = text
@@ -90,7 +64,7 @@ fn the_typescript_declarations_list_the_table() {
         })
         .map(|rest| rest.split(|c: char| c == '(' || c == '<').next().unwrap().trim().to_owned())
         .collect();
-    compare("pkg/index.d.ts", &declared, &expected(true, false));
+    compare("pkg/index.d.ts", &declared, &expected(true));
 }
 
 #[test]
@@ -105,7 +79,7 @@ fn python_all_lists_the_table() {
         .map(|item| item.trim().trim_matches('"').to_owned())
         .filter(|n| !n.is_empty())
         .collect();
-    compare("agent_contract.__all__", &functions(names), &expected(false, false));
+    compare("agent_contract.__all__", &functions(names), &expected(false));
 }
 
 /// The functions Python makes from the table at run time have signatures for type checkers in
@@ -139,7 +113,7 @@ fn python_signatures_cover_the_made_functions() {
     let written = |name: &str| {
         init.contains(&format!("\ndef {name}(")) || init.contains(&format!("\nclass {name}")) || imported.contains(name)
     };
-    let made: BTreeSet<String> = functions(expected(false, false)).into_iter().filter(|n| !written(n)).collect();
+    let made: BTreeSet<String> = functions(expected(false)).into_iter().filter(|n| !written(n)).collect();
     compare("the signatures _types.py lists", &listed, &made);
 }
 

@@ -805,7 +805,7 @@ function methodsOf(value, label, out = [], depth = 0) {
 }
 
 // What must be fuzzed: every function the package exports (its names are the operation table's
-// JS rows: pkg/shared.mjs, held to src/api/table.rs by tests/operation_table.rs) and every
+// JS rows: pkg/shared.mjs, generated from src/api/table.rs) and every
 // export of the MCP module, less what is listed here with the reason.
 export const NOT_FUZZED = new Map([
   ['ContractError', 'the error class itself: what a call throws, not a function on a caller value'],

@@ -23,7 +23,9 @@ macro_rules! options_of {
         const { crate::api::table::options_of($row) }
     };
 }
-// For the bindings too: the option set a binding reads a row's options with is its row's.
+// For the bindings too: the option set a binding reads a row's options with is its row's (a
+// build with no binding, the native CLI's, uses it only here).
+#[allow(unused_imports)]
 pub(crate) use options_of;
 
 pub fn parse_agent_action<V: HostValue>(value: &V, options: Option<&V>) -> Result<AgentAction> {

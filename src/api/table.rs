@@ -6,9 +6,9 @@
 //! row's name; Python's is its snake_case (`python_name`), the component's its kebab-case
 //! (`wit_name`). Host conveniences built over rows (the Standard Schema object, the SSE
 //! helpers, loading the wasm) are rows too, of kind `Reply::Host`, so that every public name
-//! of every host is accounted for here and `tests/operation_table.rs` can hold each host's
-//! lists (`pkg/shared.mjs`, `pkg/protocol/shared.mjs`, `pkg/index.d.ts`, Python's `__all__`,
-//! the WIT world) against this table in both directions.
+//! of every host is accounted for here. The npm entries' name lists are generated from it
+//! (`scripts/package-js.mjs`); `tests/operation_table.rs` holds each hand-written list
+//! (`pkg/index.d.ts`, Python's `__all__`, the WIT world) against it in both directions.
 //!
 //! Adding an operation: its rule in its core module, its function in `api`, its row here, its
 //! types in each host, its fixtures. `docs/architecture.md`, "Adding an operation", has the

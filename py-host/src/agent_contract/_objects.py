@@ -114,8 +114,6 @@ class ProviderAssembler(Assembler):
     _kind = "provider-assembler"
 
     def __init__(self, provider: Any, options: Any = None) -> None:
-        # Bytes of a character cut at the end of the last bytes chunk, sent with the next one.
-        self._pending = b""
         self._make(write(provider, 0, limits_of(None)[1]), options_text(options), check="preview")
 
     def push(self, event: Any) -> None:
@@ -128,23 +126,12 @@ class ProviderAssembler(Assembler):
         if snap is None:
             self._not_text(chunk)
             return
-        if type(snap) is bytes:
-            data, self._pending = self._pending + snap, b""
-            try:
-                data.decode("utf-8")
-            except UnicodeDecodeError as e:
-                if e.reason == "unexpected end of data" and e.end == len(data):
-                    data, self._pending = data[: e.start], data[e.start :]
-            snap = data
         cross(lambda case, t: self._call("push-sse", case, t), snap)
 
     def _not_text(self, chunk: Any) -> None:
         self._call("push-sse-value", write(chunk, 0, limits_of(None)[1]))
 
     def finish(self) -> ProviderResponse:
-        if self._pending:
-            pending, self._pending = self._pending, b""
-            cross(lambda case, t: self._call("push-sse", case, t), pending)
         result: ProviderResponse = self._call("finish")
         return result
 

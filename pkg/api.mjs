@@ -386,6 +386,11 @@ function build(source, shape) {
 }
 
 const identity = (value) => value;
+
+// The core's exports for the package's own host modules (HOST_SUPPORT in src/api/table.rs), by
+// API object: not members of the API, which holds only what users call.
+const supportOf = new WeakMap();
+export const support = (api) => supportOf.get(api);
 const capital = (name) => name[0].toUpperCase() + name.slice(1);
 
 // `load()` returns the loaded instance (a glue of dist/agent_contract.js) or throws while there
@@ -663,6 +668,10 @@ export function createApi(load, renew, schema = true) {
   };
 
   const api = { ContractError };
+  supportOf.set(api, {
+    mcpValidatorWording: (options) => unwrap(done(core.mcpValidatorWording(options))),
+    mcpFailureLine: (error) => unwrap(done(core.mcpFailureLine(error))),
+  });
   // Host conveniences over other rows (Reply::Host); loading is the loader's (init, initSync).
   const host = {
     toStandardSchema: (tool) => standardSchema(api, tool),

@@ -8,6 +8,7 @@
 // docs/decisions.md, "MCP helpers", has the choices: what is cached, what a mirror is, the
 // wording of the SDK's error text, how annotations become permissions.
 import { api } from './wasm.mjs';
+import { support } from './api.mjs';
 
 // The core options that make a tool an MCP tool: any MCP name (1-128 of A-Z a-z 0-9 _ - .)
 // and `format` asserted, as the SDKs' default validators (Ajv with ajv-formats) do.
@@ -35,24 +36,10 @@ function moved(error, from, to, message = error.message) {
   return new api.ContractError(fields);
 }
 
-const where = (pointer) => (pointer === '' ? '(root)' : pointer);
-
-// One line for the issues of a SCHEMA_MISMATCH, or the code and place of any other failure.
-function describeFailure(error) {
-  if (error.code === 'SCHEMA_MISMATCH' && Array.isArray(error.issues) && error.issues.length > 0) {
-    const listed = error.issues.map((i) => `${where(i.path)}: ${i.message} (${i.keyword})`).join('; ');
-    return error.truncated ? `${listed}; (more issues not listed)` : listed;
-  }
-  return `${error.code} at ${where(error.path)}: ${error.message}`;
-}
-
-// What a check is of, in the SDK's error text: the client checks a tool's structuredContent
-// against its outputSchema, the server an elicitation answer against its requestedSchema.
-const ROLES = Object.freeze({
-  client: { subject: 'structuredContent', schema: "the tool's outputSchema" },
-  server: { subject: 'the elicitation answer (content)', schema: 'the requestedSchema' },
-  any: { subject: 'the value', schema: 'the JSON Schema' },
-});
+// The core's words for a failure: the line that ends a validator's error text (a SCHEMA_MISMATCH's
+// issues, or the code and place of another failure).
+const failureLine = ({ code, path, message, issues, truncated }) =>
+  support(api).mcpFailureLine({ code, path, message, issues, truncated });
 
 // Compiled schemas: by identity (the SDK passes the same object for every call of a tool), then
 // by the canonical text of the core's copy of the schema (a new tools/list answer repeats the
@@ -93,36 +80,20 @@ function compile(schema, label) {
 
 /**
  * An implementation of the MCP TypeScript SDK's `jsonSchemaValidator` interface
- * (`getValidator(schema) → (input) → {valid, data, errorMessage}`). `role` names the check in the
- * error text: `client` (structuredContent against a tool's outputSchema), `server` (an
- * elicitation answer against its requestedSchema), or neither.
+ * (`getValidator(schema) → (input) → {valid, data, errorMessage}`). `options.role` names the
+ * check in the error text: `client` (structuredContent against a tool's outputSchema), `server`
+ * (an elicitation answer against its requestedSchema), or neither.
  */
 export function createMcpValidator(options) {
-  let role = 'any';
-  if (options !== undefined && options !== null) {
-    const copied = copy(options);
-    if (copied === null || typeof copied !== 'object' || Array.isArray(copied)) {
-      throw new api.ContractError({ layer: 'contract', code: 'OPTION_INVALID', path: '', retryable: false, message: 'options must be an object' });
-    }
-    const given = copied.role;
-    if (given !== undefined) {
-      if (!Object.hasOwn(ROLES, given) || given === 'any') {
-        throw new api.ContractError({
-          layer: 'contract', code: 'OPTION_INVALID', path: '/role', retryable: false,
-          message: `role must be "client" or "server", got ${JSON.stringify(given)}`,
-        });
-      }
-      role = given;
-    }
-  }
-  const { subject, schema: schemaName } = ROLES[role];
+  // What a check is of, in the SDK's error text (`{subject, schema}`), the core's for the role.
+  const { subject, schema: schemaName } = support(api).mcpValidatorWording(options);
   return Object.freeze({
     getValidator(schema) {
       const tool = compile(schema, schemaName);
       return (input) => {
         const out = api.safeValidateToolInput(tool, input);
         if (out.ok) return { valid: true, data: input, errorMessage: undefined };
-        return { valid: false, data: undefined, errorMessage: `${subject} does not match ${schemaName}: ${describeFailure(out.error)}` };
+        return { valid: false, data: undefined, errorMessage: `${subject} does not match ${schemaName}: ${failureLine(out.error)}` };
       };
     },
   });
@@ -150,15 +121,17 @@ export function fromMcpTools(listToolsResult, options) {
   } catch (error) {
     throw moved(error, '/tools', at);
   }
-  for (const tool of registry.tools) {
-    if (tool.outputSchema !== undefined) {
-      try {
-        compile(tool.outputSchema, "the tool's outputSchema");
-      } catch (error) {
-        throw moved(error, '', `${at}/${tools.findIndex((t) => t !== null && typeof t === 'object' && t.name === tool.name)}/outputSchema`);
-      }
+  // The output schemas, in the answer's order (the definitions', each an object once the
+  // registry took them), so that a failure's pointer is its tool's in the answer.
+  const label = support(api).mcpValidatorWording({ role: 'client' }).schema;
+  tools.forEach((tool, i) => {
+    if (tool.outputSchema === undefined) return;
+    try {
+      compile(tool.outputSchema, label);
+    } catch (error) {
+      throw moved(error, '', `${at}/${i}/outputSchema`);
     }
-  }
+  });
   return registry;
 }
 

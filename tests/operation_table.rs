@@ -277,7 +277,8 @@ fn host_modules_export_their_functions_and_call_only_their_rows() {
             .map(|rest| rest.split(|c: char| !c.is_ascii_alphanumeric() && c != '_').next().unwrap().to_owned())
             .collect();
         compare(&format!("pkg/{}.mjs exports", module.name), &exported, &functions);
-        let called: BTreeSet<String> = js
+        let code: String = js.lines().filter(|l| !l.starts_with("import ")).collect::<Vec<_>>().join("\n");
+        let called: BTreeSet<String> = code
             .split("api.")
             .skip(1)
             .map(|rest| rest.split(|c: char| !c.is_ascii_alphanumeric()).next().unwrap().to_owned())
@@ -286,6 +287,15 @@ fn host_modules_export_their_functions_and_call_only_their_rows() {
             .collect();
         let extra: Vec<_> = called.difference(&rows).collect();
         assert!(extra.is_empty(), "pkg/{}.mjs calls {extra:?}, not in its rows", module.name);
+        // The core's exports for host code it calls (`support(api).name`) are HOST_SUPPORT's.
+        let support: BTreeSet<String> = HOST_SUPPORT.iter().map(|n| (*n).to_owned()).collect();
+        let asked: BTreeSet<String> = code
+            .split("support(api).")
+            .skip(1)
+            .map(|rest| rest.split(|c: char| !c.is_ascii_alphanumeric()).next().unwrap().to_owned())
+            .collect();
+        let extra: Vec<_> = asked.difference(&support).collect();
+        assert!(extra.is_empty(), "pkg/{}.mjs asks the core for {extra:?}, not in HOST_SUPPORT", module.name);
 
         // Python: `__all__`'s functions, and every name it imports from the package.
         let py = read(&format!("py-host/src/agent_contract/{}.py", module.name));
@@ -308,5 +318,10 @@ fn host_modules_export_their_functions_and_call_only_their_rows() {
         let python_rows: BTreeSet<String> = module.rows.iter().map(|r| snake_case(r)).collect();
         let extra: Vec<_> = imported.difference(&python_rows).collect();
         assert!(extra.is_empty(), "agent_contract.{} calls {extra:?}, not in its rows", module.name);
+        let support: BTreeSet<String> = HOST_SUPPORT.iter().map(|n| snake_case(n).replace('_', "-")).collect();
+        let asked: BTreeSet<String> =
+            py.split("_core(\"").skip(1).map(|rest| rest.split('"').next().unwrap().to_owned()).collect();
+        let extra: Vec<_> = asked.difference(&support).collect();
+        assert!(extra.is_empty(), "agent_contract.{} asks the core for {extra:?}, not in HOST_SUPPORT", module.name);
     }
 }

@@ -303,6 +303,11 @@ test('hostile schemas, inputs, answers and params end as ContractError or {valid
   contract(() => jsonSchemaValidator.getValidator(new Proxy(weatherOutput, { ownKeys() { throw new Error('keys'); } })));
   contract(() => createMcpValidator(revoked()));
   contract(() => createMcpValidator({ role: 'inputSchema' }));
+  // The core's words, the same in Python (py-host/tests/test_mcp_helpers.py).
+  const invalid = (path, message) => (e) => e instanceof ContractError && e.code === 'OPTION_INVALID' && e.path === path && e.message === message;
+  assert.throws(() => createMcpValidator({ role: 'any' }), invalid('/role', 'role must be "client" or "server", got "any"'));
+  assert.throws(() => createMcpValidator({ role: 5 }), invalid('/role', 'role must be "client" or "server", got a value that is not a string'));
+  assert.throws(() => createMcpValidator('client'), invalid('', 'options must be an object'));
   const validate = jsonSchemaValidator.getValidator(weatherOutput);
   for (const input of [revoked(), throwingGetter(ANSWERS.Lyon, 'temperature'), { ...ANSWERS.Lyon, temperature: NaN }, () => 1]) {
     const out = validate(input);

@@ -282,6 +282,11 @@ def test_hostile_values_end_as_contract_errors_or_invalid() -> None:
     with pytest.raises(ac.ContractError, match="got a value that is not a string") as e:
         create_mcp_validator(10**5000)  # type: ignore[arg-type]
     assert (e.value.code, e.value.path) == ("OPTION_INVALID", "/role")
+    # The core's words, the same in JS (js-tests/test/mcp-validator.test.mjs).
+    for role, got in (("any", '"any"'), (5, "a value that is not a string")):
+        with pytest.raises(ac.ContractError) as e:
+            create_mcp_validator(role)  # type: ignore[arg-type]
+        assert (e.value.code, e.value.path, e.value.message) == ("OPTION_INVALID", "/role", f'role must be "client" or "server", got {got}')
 
 
 JSON = st.recursive(

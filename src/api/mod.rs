@@ -50,20 +50,32 @@ pub fn define_tool_json<O: HostValue>(text: &[u8], options: Option<&O>) -> Resul
 /// `validateToolInput(tool, input)`: the input (a copy) when it satisfies the tool's
 /// `inputSchema`, else `SCHEMA_MISMATCH` with every issue. See `tools::schema`.
 pub fn validate_tool_input<V: HostValue>(tool: &V, input: &V, options: Option<&V>) -> Result<Value> {
-    crate::tools::input::validate_tool_input(tool, input, &Options::read_for(options, options_of!("validateToolInput"))?)
+    crate::tools::input::validate_tool_input(
+        tool,
+        input,
+        &Options::read_for(options, options_of!("validateToolInput"))?,
+    )
 }
 
 #[cfg(feature = "schema")]
 /// The same with the input as JSON text.
 pub fn validate_tool_input_json<V: HostValue>(tool: &V, text: &[u8], options: Option<&V>) -> Result<Value> {
-    crate::tools::input::validate_tool_input_json(tool, text, &Options::read_for(options, options_of!("validateToolInputJson"))?)
+    crate::tools::input::validate_tool_input_json(
+        tool,
+        text,
+        &Options::read_for(options, options_of!("validateToolInputJson"))?,
+    )
 }
 
 #[cfg(feature = "schema")]
 /// `validate_tool_input_json`'s verdict alone (the bindings' verdict replies): the same
 /// outcome, without building the input's value when the schema allows.
 pub fn check_tool_input_json<V: HostValue>(tool: &V, text: &[u8], options: Option<&V>) -> Result<()> {
-    crate::tools::input::check_tool_input_json(tool, text, &Options::read_for(options, options_of!("validateToolInputJson"))?)
+    crate::tools::input::check_tool_input_json(
+        tool,
+        text,
+        &Options::read_for(options, options_of!("validateToolInputJson"))?,
+    )
 }
 
 #[cfg(feature = "schema")]
@@ -238,7 +250,12 @@ pub fn define_policy<V: HostValue>(policy: &V) -> Result<Value> {
 /// `checkToolCall(registry, action, policy)`: the approved call, or the first layer's error.
 /// Options: those of `parseAgentAction` (they apply to the action).
 pub fn check_tool_call<V: HostValue>(registry: &V, action: &V, policy: &V, options: Option<&V>) -> Result<Value> {
-    crate::tools::pipeline::check_tool_call(registry, action, policy, &Options::read_for(options, options_of!("checkToolCall"))?)
+    crate::tools::pipeline::check_tool_call(
+        registry,
+        action,
+        policy,
+        &Options::read_for(options, options_of!("checkToolCall"))?,
+    )
 }
 
 #[cfg(feature = "schema")]
@@ -270,7 +287,11 @@ pub enum Provider {
 /// `normalizeToolResult(tool, value)`: always a tool result, unless the tool or the options are
 /// invalid. Options: the limits (for the value).
 pub fn normalize_tool_result<V: HostValue>(tool: &V, value: &V, options: Option<&V>) -> Result<Value> {
-    crate::tools::result::normalize_tool_result(tool, value, &Options::read_for(options, options_of!("normalizeToolResult"))?)
+    crate::tools::result::normalize_tool_result(
+        tool,
+        value,
+        &Options::read_for(options, options_of!("normalizeToolResult"))?,
+    )
 }
 
 #[cfg(feature = "schema")]
@@ -283,6 +304,19 @@ pub fn mcp_tool_definitions<V: HostValue>(answer: &V) -> Result<Value> {
 /// `checkMcpToolResult(tool, result)`: a `tools/call` result against its tool's `outputSchema`.
 pub fn check_mcp_tool_result<V: HostValue>(tool: &V, result: &V) -> Result<Value> {
     crate::tools::mcp::check_tool_result(tool, result)
+}
+
+/// The words of an MCP validator's error text for its options (`{role?}`): `{subject, schema}`.
+/// The hosts' MCP modules ask for them (`HOST_SUPPORT`), so both word a check alike.
+#[cfg(feature = "schema")]
+pub fn mcp_validator_wording<V: HostValue>(options: &V) -> Result<Value> {
+    crate::tools::mcp::validator_wording(options)
+}
+
+/// The line an MCP validator's error text ends with, for a failure a host holds.
+#[cfg(feature = "schema")]
+pub fn mcp_failure_line<V: HostValue>(error: &V) -> Result<Value> {
+    crate::tools::mcp::failure_line_of(error)
 }
 
 #[cfg(feature = "schema")]
@@ -365,7 +399,10 @@ pub fn parse_agent_message<V: HostValue>(value: &V, options: Option<&V>) -> Resu
 }
 
 pub fn parse_agent_message_json<O: HostValue>(text: &[u8], options: Option<&O>) -> Result<Value> {
-    crate::session::message::parse_agent_message_json(text, &Options::read_for(options, options_of!("parseAgentMessageJson"))?)
+    crate::session::message::parse_agent_message_json(
+        text,
+        &Options::read_for(options, options_of!("parseAgentMessageJson"))?,
+    )
 }
 
 /// `parseToolResult(value, options?)`: `{content, details?, terminate?}`.
@@ -387,7 +424,8 @@ pub fn check_session<O: HostValue>(text: &[u8], options: Option<&O>) -> Result<V
 
 /// `readSession(text, options?)`: `{header, entries, roots, leaves}`, or the first problem.
 pub fn read_session<O: HostValue>(text: &[u8], options: Option<&O>) -> Result<Value> {
-    crate::session::check::read_session(text, &Options::read_for(options, options_of!("readSession"))?).map(|s| s.into_value())
+    crate::session::check::read_session(text, &Options::read_for(options, options_of!("readSession"))?)
+        .map(|s| s.into_value())
 }
 
 /// `querySession(text, query, options?)`: the session read as `readSession` does, then one tree
@@ -400,7 +438,8 @@ pub fn query_session<V: HostValue>(text: &[u8], query: &V, options: Option<&V>) 
 #[cfg(feature = "schema")]
 /// `fromSeedTool(def, {permissions}, options?)`: a seed `ToolDefinition` as a tool contract.
 pub fn from_seed_tool<V: HostValue>(def: &V, extra: &V, options: Option<&V>) -> Result<Value> {
-    crate::session::seed_tool::from_seed_tool(def, extra, &Options::read_for(options, options_of!("fromSeedTool"))?).map(|t| t.into_value())
+    crate::session::seed_tool::from_seed_tool(def, extra, &Options::read_for(options, options_of!("fromSeedTool"))?)
+        .map(|t| t.into_value())
 }
 
 #[cfg(feature = "schema")]
@@ -588,12 +627,18 @@ pub fn parse_agent_event<V: HostValue>(value: &V, options: Option<&V>) -> Result
 
 /// `checkEventSequence(events, options?)`: the checked events, or the first problem.
 pub fn check_event_sequence<V: HostValue>(events: &V, options: Option<&V>) -> Result<Value> {
-    crate::session::sequence::check_event_sequence(events, &Options::read_for(options, options_of!("checkEventSequence"))?)
+    crate::session::sequence::check_event_sequence(
+        events,
+        &Options::read_for(options, options_of!("checkEventSequence"))?,
+    )
 }
 
 /// `checkSessionResponse(value, options?)`: the checked response, or the first problem.
 pub fn check_session_response<V: HostValue>(value: &V, options: Option<&V>) -> Result<Value> {
-    crate::session::response::check_session_response(value, &Options::read_for(options, options_of!("checkSessionResponse"))?)
+    crate::session::response::check_session_response(
+        value,
+        &Options::read_for(options, options_of!("checkSessionResponse"))?,
+    )
 }
 
 // The protocol as JSON Schema.
@@ -687,7 +732,12 @@ pub fn validate_tool_inputs_each<V: HostValue>(
     options: Option<&V>,
     sink: &mut dyn FnMut(Result<Value>),
 ) -> Result<()> {
-    crate::tools::handle::validate_tool_inputs(tool, inputs, &Options::read_for(options, options_of!("validateToolInputs"))?, sink)
+    crate::tools::handle::validate_tool_inputs(
+        tool,
+        inputs,
+        &Options::read_for(options, options_of!("validateToolInputs"))?,
+        sink,
+    )
 }
 
 #[cfg(feature = "schema")]

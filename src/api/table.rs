@@ -274,9 +274,19 @@ pub const OBJECTS: &[Object] = &[
 ];
 
 /// Exports the hosts' own code calls and users never see: the entropy seed, the verdict
-/// shapes, the errors for arguments that are not text or bytes, the table itself, and the
-/// instance's memory size (the memory policy of a host that cannot read the memory itself).
-pub const HOST_SUPPORT: &[&str] = &["seed", "verdictShapes", "notText", "notBytes", "describe", "memoryBytes"];
+/// shapes, the errors for arguments that are not text or bytes, the table itself, the
+/// instance's memory size (the memory policy of a host that cannot read the memory itself), and
+/// the words of the MCP modules' validators.
+pub const HOST_SUPPORT: &[&str] = &[
+    "seed",
+    "verdictShapes",
+    "notText",
+    "notBytes",
+    "describe",
+    "memoryBytes",
+    "mcpValidatorWording",
+    "mcpFailureLine",
+];
 
 /// The option set row `name` reads its options with (`input::options`). The core's functions
 /// read a row's options through this (`api::options_of!`), so the table cannot say one thing and
@@ -363,5 +373,13 @@ pub struct HostModule {
 pub const HOST_MODULES: &[HostModule] = &[HostModule {
     name: "mcp",
     functions: &["createMcpValidator", "jsonSchemaValidator", "fromMcpTools", "checkMcpToolCall", "checkMcpToolResult"],
-    rows: &["defineTool", "validateToolInput", "createRegistry", "definePolicy", "checkToolCall", "mcpToolDefinitions", "checkMcpToolResult"],
+    rows: &[
+        "defineTool",
+        "validateToolInput",
+        "createRegistry",
+        "definePolicy",
+        "checkToolCall",
+        "mcpToolDefinitions",
+        "checkMcpToolResult",
+    ],
 }];

@@ -408,6 +408,14 @@ impl Guest for Core {
     fn describe() -> String {
         reply(Ok(api::describe::describe()))
     }
+
+    fn mcp_validator_wording(options: String) -> String {
+        on_config([&options], |[o]| api::mcp_validator_wording(&&o))
+    }
+
+    fn mcp_failure_line(error: String) -> String {
+        on_config([&error], |[e]| api::mcp_failure_line(&&e))
+    }
 }
 
 #[cfg(feature = "testing")]

@@ -482,8 +482,10 @@ pub fn parse_agent_actions_jsonl(text: JsValue, options: JsValue) -> String {
 pub fn parse_json(text: JsValue, options: JsValue) -> String {
     let o = CallOptions::read(&options, options_of!("parseJson"));
     verdict_text(
-        with_text(&text, max_bytes(&o, options_of!("parseJson")), |t| api::check_json(t, Some(&o.input)).map(|()| Value::Null))
-            .map(drop),
+        with_text(&text, max_bytes(&o, options_of!("parseJson")), |t| {
+            api::check_json(t, Some(&o.input)).map(|()| Value::Null)
+        })
+        .map(drop),
     )
 }
 
@@ -617,6 +619,19 @@ pub fn mcp_tool_definitions(answer: JsValue) -> String {
 #[wasm_bindgen(js_name = checkMcpToolResult)]
 pub fn check_mcp_tool_result(tool: JsValue, result: JsValue) -> String {
     reply(api::check_mcp_tool_result(&caller_value(tool), &caller_value(result)))
+}
+
+/// The MCP module's words for a validator (`HOST_SUPPORT`).
+#[cfg(feature = "schema")]
+#[wasm_bindgen(js_name = mcpValidatorWording)]
+pub fn mcp_validator_wording(options: JsValue) -> String {
+    reply(api::mcp_validator_wording(&caller_value(options)))
+}
+
+#[cfg(feature = "schema")]
+#[wasm_bindgen(js_name = mcpFailureLine)]
+pub fn mcp_failure_line(error: JsValue) -> String {
+    reply(api::mcp_failure_line(&caller_value(error)))
 }
 
 #[cfg(feature = "schema")]
@@ -838,7 +853,9 @@ pub fn parse_agent_message(value: JsValue, options: JsValue) -> String {
 #[wasm_bindgen(js_name = parseAgentMessageJson)]
 pub fn parse_agent_message_json(text: JsValue, options: JsValue) -> String {
     let o = CallOptions::read(&options, options_of!("parseAgentMessageJson"));
-    reply(with_text(&text, max_bytes(&o, options_of!("parseAgentMessageJson")), |t| api::parse_agent_message_json(t, Some(&o.input))))
+    reply(with_text(&text, max_bytes(&o, options_of!("parseAgentMessageJson")), |t| {
+        api::parse_agent_message_json(t, Some(&o.input))
+    }))
 }
 
 #[wasm_bindgen(js_name = parseToolResult)]

@@ -106,13 +106,79 @@ fn where_(pointer: &str) -> &str {
 /// One line for a failure, as the SDKs show it: the issues of a `SCHEMA_MISMATCH`, or the code
 /// and place of any other failure.
 pub fn describe_failure(e: &ContractError) -> String {
-    if e.code == Code::SchemaMismatch && !e.issues.is_empty() {
+    let issues: Vec<(&str, &str, &str)> =
+        e.issues.iter().map(|i| (i.path.as_str(), i.message.as_str(), i.keyword.as_str())).collect();
+    failure_line(e.code.as_str(), &e.path, &e.message, &issues, e.truncated)
+}
+
+fn failure_line(code: &str, path: &str, message: &str, issues: &[(&str, &str, &str)], truncated: bool) -> String {
+    if code == Code::SchemaMismatch.as_str() && !issues.is_empty() {
         let listed: Vec<String> =
-            e.issues.iter().map(|i| format!("{}: {} ({})", where_(&i.path), i.message, i.keyword)).collect();
+            issues.iter().map(|(path, message, keyword)| format!("{}: {message} ({keyword})", where_(path))).collect();
         let listed = listed.join("; ");
-        return if e.truncated { format!("{listed}; (more issues not listed)") } else { listed };
+        return if truncated { format!("{listed}; (more issues not listed)") } else { listed };
     }
-    format!("{} at {}: {}", e.code.as_str(), where_(&e.path), e.message)
+    format!("{code} at {}: {message}", where_(path))
+}
+
+/// `describe_failure` of a failure a host holds (its own `ContractError`, given as `{code,
+/// path, message, issues?, truncated?}`): the line an MCP validator's error text ends with. A
+/// member of another type reads as empty.
+pub fn failure_line_of<V: HostValue>(error: &V) -> Result<Value> {
+    let error = input::copy_input(error, &Options::default())?;
+    let text = |v: &Value, key: &str| match v.get(key) {
+        Some(Value::String(t)) => t.clone(),
+        _ => String::new(),
+    };
+    let issues: Vec<[String; 3]> = match error.get("issues") {
+        Some(Value::Array(items)) => {
+            items.iter().map(|i| [text(i, "path"), text(i, "message"), text(i, "keyword")]).collect()
+        }
+        _ => Vec::new(),
+    };
+    let issues: Vec<(&str, &str, &str)> = issues.iter().map(|[p, m, k]| (p.as_str(), m.as_str(), k.as_str())).collect();
+    let truncated = matches!(error.get("truncated"), Some(Value::Bool(true)));
+    let line = failure_line(&text(&error, "code"), &text(&error, "path"), &text(&error, "message"), &issues, truncated);
+    Ok(Value::String(line))
+}
+
+/// What a check is of, in a validator's error text, by role: the client checks a tool's
+/// `structuredContent` against its `outputSchema`, the server an elicitation answer against its
+/// `requestedSchema`; with no role, neutral words.
+const CLIENT: (&str, &str) = ("structuredContent", "the tool's outputSchema");
+const SERVER: (&str, &str) = ("the elicitation answer (content)", "the requestedSchema");
+const ANY: (&str, &str) = ("the value", "the JSON Schema");
+
+/// A validator's options (`{role?: "client" | "server"}`, or none) as the words of its error
+/// text, `{subject, schema}`; OPTION_INVALID for anything else.
+pub fn validator_wording<V: HostValue>(options: &V) -> Result<Value> {
+    use crate::input::{Kind, StringField};
+    let role_invalid = |got: &str| {
+        ContractError::new(Code::OptionInvalid, "/role", format!("role must be \"client\" or \"server\", got {got}"))
+    };
+    match options.kind() {
+        Kind::Undefined | Kind::Null => return Ok(wording(ANY)),
+        Kind::Object => {}
+        _ => return Err(ContractError::new(Code::OptionInvalid, "", "options must be an object")),
+    }
+    // Only the role is read, and only its kind unless it is a string: any other value is no
+    // role, whatever it holds.
+    let role = options.get_string("role").map_err(|f| f.at("/role"))?;
+    Ok(wording(match role {
+        StringField::Missing => ANY,
+        StringField::String(role) if role == "client" => CLIENT,
+        StringField::String(role) if role == "server" => SERVER,
+        // At most 64 characters of it: the caller's string may be long.
+        StringField::String(role) => {
+            return Err(role_invalid(&crate::wire::to_text(&s(&role.chars().take(64).collect::<String>()))))
+        }
+        StringField::Other(v) if matches!(v.kind(), Kind::Undefined | Kind::Null) => ANY,
+        StringField::Other(_) => return Err(role_invalid("a value that is not a string")),
+    }))
+}
+
+fn wording((subject, schema): (&str, &str)) -> Value {
+    Value::Object(vec![("subject".to_owned(), s(subject)), ("schema".to_owned(), s(schema))])
 }
 
 /// `schema` compiled as MCP compiles it (the tool it makes validates against it), or the
@@ -157,7 +223,7 @@ pub fn check_tool_result<V: HostValue>(tool: &V, result: &V) -> Result<Value> {
     if matches!(checked.get("isError"), Some(Value::Bool(true))) {
         return Ok(checked);
     }
-    let compiled = schema_tool(&output_schema, "the tool's outputSchema")?;
+    let compiled = schema_tool(&output_schema, CLIENT.1)?;
     let Some(structured) = given(&checked, "structuredContent") else {
         return Err(failure(
             Code::FieldMissing,
@@ -166,7 +232,7 @@ pub fn check_tool_result<V: HostValue>(tool: &V, result: &V) -> Result<Value> {
         ));
     };
     if let Err(e) = input::validate_tool_input(&&compiled, &structured, &defaults) {
-        let message = format!("structuredContent does not match the tool's outputSchema: {}", describe_failure(&e));
+        let message = format!("{} does not match {}: {}", CLIENT.0, CLIENT.1, describe_failure(&e));
         return Err(moved(e, "", "/structuredContent", Some(message)));
     }
     let blocks = match checked.get("content") {

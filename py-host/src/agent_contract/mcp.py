@@ -19,6 +19,8 @@ import threading
 from collections import OrderedDict
 from typing import Any, Callable, Literal, Optional, TypedDict
 
+from . import _runtime
+from ._wire import config, value as _reply_value
 from . import (
     ContractError,
     Registry,
@@ -95,16 +97,22 @@ def _moved(error: ContractError, old: str, new: str, message: Optional[str] = No
     return moved
 
 
-def _where(pointer: str) -> str:
-    return "(root)" if pointer == "" else pointer
+def _core(export: str, argument: Any) -> Any:
+    """One of the core's exports for the MCP modules (its words for a validator)."""
+    return _reply_value(_runtime.call_args(export, (config(argument),)))
 
 
 def _describe(error: ContractError) -> str:
-    """One line for the issues of a SCHEMA_MISMATCH, or the code and place of another failure."""
-    if error.code == "SCHEMA_MISMATCH" and error.issues:
-        listed = "; ".join(f"{_where(i['path'])}: {i['message']} ({i['keyword']})" for i in error.issues)
-        return listed + ("; (more issues not listed)" if error.truncated else "")
-    return f"{error.code} at {_where(error.path)}: {error.message}"
+    """The core's line for a failure: a SCHEMA_MISMATCH's issues, or the code and place."""
+    fields = {"code": error.code, "path": error.path, "message": error.message, "issues": error.issues, "truncated": error.truncated}
+    return _core("mcp-failure-line", fields)  # type: ignore[no-any-return]
+
+
+def _wording(role: Any) -> tuple[str, str]:
+    """What a check is of in a validator's error text, (subject, schema), the core's for the
+    role; OPTION_INVALID for a role that is not "client" or "server"."""
+    words = _core("mcp-validator-wording", {"role": role})
+    return words["subject"], words["schema"]
 
 
 def _schema_tool(schema: Any) -> dict[str, Any]:
@@ -158,23 +166,12 @@ class McpValidatorResult(TypedDict):
     error_message: Optional[str]
 
 
-_ROLES = {
-    "client": ("structuredContent", "the tool's outputSchema"),
-    "server": ("the elicitation answer (content)", "the requestedSchema"),
-    None: ("the value", "the JSON Schema"),
-}
-
-
 class McpValidator:
     """The TypeScript SDK's `jsonSchemaValidator` shape: `get_validator(schema)` compiles once and
     returns `(value) -> {"valid", "data", "error_message"}`, which never raises."""
 
     def __init__(self, role: Optional[Literal["client", "server"]] = None) -> None:
-        if not (role is None or (type(role) is str and role in ("client", "server"))):
-            # Only a str is shown: the repr of any other caller value may raise or be unbounded.
-            got = repr(role[:64]) if type(role) is str else "a value that is not a string"
-            raise ContractError("contract", "OPTION_INVALID", "/role", f"role must be 'client' or 'server', got {got}", False)
-        self._subject, self._schema = _ROLES[role]
+        self._subject, self._schema = _wording(role)
 
     def get_validator(self, schema: Any) -> Callable[[Any], McpValidatorResult]:
         tool = _compile(schema, self._schema)
@@ -214,14 +211,14 @@ def from_mcp_tools(list_tools_result: Any, options: Optional[dict[str, Any]] = N
         registry = create_registry({"tools": tools}, core_options)
     except ContractError as error:
         raise _moved(error, "/tools", at) from None
-    for tool in registry["tools"]:
-        output_schema = tool.get("outputSchema")
-        if output_schema is not None:
+    # The output schemas in the answer's order (the definitions', each a dict once the registry
+    # took them), so that a failure's pointer is its tool's in the answer.
+    label = _wording("client")[1]
+    for index, tool in enumerate(tools):
+        if "outputSchema" in tool:
             try:
-                _compile(output_schema, "the tool's outputSchema")
+                _compile(tool["outputSchema"], label)
             except ContractError as error:
-                names = [t.get("name") if isinstance(t, dict) else None for t in tools]
-                index = names.index(tool["name"]) if tool["name"] in names else -1
                 raise _moved(error, "", f"{at}/{index}/outputSchema") from None
     return registry
 

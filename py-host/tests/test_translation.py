@@ -9,6 +9,8 @@ import sys
 import threading
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import agent_contract as ac
 from agent_contract._host_text import write
@@ -193,3 +195,27 @@ def test_size_ceiling_matches_the_core():
         with pytest.raises(ac.ContractError) as e:
             ac.parse_agent_action(action, options)
         assert (e.value.code, e.value.path) == ("OPTION_INVALID", "/" + next(iter(options)))
+
+
+SCALARS = (
+    st.none() | st.booleans() | st.integers() | st.floats() | st.text(max_size=300)
+    | st.sampled_from(["\ud800", "a\udfffb", "é", "😀", ac.UNDEFINED, b"x", (1,)])
+)
+KEYS = st.text(max_size=300) | st.sampled_from([1, None, "\ud83d"])
+FLAT = st.lists(SCALARS, max_size=70) | st.dictionaries(KEYS, SCALARS, max_size=70)  # type: ignore[arg-type]
+SHALLOW = st.lists(SCALARS | FLAT, max_size=70) | st.dictionaries(KEYS, SCALARS | FLAT, max_size=70)  # type: ignore[arg-type]
+
+
+@settings(max_examples=400, deadline=None)
+@given(SHALLOW, st.integers(min_value=1, max_value=3), st.integers(min_value=1, max_value=3))
+def test_small_values_are_written_as_the_general_writer_writes_them(value: object, max_depth: int, root_depth: int) -> None:
+    # The shortcut for small, shallow values (`_write_shallow`) gives `_write`'s text, or leaves
+    # the value to it: depth markers, long strings, non-string keys, values with no JSON form,
+    # and shared containers included.
+    from agent_contract import _host_text
+
+    assert write(value, max_depth, 1 << 20, root_depth) == _host_text._write(value, max_depth, 1 << 20, root_depth, 1, None)
+    shared = [1, 2]
+    for twice in ([shared, shared], {"a": shared, "b": shared}):
+        assert write(twice, 4, 10) == _host_text._write(twice, 4, 10, 1, 1, None)
+    assert _host_text._write_shallow({"path": "a", "n": [1, None, 2.5]}) == '{"path":"a","n":[1,null,2.5]}'

@@ -350,6 +350,81 @@ async function* chunksOfAsync(decoder, chunks) {
   }
 }
 
+// The frames of a stream of chunks, an async iterator: the frames of a chunk are handed out
+// one already-resolved promise each (an async generator awaits every value it yields: 0.6 µs a
+// frame, a megabyte of blank lines 0.6 s, against 0.16 µs). A step that must wait for the next
+// chunk runs after any step still waiting, so frames come in order whatever the caller does.
+// The decoder is freed at the end, on the first error (which ends the iterator) or on return().
+class FramesAsync {
+  #decoder;
+  #source;
+  #frames = [];
+  #at = 0;
+  #sourceDone = false;
+  #closed = false;
+  #waiting = 0;
+  #queue = Promise.resolve();
+
+  constructor(decoder, chunks) {
+    this.#decoder = decoder;
+    this.#source = chunksOfAsync(decoder, chunks);
+  }
+
+  #close() {
+    this.#frames = [];
+    this.#at = 0;
+    if (!this.#closed) {
+      this.#closed = true;
+      this.#decoder.free();
+    }
+  }
+
+  async #step() {
+    for (;;) {
+      if (this.#at < this.#frames.length) return { value: this.#frames[this.#at++], done: false };
+      if (this.#closed || this.#sourceDone) {
+        this.#close();
+        return { value: undefined, done: true };
+      }
+      try {
+        const { done, value } = await this.#source.next();
+        if (this.#closed) continue; // return() came while the chunk was awaited
+        this.#frames = done ? this.#decoder.end() : this.#decoder.push(value[0]);
+        this.#sourceDone = done;
+      } catch (error) {
+        this.#close();
+        throw error;
+      }
+      this.#at = 0;
+    }
+  }
+
+  next() {
+    if (this.#waiting === 0 && this.#at < this.#frames.length) {
+      return Promise.resolve({ value: this.#frames[this.#at++], done: false });
+    }
+    this.#waiting++;
+    const next = this.#queue.then(() => this.#step()).finally(() => this.#waiting--);
+    this.#queue = next.catch(() => {});
+    return next;
+  }
+
+  async return(value) {
+    this.#close();
+    await this.#source.return();
+    return { value, done: true };
+  }
+
+  async throw(error) {
+    this.#close();
+    throw error;
+  }
+
+  [Symbol.asyncIterator]() {
+    return this;
+  }
+}
+
 // A batch's item count, for the room check only (the core reads the list again and decides):
 // an array's length, guarded (whatever a Proxy's trap throws or answers, the count is then
 // unknown: Infinity); anything else is no list.
@@ -686,15 +761,7 @@ export function createApi(load, renew, schema = true) {
         decoder.free();
       }
     },
-    ndjsonFramesAsync: async function* (chunks, options) {
-      const decoder = api.createNdjsonDecoder(options);
-      try {
-        for await (const [chunk] of chunksOfAsync(decoder, chunks)) yield* decoder.push(chunk);
-        yield* decoder.end();
-      } finally {
-        decoder.free();
-      }
-    },
+    ndjsonFramesAsync: (chunks, options) => new FramesAsync(api.createNdjsonDecoder(options), chunks),
     /** The current instance's memory; the memory the last call left its instance at (before any
      * renewal); the most any call left it at; and how often the instance was replaced. */
     memoryReport: () => ({ bytes: core.memoryBytes(), lastCallBytes, peakBytes, renewals }),

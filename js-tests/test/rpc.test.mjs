@@ -37,6 +37,20 @@ test('ndjsonFrames and ndjsonFramesAsync give the decoder frames', async () => {
   const got = [];
   for await (const f of api.ndjsonFramesAsync(source())) got.push(f);
   assert.deepEqual(got, frames);
+  // Steps asked for together, before any settles, give the frames in order, then the end.
+  const together = api.ndjsonFramesAsync(source());
+  const steps = await Promise.all([0, 1, 2, 3, 4].map(() => together.next()));
+  assert.deepEqual(steps.map((s) => s.done), [false, false, false, true, true]);
+  assert.deepEqual(steps.slice(0, 3).map((s) => s.value), frames);
+  // return() ends it early; a chunk the decoder refuses ends it with that ContractError.
+  const early = api.ndjsonFramesAsync(source());
+  assert.equal((await early.next()).value.line, 1);
+  assert.deepEqual(await early.return('r'), { value: 'r', done: true });
+  assert.deepEqual(await early.next(), { value: undefined, done: true });
+  const refused = api.ndjsonFramesAsync((async function* () { yield chunks[0] + '\n'; yield 42; })());
+  assert.equal((await refused.next()).value.kind, 'notification');
+  await assert.rejects(refused.next(), (e) => e instanceof api.ContractError);
+  assert.deepEqual(await refused.next(), { value: undefined, done: true });
 });
 
 test('a surrogate pair cut between string chunks reaches the core whole', () => {

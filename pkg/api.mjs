@@ -461,12 +461,12 @@ function build(source, shape) {
 }
 
 const identity = (value) => value;
+const capital = (name) => name[0].toUpperCase() + name.slice(1);
 
 // The core's exports for the package's own host modules (HOST_SUPPORT in src/api/table.rs), by
 // API object: not members of the API, which holds only what users call.
 const supportOf = new WeakMap();
 export const support = (api) => supportOf.get(api);
-const capital = (name) => name[0].toUpperCase() + name.slice(1);
 
 // `load()` returns the loaded instance (a glue of dist/agent_contract.js) or throws while there
 // is none (loader.mjs: NotInitializedError); it is asked on the first use of `core`. `renew()`

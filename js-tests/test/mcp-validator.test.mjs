@@ -308,6 +308,13 @@ test('hostile schemas, inputs, answers and params end as ContractError or {valid
   assert.throws(() => createMcpValidator({ role: 'any' }), invalid('/role', 'role must be "client" or "server", got "any"'));
   assert.throws(() => createMcpValidator({ role: 5 }), invalid('/role', 'role must be "client" or "server", got a value that is not a string'));
   assert.throws(() => createMcpValidator('client'), invalid('', 'options must be an object'));
+  // A long failure (1,000 issues quoting their schema) is still one line, never a throw; the
+  // same line in Python.
+  const wide = { type: 'object', properties: Object.fromEntries(Array.from({ length: 1000 }, (_, i) => [`k${i}`, { const: 'x'.repeat(900) }])) };
+  const long = createMcpValidator({ role: 'client' }).getValidator(wide)(Object.fromEntries(Array.from({ length: 1000 }, (_, i) => [`k${i}`, 'b'])));
+  assert.equal(long.valid, false);
+  assert.equal(long.errorMessage.length, 93369);
+  assert.ok(long.errorMessage.endsWith("' (const); (more issues not listed)"));
   const validate = jsonSchemaValidator.getValidator(weatherOutput);
   for (const input of [revoked(), throwingGetter(ANSWERS.Lyon, 'temperature'), { ...ANSWERS.Lyon, temperature: NaN }, () => 1]) {
     const out = validate(input);

@@ -287,6 +287,13 @@ def test_hostile_values_end_as_contract_errors_or_invalid() -> None:
         with pytest.raises(ac.ContractError) as e:
             create_mcp_validator(role)  # type: ignore[arg-type]
         assert (e.value.code, e.value.path, e.value.message) == ("OPTION_INVALID", "/role", f'role must be "client" or "server", got {got}')
+    # A long failure (1,000 issues quoting their schema) is still one line, never a raise; the
+    # same line in JS.
+    wide = {"type": "object", "properties": {f"k{i}": {"const": "x" * 900} for i in range(1000)}}
+    long = create_mcp_validator("client").get_validator(wide)({f"k{i}": "b" for i in range(1000)})
+    assert long["valid"] is False and long["error_message"] is not None
+    assert len(long["error_message"]) == 93369
+    assert long["error_message"].endswith("' (const); (more issues not listed)")
 
 
 JSON = st.recursive(

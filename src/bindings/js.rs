@@ -631,7 +631,7 @@ pub fn mcp_validator_wording(options: JsValue) -> String {
 #[cfg(feature = "schema")]
 #[wasm_bindgen(js_name = mcpFailureLine)]
 pub fn mcp_failure_line(error: JsValue) -> String {
-    reply(api::mcp_failure_line(&caller_value(error)))
+    reply(api::mcp_failure_line(&program_data(error)))
 }
 
 #[cfg(feature = "schema")]

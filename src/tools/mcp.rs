@@ -123,9 +123,11 @@ fn failure_line(code: &str, path: &str, message: &str, issues: &[(&str, &str, &s
 
 /// `describe_failure` of a failure a host holds (its own `ContractError`, given as `{code,
 /// path, message, issues?, truncated?}`): the line an MCP validator's error text ends with. A
-/// member of another type reads as empty.
+/// member of another type reads as empty. Read under the ceilings: the failure is one the core
+/// wrote (a schema's issues may quote the schema at length), and a validator never throws.
 pub fn failure_line_of<V: HostValue>(error: &V) -> Result<Value> {
-    let error = input::copy_input(error, &Options::default())?;
+    let ceilings = Options { limits: crate::input::limits::Limits::ceilings(), ..Options::default() };
+    let error = input::copy_input(error, &ceilings)?;
     let text = |v: &Value, key: &str| match v.get(key) {
         Some(Value::String(t)) => t.clone(),
         _ => String::new(),

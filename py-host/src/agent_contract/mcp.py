@@ -20,6 +20,8 @@ from collections import OrderedDict
 from typing import Any, Callable, Literal, Optional, TypedDict
 
 from . import _runtime
+from ._host_text import write
+from ._text import numbers
 from ._wire import config, value as _reply_value
 from . import (
     ContractError,
@@ -97,21 +99,23 @@ def _moved(error: ContractError, old: str, new: str, message: Optional[str] = No
     return moved
 
 
-def _core(export: str, argument: Any) -> Any:
+def _core(export: str, text: str) -> Any:
     """One of the core's exports for the MCP modules (its words for a validator)."""
-    return _reply_value(_runtime.call_args(export, (config(argument),)))
+    return _reply_value(_runtime.call_args(export, (text,)))
 
 
 def _describe(error: ContractError) -> str:
-    """The core's line for a failure: a SCHEMA_MISMATCH's issues, or the code and place."""
+    """The core's line for a failure: a SCHEMA_MISMATCH's issues, or the code and place. Written
+    under the ceilings: the failure is one the core wrote, and a validator never raises."""
     fields = {"code": error.code, "path": error.path, "message": error.message, "issues": error.issues, "truncated": error.truncated}
-    return _core("mcp-failure-line", fields)  # type: ignore[no-any-return]
+    n = numbers()
+    return _core("mcp-failure-line", write(fields, n[2], n[3]))  # type: ignore[no-any-return]
 
 
 def _wording(role: Any) -> tuple[str, str]:
     """What a check is of in a validator's error text, (subject, schema), the core's for the
     role; OPTION_INVALID for a role that is not "client" or "server"."""
-    words = _core("mcp-validator-wording", {"role": role})
+    words = _core("mcp-validator-wording", config({"role": role}))
     return words["subject"], words["schema"]
 
 

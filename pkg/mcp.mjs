@@ -85,10 +85,15 @@ function compile(schema, label) {
  * (an elicitation answer against its requestedSchema), or neither.
  */
 export function createMcpValidator(options) {
-  // What a check is of, in the SDK's error text (`{subject, schema}`), the core's for the role.
-  const { subject, schema: schemaName } = support(api).mcpValidatorWording(options);
+  // What a check is of, in the SDK's error text (`{subject, schema}`), the core's for the role:
+  // asked now when options are given (invalid ones throw here), else on first use. This module
+  // makes `jsonSchemaValidator` while it is imported, and a Worker may not call the core in its
+  // global scope (its first call seeds from crypto.getRandomValues).
+  const given = options !== undefined && options !== null;
+  let words = given ? support(api).mcpValidatorWording(options) : undefined;
   return Object.freeze({
     getValidator(schema) {
+      const { subject, schema: schemaName } = (words ??= support(api).mcpValidatorWording(options));
       const tool = compile(schema, schemaName);
       return (input) => {
         const out = api.safeValidateToolInput(tool, input);

@@ -335,3 +335,16 @@ def test_the_neutral_validator_and_validators_of_one_schema_agree() -> None:
     with pytest.raises(ac.ContractError) as raised:
         json_schema_validator.get_validator({"type": "object", "properties": {"a": {"pattern": "(?=a)"}}})
     assert (raised.value.code, raised.value.path) == ("TOOL_SCHEMA_UNSUPPORTED", "/properties/a/pattern")
+
+
+def test_importing_the_module_loads_no_core() -> None:
+    # `json_schema_validator` is made at import; its words are asked on first use, so importing
+    # `agent_contract.mcp` compiles and instantiates nothing (the package's own import does not).
+    import subprocess
+    import sys
+
+    code = "import agent_contract.mcp, agent_contract._runtime as r; print(r._compiled is None, r._described is None)"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.split() == ["True", "True"]
+    message = ac.mcp.json_schema_validator.get_validator({"type": "object", "required": ["a"]})({})["error_message"]
+    assert message is not None and message.startswith("the value does not match the JSON Schema: ")

@@ -175,11 +175,16 @@ class McpValidator:
     returns `(value) -> {"valid", "data", "error_message"}`, which never raises."""
 
     def __init__(self, role: Optional[Literal["client", "server"]] = None) -> None:
-        self._subject, self._schema = _wording(role)
+        # The core's words for the role: asked now for a role (an invalid one raises here), else
+        # on first use, so that importing this module (`json_schema_validator`) loads no core.
+        self._role = role
+        self._words: Optional[tuple[str, str]] = None if role is None else _wording(role)
 
     def get_validator(self, schema: Any) -> Callable[[Any], McpValidatorResult]:
-        tool = _compile(schema, self._schema)
-        subject, name = self._subject, self._schema
+        if self._words is None:
+            self._words = _wording(self._role)
+        subject, name = self._words
+        tool = _compile(schema, name)
 
         def validate(value: Any) -> McpValidatorResult:
             out = safe_validate_tool_input(tool, _plain(value))

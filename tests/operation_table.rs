@@ -232,6 +232,27 @@ fn names_are_unique() {
     }
 }
 
+/// A row's text twin takes the same arguments with JSON text in place of the value, reads the
+/// same options, and answers a success with a verdict: what lets a host send a value's JSON to
+/// it instead.
+#[test]
+fn text_twins_are_the_text_forms_of_their_rows() {
+    use agent_contract::api::table::{Arg, Reply};
+    let mut twins = 0;
+    for op in OPERATIONS {
+        let Some(name) = op.text_twin else { continue };
+        twins += 1;
+        let twin = find(name).unwrap_or_else(|| panic!("{}'s twin {name} is no row", op.name));
+        let as_text: Vec<Arg> = op.args.iter().map(|a| if *a == Arg::Value { Arg::Text } else { *a }).collect();
+        assert_eq!(twin.args, as_text.as_slice(), "{name}'s arguments");
+        assert_eq!(twin.options, op.options, "{name}'s options");
+        assert_eq!(twin.schema, op.schema, "{name}'s feature");
+        assert!(matches!(twin.reply, Reply::Verdict | Reply::TextVerdict), "{name} answers a verdict");
+        assert!(op.args.contains(&Arg::Value) && twin.text_twin.is_none(), "{name}");
+    }
+    assert_eq!(twins, 3);
+}
+
 /// Each object's methods in the TypeScript declarations are the table's, plus `free()` where
 /// the object holds core memory.
 #[test]

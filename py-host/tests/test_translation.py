@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import collections
 import copy
+import json
 import pickle
 import sys
 import threading
@@ -215,6 +216,8 @@ def test_small_values_are_written_as_the_general_writer_writes_them(value: objec
     from agent_contract import _host_text
 
     assert write(value, max_depth, 1 << 20, root_depth) == _host_text._write(value, max_depth, 1 << 20, root_depth, 1, None)
+    shallow = _host_text._write_shallow(value)
+    assert shallow is None or json.loads(shallow) == value  # strict JSON: the value's text twin
     shared = [1, 2]
     for twice in ([shared, shared], {"a": shared, "b": shared}):
         assert write(twice, 4, 10) == _host_text._write(twice, 4, 10, 1, 1, None)

@@ -143,3 +143,58 @@ def test_jsonl_matches_the_full_reply(lines: list[tuple[str, str]], trim: bool, 
 def test_accepted_texts_are_generated() -> None:
     """The properties above (run before this, in file order) exercised the success path."""
     assert ACCEPTED["action"] > 100 and ACCEPTED["decision"] > 20, ACCEPTED
+
+
+TWIN = {"through": 0, "batches": 0}
+odd_values = st.sampled_from([ac.UNDEFINED, float("nan"), float("inf"), -0.0, 2**70, 10**30, "\ud800", (1,), b"x", "x" * 300])
+flat_values = st.none() | st.booleans() | st.integers() | st.floats() | st.text(max_size=6) | odd_values
+shallow_values = flat_values | st.lists(flat_values, max_size=3) | st.dictionaries(st.text(max_size=4) | st.just(1), flat_values, max_size=3)
+TOOL = ac.define_tool({"name": "t", "description": "d", "permission": "read", "inputSchema": {
+    "type": "object", "properties": {"path": {"type": "string", "minLength": 1}, "n": {"type": "number", "maximum": 5}},
+    "required": ["path"]}})
+
+
+@settings(**SETTINGS)
+@given(action_text().map(json.loads) | decision_text().map(json.loads)
+       | st.dictionaries(action_fields | st.just("type"), shallow_values, max_size=5),
+       st.dictionaries(st.sampled_from(["path", "n", "x"]), shallow_values, max_size=3)
+       | st.fixed_dictionaries({"path": st.text(max_size=3)}, optional={"n": st.integers(0, 9) | st.floats(0, 9), "x": flat_values}))
+def test_values_through_their_text_twin_match_the_value_row(value: Any, tool_input: Any) -> None:
+    # With no options, a small shallow value crosses as its JSON to the row's text twin (the
+    # table's `textTwin`), the value row answering any error; options (`{}`, the defaults) take
+    # the value row alone. Same outcome either way: value (types and key order) or error.
+    from agent_contract._host_text import _write_shallow
+
+    GENERATED["values"] += 1
+    for call in (ac.parse_agent_action, ac.parse_decision):
+        ours, theirs = _ours(lambda: call(value)), _ours(lambda: call(value, {}))
+        assert _same(ours, theirs), (call, value, ours, theirs)
+        TWIN["through"] += ours["ok"] and _write_shallow(value) is not None
+    ours, theirs = _ours(lambda: ac.validate_tool_input(TOOL, tool_input)), _ours(lambda: ac.validate_tool_input(TOOL, tool_input, {}))
+    assert _same(ours, theirs), (tool_input, ours, theirs)
+    text = _write_shallow(tool_input)
+    if text is not None:
+        assert _same(json.loads(text), tool_input)  # the text twin is the value's JSON
+        TWIN["through"] += ours["ok"]
+
+
+@settings(**SETTINGS)
+@given(st.lists(st.dictionaries(st.sampled_from(["path", "n", "x"]), shallow_values, max_size=3)
+                | st.fixed_dictionaries({"path": st.text(max_size=3)}, optional={"n": st.integers(0, 9)}) | flat_values, max_size=6))
+def test_batches_through_their_text_twin_match_the_value_row(inputs: list[Any]) -> None:
+    # The same for `validate_tool_inputs` over a compiled tool (`validate-many-json`).
+    from agent_contract._host_text import _write_shallow
+
+    GENERATED["values"] += 1
+
+    def outcomes(options: Any) -> Any:
+        return [o if o["ok"] else {"ok": False, "error": _plain_error(o["error"])} for o in ac.validate_tool_inputs(TOOL, inputs, options)]
+
+    ours, theirs = outcomes(None), outcomes({})
+    assert _same(ours, theirs), (inputs, ours, theirs)
+    if _write_shallow(inputs) is not None:
+        TWIN["batches"] += any(o["ok"] for o in ours)
+
+
+def test_values_went_through_their_text_twin() -> None:
+    assert TWIN["through"] > 500 and TWIN["batches"] > 100, TWIN

@@ -129,6 +129,7 @@ pub fn describe() -> Value {
                 ("options", options_name(o.options)),
                 ("reply", reply_name(o.reply)),
                 ("safe", Value::Bool(o.safe)),
+                ("textTwin", o.text_twin.map_or(Value::Null, text)),
                 (
                     "hosts",
                     text(match o.hosts {

@@ -717,6 +717,20 @@ pub fn handle_validate_inputs_each<V: HostValue>(
 }
 
 #[cfg(feature = "schema")]
+/// `handle_validate_inputs_each` with the inputs as one strict JSON text (a list): the text
+/// twin of a batch a host wrote as JSON, which holds each accepted input as its own text.
+pub fn handle_validate_inputs_json_each<O: HostValue>(
+    handle: &crate::tools::handle::ToolHandle,
+    text: &[u8],
+    options: Option<&O>,
+    sink: &mut dyn FnMut(Result<Value>),
+) -> Result<()> {
+    let options = Options::read_for(options, options_of!("validateToolInputs"))?;
+    let inputs = json::parse(text, Mode::Strict, &options.limits)?;
+    handle.validate_inputs(&&inputs, &options, sink)
+}
+
+#[cfg(feature = "schema")]
 /// `validateToolInputs(tool, inputs, options)` for a plain-data tool.
 pub fn validate_tool_inputs<V: HostValue>(tool: &V, inputs: &V, options: Option<&V>) -> Result<Vec<Result<Value>>> {
     let mut out = Vec::new();

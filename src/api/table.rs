@@ -99,6 +99,12 @@ pub struct Operation {
     pub schema: bool,
     /// Which hosts have it; hosts that lack it are named in `hosts`'s doc.
     pub hosts: Hosts,
+    /// The row taking the same input as JSON text, whose success reply is shorter (a verdict).
+    /// A host that writes a value as text may send text that is strict JSON to this row
+    /// instead, with the same options: when the text row accepts it, its result is this row's
+    /// (a value without markers is exactly its JSON). Its errors may differ (they speak of
+    /// text), so on an error the host asks this row.
+    pub text_twin: Option<&'static str>,
 }
 
 /// The hosts a row is public in.
@@ -119,7 +125,7 @@ pub struct Object {
 }
 
 const fn op(name: &'static str, args: &'static [Arg], options: OptionKind, reply: Reply) -> Operation {
-    Operation { name, args, options, reply, safe: false, schema: false, hosts: Hosts::All }
+    Operation { name, args, options, reply, safe: false, schema: false, hosts: Hosts::All, text_twin: None }
 }
 
 impl Operation {
@@ -133,6 +139,10 @@ impl Operation {
     }
     const fn only(mut self, hosts: Hosts) -> Self {
         self.hosts = hosts;
+        self
+    }
+    const fn text_twin(mut self, name: &'static str) -> Self {
+        self.text_twin = Some(name);
         self
     }
 
@@ -171,18 +181,21 @@ use OptionKind as O;
 /// Every public operation.
 pub const OPERATIONS: &[Operation] = &[
     // What a model produces: actions, decisions, strict JSON.
-    op("parseAgentAction", &[Value], O::Rules, Reply::Verdict).safe(),
+    op("parseAgentAction", &[Value], O::Rules, Reply::Verdict).safe().text_twin("parseAgentActionJson"),
     op("parseAgentActionJson", &[Text], O::Rules, Reply::Verdict).safe(),
     op("parseAgentActions", &[Value], O::Rules, Reply::Batch),
     op("parseAgentActionsJsonl", &[Text], O::Rules, Reply::Batch),
     op("previewAction", &[Value], O::Rules, Reply::Value),
     op("parseJson", &[Text], O::Json, Reply::TextVerdict).safe(),
-    op("parseDecision", &[Value], O::Decision, Reply::Verdict).safe(),
+    op("parseDecision", &[Value], O::Decision, Reply::Verdict).safe().text_twin("parseDecisionJson"),
     op("parseDecisionJson", &[Text], O::Decision, Reply::Verdict).safe(),
     // Tool contracts and the tool-call pipeline.
     op("defineTool", &[Value], O::Tool, Reply::Value).safe().schema(),
     op("defineToolJson", &[Text], O::Tool, Reply::Value).safe().schema(),
-    op("validateToolInput", &[Tool, Value], O::ToolRead, Reply::Value).safe().schema(),
+    op("validateToolInput", &[Tool, Value], O::ToolRead, Reply::Value)
+        .safe()
+        .schema()
+        .text_twin("validateToolInputJson"),
     op("validateToolInputJson", &[Tool, Text], O::ToolRead, Reply::TextVerdict).safe().schema(),
     op("validateToolInputs", &[Tool, Value], O::ToolRead, Reply::Batch).schema(),
     op("createRegistry", &[Value], O::Tool, Reply::Value).safe().schema(),

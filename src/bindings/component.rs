@@ -804,6 +804,18 @@ impl wit_tools::GuestCompiledTool for ComponentCompiledTool {
         })();
         batch.finish(result)
     }
+
+    fn validate_many_json(&self, text: wit_tools::Text, options: String) -> String {
+        let mut batch = crate::wire::BatchWriter::new();
+        let result = host_options(&options).and_then(|o| {
+            self.with(|h| {
+                api::handle_validate_inputs_json_each(h, &text.bytes(), o.as_ref().as_ref(), &mut |item| {
+                    batch.verdict(item.map(|_| 0))
+                })
+            })
+        });
+        batch.finish(result)
+    }
 }
 
 /// One compiled registry per resource (`tools::handle::RegistryHandle`).

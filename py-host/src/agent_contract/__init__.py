@@ -18,7 +18,7 @@ import inspect
 from typing import TYPE_CHECKING, Any, Callable, Optional
 
 from . import _runtime, _types, _verdict
-from ._host_text import UNDEFINED, max_nodes, write
+from ._host_text import UNDEFINED, _write_shallow, max_nodes, write
 from ._objects import (
     Assembler,
     NdjsonDecoder,
@@ -239,6 +239,11 @@ def validate_tool_input(tool: Any, value: Any, options: Any = None) -> Any:
     (`SCHEMA_MISMATCH` with `issues`). A `Tool` validates through its compiled schema (nothing
     sent again; TOOL_HANDLE_FREED once closed); a plain definition is read again by the core."""
     resource = _compiled(tool)
+    if resource is not None and options is None:
+        # Its text twin (`validateToolInputJson`): on success the reply is `{"ok":true}` alone.
+        shallow = _write_shallow(value)
+        if shallow is not None and tool._instance.resource_call("compiled-tool", "validate-json", resource, STR, shallow, "") == '{"ok":true}':
+            return loads(shallow)
     limits = limits_of(options)
     text = write(value, *limits)
     if resource is None:
@@ -275,16 +280,21 @@ def validate_tool_inputs(tool: Any, values: Any, options: Any = None) -> list[Ou
     Raises ContractError only for the tool, the options, or a `values` that is not a list."""
     max_depth, max_bytes = limits_of(options)
     copies = max(1, len(values)) if type(values) is list else 1
-    text = write(values, max_depth, max_bytes, 0, copies)
+    shallow = _write_shallow(values) if options is None else None
+    text = write(values, max_depth, max_bytes, 0, copies) if shallow is None else shallow
     # Room for the batch's reply first: a tool compiled in an instance replaced here takes the
     # plain path in the fresh one.
     _runtime.make_room(_runtime.need_of("validate-tool-inputs", len(text)))
     resource = _compiled(tool)
     if resource is None:
         answer = _runtime.call_rpc("validate-tool-inputs", write(tool, max_depth, max_bytes), text, options_text(options))
-    else:
-        answer = tool._instance.resource_call("compiled-tool", "validate-many", resource, text, options_text(options))
-    return outcomes(answer)
+        return outcomes(answer)
+    if shallow is not None:
+        # The batch's text twin: accepted inputs answer a verdict, each its own JSON here.
+        found = _verdict.batch(tool._instance.resource_call("compiled-tool", "validate-many-json", resource, STR, shallow, ""), shallow)
+        if found is not None:
+            return found
+    return outcomes(tool._instance.resource_call("compiled-tool", "validate-many", resource, text, options_text(options)))
 
 
 def check_tool_call(registry: Any, action: Any, policy: Any, options: Any = None) -> ApprovedCall:
@@ -486,6 +496,14 @@ def _made(row: dict[str, Any]) -> Callable[..., Any]:
             return lambda text, options=None: _paused(lambda: unwrap(_call_text(export, text, options, whole=True)))
         return lambda text, options=None: unwrap(_call_text(export, text, options, whole=reply_kind == "report"))
     if args == ["value"] and row["options"] is not None:
+        if row["textTwin"] is not None:
+            [twin] = [r["python"].replace("_", "-") for r in _runtime.described()["operations"] if r["name"] == row["textTwin"]]
+
+            def via_twin(given: Any, options: Any = None) -> Any:
+                found = None if options is not None else _verdict.through_twin(twin, given)
+                return call_value(export, given, options, decode=value) if found is None else found
+
+            return via_twin
         if reply_kind == "batch":
             return lambda values, options=None: call_value(export, values, options, batch=True, decode=outcomes)
         return lambda given, options=None: call_value(export, given, options, decode=value)

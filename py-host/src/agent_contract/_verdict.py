@@ -11,8 +11,9 @@ import json
 from typing import Any, Callable
 
 from . import _runtime
+from ._host_text import _write_shallow
 from ._text import STR, crosses_as_is, snapshot
-from ._wire import call_text, error, loads, reply, unwrap
+from ._wire import call_text, collector_paused, error, loads, reply, unwrap
 
 _builders: list[Callable[[Any], dict[str, Any]]] = []
 
@@ -67,6 +68,32 @@ def one(export: str, text: Any, options: Any) -> Any:
     if answer[0] == "{":
         raise error(reply(answer)["error"])
     return builders()[int(answer)](loads(snap if type(snap) is str else snap.decode("utf-8")))  # type: ignore[union-attr]
+
+
+def through_twin(export: str, value: Any) -> Any:
+    """A value row's result through its text twin, verdict row `export` (the table's
+    `textTwin`), when `value` is small and shallow and its text is JSON the twin accepts: a
+    shorter reply, and `json.loads` of that text is the result's source. None otherwise (the
+    value row then answers, its errors being the value's)."""
+    text = _write_shallow(value)
+    if text is None:
+        return None
+    answer = _runtime.call_args(export, (STR, text, ""))
+    return None if answer[0] == "{" else (_builders or builders())[int(answer)](loads(text))
+
+
+def batch(answer: str, text: str) -> Any:
+    """The outcomes of a batch's text twin (`validate-many-json`): an accepted item answers a
+    verdict and is its item of `text`, the JSON list the host sent. None when the twin refused
+    the batch itself (its value row then answers)."""
+    with collector_paused():
+        found = loads(answer)
+        if not found["ok"]:
+            return None
+        return [
+            {"ok": True, "value": item} if type(verdict) is int else {"ok": False, "error": error(verdict["error"])}
+            for verdict, item in zip(found["value"], loads(text))
+        ]
 
 
 def jsonl(export: str, text: Any, options: Any) -> list[Any]:

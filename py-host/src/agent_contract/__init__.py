@@ -239,13 +239,13 @@ def validate_tool_input(tool: Any, value: Any, options: Any = None) -> Any:
     (`SCHEMA_MISMATCH` with `issues`). A `Tool` validates through its compiled schema (nothing
     sent again; TOOL_HANDLE_FREED once closed); a plain definition is read again by the core."""
     resource = _compiled(tool)
-    if resource is not None and options is None:
-        # Its text twin (`validateToolInputJson`): on success the reply is `{"ok":true}` alone.
-        shallow = _write_shallow(value)
-        if shallow is not None and tool._instance.resource_call("compiled-tool", "validate-json", resource, STR, shallow, "") == '{"ok":true}':
+    shallow = _write_shallow(value) if options is None else None
+    # Its text twin (`validateToolInputJson`): on success the reply is `{"ok":true}` alone.
+    if resource is not None and shallow is not None:
+        if tool._instance.resource_call("compiled-tool", "validate-json", resource, STR, shallow, "") == '{"ok":true}':
             return loads(shallow)
     limits = limits_of(options)
-    text = write(value, *limits)
+    text = write(value, *limits) if shallow is None else shallow
     if resource is None:
         arguments = (write(tool, *limits), text)
         return unwrap(reply(_runtime.call_args("validate-tool-input", (*arguments, options_text(options)))))
@@ -500,8 +500,11 @@ def _made(row: dict[str, Any]) -> Callable[..., Any]:
             [twin] = [r["python"].replace("_", "-") for r in _runtime.described()["operations"] if r["name"] == row["textTwin"]]
 
             def via_twin(given: Any, options: Any = None) -> Any:
-                found = None if options is not None else _verdict.through_twin(twin, given)
-                return call_value(export, given, options, decode=value) if found is None else found
+                text = None if options is not None else _write_shallow(given)
+                if text is None:
+                    return call_value(export, given, options, decode=value)
+                found = _verdict.through_twin(twin, text)
+                return value(_runtime.call_args(export, (text, ""))) if found is None else found
 
             return via_twin
         if reply_kind == "batch":

@@ -11,7 +11,6 @@ import json
 from typing import Any, Callable
 
 from . import _runtime
-from ._host_text import _write_shallow
 from ._text import STR, crosses_as_is, snapshot
 from ._wire import call_text, collector_paused, error, loads, reply, unwrap
 
@@ -70,14 +69,11 @@ def one(export: str, text: Any, options: Any) -> Any:
     return builders()[int(answer)](loads(snap if type(snap) is str else snap.decode("utf-8")))  # type: ignore[union-attr]
 
 
-def through_twin(export: str, value: Any) -> Any:
+def through_twin(export: str, text: str) -> Any:
     """A value row's result through its text twin, verdict row `export` (the table's
-    `textTwin`), when `value` is small and shallow and its text is JSON the twin accepts: a
-    shorter reply, and `json.loads` of that text is the result's source. None otherwise (the
-    value row then answers, its errors being the value's)."""
-    text = _write_shallow(value)
-    if text is None:
-        return None
+    `textTwin`): `text` is the value's host text, strict JSON (`_host_text._write_shallow`), and
+    when the twin accepts it, `json.loads` of it is the result's source (a shorter reply). None
+    otherwise: the value row then answers, its errors being the value's."""
     answer = _runtime.call_args(export, (STR, text, ""))
     return None if answer[0] == "{" else (_builders or builders())[int(answer)](loads(text))
 

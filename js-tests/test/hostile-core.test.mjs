@@ -212,3 +212,17 @@ test('a report per line or row, as many as maxArrayLength allows, stays within t
   assert.equal(rows.length, 65536);
   assert.equal(rows[0].ok, false);
 });
+
+test("a schema's objects and arrays are counted, subschemas or not, before the engine holds them", () => {
+  // Nested one-member objects in `examples`: the engine's tree of the document took ~600 bytes
+  // each (1.1 MB of text: 125 MB of wasm memory). Past the count the definition is refused at
+  // once; at the count it is compiled within the bound.
+  const chain = (n) => { let v = {}; for (let i = 1; i < n; i++) v = { a: v }; return v; };
+  const examples = (total) => [...Array.from({ length: Math.floor((total - 2) / 100) }, () => chain(100)),
+    ...((total - 2) % 100 ? [chain((total - 2) % 100)] : [])];
+  const refused = fails('TOOL_SCHEMA_UNSUPPORTED', () => tool({ type: 'object', examples: Array(1850).fill(chain(100)) }));
+  assert.equal(refused.path, '/inputSchema');
+  fails('TOOL_SCHEMA_UNSUPPORTED', () => tool({ type: 'object', examples: examples(16385) }));
+  const defined = ok(() => tool({ type: 'object', examples: examples(16384) }));
+  assert.deepEqual(ok(() => validateToolInput(defined, { a: 1 })), { a: 1 });
+});

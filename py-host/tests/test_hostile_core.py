@@ -229,3 +229,24 @@ def test_a_json_rpc_batch_past_max_batch_length_is_one_error_at_once() -> None:
     with ac.create_ndjson_decoder() as decoder:
         frames = ok(decoder.push, (json.dumps(ones) + "\n") * 8)
     assert [f["code"] for f in frames] == ["RPC_MESSAGE_TOO_LARGE"] * 8
+
+
+def test_a_schemas_objects_and_arrays_are_counted_before_the_engine_holds_them() -> None:
+    # Nested one-member objects in `examples`: the engine's tree of the document took ~600 bytes
+    # each (1.1 MB of text: 125 MB of wasm memory). Past the count the definition is refused at
+    # once; at the count it is compiled within the bound.
+    def chain(n: int) -> dict:
+        v: dict = {}
+        for _ in range(n - 1):
+            v = {"a": v}
+        return v
+
+    def examples(total: int) -> list:
+        k, rest = divmod(total - 2, 100)
+        return [chain(100) for _ in range(k)] + ([chain(rest)] if rest else [])
+
+    refused = fails("TOOL_SCHEMA_UNSUPPORTED", tool, {"type": "object", "examples": [chain(100)] * 1850})
+    assert refused.path == "/inputSchema"
+    fails("TOOL_SCHEMA_UNSUPPORTED", tool, {"type": "object", "examples": examples(16385)})
+    defined = ok(tool, {"type": "object", "examples": examples(16384)})
+    assert ok(ac.validate_tool_input, defined, {"a": 1}) == {"a": 1}

@@ -27,6 +27,12 @@ use crate::value::Value;
 
 /// Schema objects (and booleans) in one schema, references' targets included.
 pub const MAX_SCHEMA_NODES: usize = 8_192;
+/// Objects and arrays in one schema with its resources, subschemas or not (`examples`,
+/// `default`, `const`, unknown keywords). The engine holds the whole document as its own tree,
+/// where an object costs ~600 bytes however few its members (a B-tree node), and compiling
+/// walks it: 185,000 nested one-member objects in an `examples` (1.1 MB of text) took a wasm
+/// instance to 125 MB, and 490,000 nested arrays 1.4 s. At this bound they cost ~10 MB.
+pub const MAX_SCHEMA_CONTAINERS: usize = 16_384;
 /// Evaluations one value may receive from one schema (same-value applicators and references).
 pub const MAX_EVALUATIONS: u64 = 100_000;
 /// Nested evaluations (engine recursion). Measured: a failing evaluation nested through `$ref`
@@ -74,6 +80,12 @@ pub fn analyze(schema: &Value, pointer: &str, resources: &[(String, Value)]) -> 
         return Err(unsupported(
             pointer,
             format!("the schema is nested {depth} levels deep; at most {MAX_SCHEMA_DEPTH} are supported"),
+        ));
+    }
+    if containers(std::iter::once(schema).chain(resources.iter().map(|(_, doc)| doc))) > MAX_SCHEMA_CONTAINERS {
+        return Err(unsupported(
+            pointer,
+            format!("the schema holds more than {MAX_SCHEMA_CONTAINERS} objects and arrays (its resources included)"),
         ));
     }
     let base = Url::parse("urn:agent-contract:schema").expect("static URL");
@@ -480,6 +492,24 @@ fn scc(nodes: &[Node]) -> (Vec<usize>, Vec<Vec<usize>>) {
         }
     }
     (comp, comps)
+}
+
+/// Objects and arrays in `docs`, counted up to one past `MAX_SCHEMA_CONTAINERS`.
+fn containers<'a>(docs: impl Iterator<Item = &'a Value>) -> usize {
+    let mut count = 0;
+    let mut stack: Vec<&Value> = docs.collect();
+    while let Some(v) = stack.pop() {
+        match v {
+            Value::Array(items) => stack.extend(items.iter()),
+            Value::Object(entries) => stack.extend(entries.iter().map(|(_, i)| i)),
+            _ => continue,
+        }
+        count += 1;
+        if count > MAX_SCHEMA_CONTAINERS {
+            break;
+        }
+    }
+    count
 }
 
 fn value_depth(value: &Value) -> usize {

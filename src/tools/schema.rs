@@ -334,6 +334,13 @@ impl boon::UrlLoader for NoLoader {
 /// Past it, `SCHEMA_MISMATCH` has one issue for the whole input and `truncated: true`.
 pub const MAX_ISSUE_COST: u64 = 4_000_000;
 
+/// The most objects an input handed to the engine may hold. The engine validates its own tree
+/// of the input, where an object costs ~430 bytes of wasm memory however few its members (a
+/// B-tree node): a megabyte of nested one-member objects (170,000) took an instance to 98 MB,
+/// past the 64 MB bound. At this count the tree is ~28 MB. The schema's program (`fast`)
+/// builds no tree, so an input it proves valid is not counted.
+pub const MAX_ENGINE_OBJECTS: usize = 65_536;
+
 /// Validates `input` against a compiled schema; `SCHEMA_MISMATCH` lists the failures, sorted,
 /// the first `max_issues` of them (`truncated` when there were more).
 ///
@@ -348,6 +355,13 @@ pub fn validate(compiled: &CompiledSchema, input: &Value, max_issues: usize) -> 
         if fast::Eval::new(program, &compiled.schemas).value(input) {
             return Ok(());
         }
+    }
+    if objects(input) > MAX_ENGINE_OBJECTS {
+        return Err(ContractError::new(
+            Code::InputTooLarge,
+            "",
+            format!("the input holds more than {MAX_ENGINE_OBJECTS} objects, the most its schema can be checked on"),
+        ));
     }
     let mut undefined = Vec::new();
     let instance = to_instance(input, &mut String::new(), &mut undefined);
@@ -452,6 +466,26 @@ pub fn check_suite_json(text: &[u8]) -> Result<Value> {
 }
 
 /// Depth (the root container is 1) and number of values.
+/// Objects in `value`, counted up to one past `MAX_ENGINE_OBJECTS`.
+fn objects(value: &Value) -> usize {
+    let mut count = 0;
+    let mut stack = vec![value];
+    while let Some(v) = stack.pop() {
+        match v {
+            Value::Array(items) => stack.extend(items.iter()),
+            Value::Object(entries) => {
+                count += 1;
+                if count > MAX_ENGINE_OBJECTS {
+                    break;
+                }
+                stack.extend(entries.iter().map(|(_, i)| i));
+            }
+            _ => {}
+        }
+    }
+    count
+}
+
 fn shape(value: &Value) -> (usize, usize) {
     let mut max_depth = 0;
     let mut nodes = 0usize;

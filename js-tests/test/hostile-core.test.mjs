@@ -226,3 +226,15 @@ test("a schema's objects and arrays are counted, subschemas or not, before the e
   const defined = ok(() => tool({ type: 'object', examples: examples(16384) }));
   assert.deepEqual(ok(() => validateToolInput(defined, { a: 1 })), { a: 1 });
 });
+
+test('an input the schema engine checks holds at most 80,000 objects', () => {
+  // A megabyte of nested one-member objects: the engine's own tree of it took 98 MB. Refused
+  // before it is built; at the count the engine checks it within the bound.
+  const chain = (n) => { let v = { b: 1 }; for (let i = 1; i < n; i++) v = { a: v }; return v; };
+  const engine = tool({ type: 'object', additionalProperties: { not: { type: 'string' } }, properties: { x: { uniqueItems: true } } });
+  const refused = fails('INPUT_TOO_LARGE', () => validateToolInput(engine, { x: Array.from({ length: 2800 }, () => chain(60)) }));
+  assert.equal(refused.path, '');
+  const atCount = { x: [...Array.from({ length: 1092 }, () => chain(60)), chain(15)] };
+  assert.equal(fails('SCHEMA_MISMATCH', () => validateToolInput(engine, atCount)).truncated, true);
+  assert.deepEqual(ok(() => validateToolInput(tool({ type: 'object' }), atCount)), atCount);
+});

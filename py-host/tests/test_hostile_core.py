@@ -250,3 +250,21 @@ def test_a_schemas_objects_and_arrays_are_counted_before_the_engine_holds_them()
     fails("TOOL_SCHEMA_UNSUPPORTED", tool, {"type": "object", "examples": examples(16385)})
     defined = ok(tool, {"type": "object", "examples": examples(16384)})
     assert ok(ac.validate_tool_input, defined, {"a": 1}) == {"a": 1}
+
+
+def test_an_input_the_engine_checks_holds_at_most_80000_objects() -> None:
+    # A megabyte of nested one-member objects: the engine's own tree of it took 98 MB. Refused
+    # before it is built; at the count the engine checks it within the bound.
+    def chain(n: int) -> dict:
+        v: dict = {"b": 1}
+        for _ in range(n - 1):
+            v = {"a": v}
+        return v
+
+    engine = tool({"type": "object", "additionalProperties": {"not": {"type": "string"}}, "properties": {"x": {"uniqueItems": True}}})
+    refused = fails("INPUT_TOO_LARGE", ac.validate_tool_input, engine, {"x": [chain(60) for _ in range(2800)]})
+    assert refused.path == ""
+    at_count = {"x": [chain(60) for _ in range(1092)] + [chain(15)]}
+    assert fails("SCHEMA_MISMATCH", ac.validate_tool_input, engine, at_count).truncated
+    # A schema whose program proves the input valid builds no tree: the same input passes.
+    assert ok(ac.validate_tool_input, tool({"type": "object"}), at_count) == at_count

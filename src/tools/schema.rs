@@ -466,7 +466,6 @@ pub fn check_suite_json(text: &[u8]) -> Result<Value> {
     Ok(Value::Array(verdicts.into_iter().map(Value::Bool).collect()))
 }
 
-/// Depth (the root container is 1) and number of values.
 /// Objects in `value`, counted up to one past `MAX_ENGINE_OBJECTS`.
 fn objects(value: &Value) -> usize {
     let mut count = 0;
@@ -487,6 +486,7 @@ fn objects(value: &Value) -> usize {
     count
 }
 
+/// Depth (the root container is 1) and number of values.
 fn shape(value: &Value) -> (usize, usize) {
     let mut max_depth = 0;
     let mut nodes = 0usize;

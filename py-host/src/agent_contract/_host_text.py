@@ -236,7 +236,9 @@ def _write_shallow(value: Any) -> str | None:
 
 
 def _shallow_json(value: Any) -> str | None:
-    """`_write_shallow` itself, which may raise while a dict changes size."""
+    """`_write_shallow` itself, which may raise while a dict changes size. The checks of an
+    item and of an inner container's item are written out twice: one loop over a worklist of
+    (items, depth) was 15-30% slower (an action 2.9 -> 3.5 µs)."""
     t = type(value)
     if _encode is None or (t is not dict and t is not list):
         return None

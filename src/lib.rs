@@ -13,6 +13,7 @@ pub mod entropy; // the wasm32 getrandom backend fed by the hosts
 pub mod error; // the one error type: closed layers, stable codes
 pub mod input; // the host-value layer: `HostValue`, limits, options, field states
 pub mod json; // the strict JSON parser (and host text)
+mod order; // stable sorting, compiled once for every element type
 pub mod protocol; // what a model produces: actions, decisions, previews
 pub mod rpc; // JSON-RPC 2.0 over NDJSON: messages, replies, framing, stdout purity, sessions
 pub mod session; // the shared message and session protocol (seed 004)

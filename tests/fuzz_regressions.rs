@@ -5,13 +5,14 @@ use agent_contract::json::{self, Mode};
 use agent_contract::{api, Limits};
 
 /// host_text, crash-01b28886: a `pattern` the regex crate refuses (`\p` then a name that is no
-/// Unicode class) made the schema engine hit its own `debug_assert!` in debug builds.
+/// Unicode class) made the schema engine hit its own `debug_assert!` in debug builds. Naming no
+/// property, it is an invalid pattern.
 #[test]
 fn a_pattern_the_regex_engine_refuses_is_an_error_not_a_panic() {
     let text = br#"{"name":"t","description":"A tool.","permission":"read","inputSchema":{"pattern":"^\\permissions~~~~~~~~~|~~~~~~~{3}-T_#+$"}}"#;
     let v = json::parse(text, Mode::Host, &Limits::default()).unwrap();
     let err = api::define_tool(&&v, None).unwrap_err();
-    assert_eq!((err.code.as_str(), err.path.as_str()), ("TOOL_SCHEMA_UNSUPPORTED", "/inputSchema/pattern"));
+    assert_eq!((err.code.as_str(), err.path.as_str()), ("TOOL_SCHEMA_INVALID", "/inputSchema/pattern"));
 }
 
 /// registry, crash-e4300a01: a pattern too large for the regex engine (`{888888885}`) inside a

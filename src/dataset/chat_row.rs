@@ -228,7 +228,7 @@ impl<'o> RowCheck<'o> {
 
     fn unanswered(&mut self, pending: &mut Calls, when: &str) {
         let mut calls: Vec<(String, Pending)> = std::mem::take(pending).into_iter().collect();
-        calls.sort_by_key(|(_, p)| p.seq);
+        crate::order::sort_by_key(&mut calls, |(_, p)| p.seq);
         for (id, p) in calls {
             self.problem(
                 Code::RowCallUnanswered,

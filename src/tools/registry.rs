@@ -102,7 +102,7 @@ fn create_sharing<V: HostValue>(arg: &V, options: &Options) -> Result<Vec<ToolDe
 /// Sorts by name and refuses duplicates (reported at the later one's `name`, in given order).
 fn finish(mut defs: Vec<ToolDefinition>, prefix: &str) -> Result<Vec<ToolDefinition>> {
     unique_names(&defs, prefix)?;
-    defs.sort_by(|a, b| a.name.cmp(&b.name));
+    crate::order::sort_by(&mut defs, |a, b| a.name.cmp(&b.name));
     Ok(defs)
 }
 
@@ -181,7 +181,7 @@ pub fn read_indexed<V: HostValue>(registry: &V, strict: bool, compile: bool) -> 
     unique_names(&defs, "/tools")?;
     // Indices in the given list, for error paths.
     let mut indexed: Vec<(usize, ToolDefinition)> = defs.into_iter().enumerate().collect();
-    indexed.sort_by(|a, b| a.1.name.cmp(&b.1.name));
+    crate::order::sort_by(&mut indexed, |a, b| a.1.name.cmp(&b.1.name));
     Ok(indexed)
 }
 
@@ -244,6 +244,6 @@ pub const MAX_SUGGESTIONS: usize = 20;
 /// The registered names closest to `name`: by edit distance, then by name; at most 20.
 pub fn closest_names(names: &[String], name: &str) -> Vec<String> {
     let mut scored: Vec<(usize, &str)> = names.iter().map(|n| (edit_distance(name, n), n.as_str())).collect();
-    scored.sort();
+    crate::order::sort(&mut scored);
     scored.into_iter().take(MAX_SUGGESTIONS).map(|(_, n)| n.to_owned()).collect()
 }

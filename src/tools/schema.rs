@@ -248,7 +248,7 @@ pub fn compile_formats(
     let regex_bytes = budget.spent();
     let mut item_shifts = Vec::new();
     find_item_shifts(schema, &mut String::new(), &mut item_shifts);
-    item_shifts.sort_unstable();
+    crate::order::sort(&mut item_shifts);
     Ok(CompiledSchema { schemas, index, verdict, bounds, fast, item_shifts, base, regex_bytes })
 }
 

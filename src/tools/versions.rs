@@ -65,8 +65,8 @@ pub fn compare(old: &ToolDefinition, new: &ToolDefinition) -> Vec<Reason> {
     }
     let mut a = old.permissions.clone();
     let mut b = new.permissions.clone();
-    a.sort();
-    b.sort();
+    crate::order::sort(&mut a);
+    crate::order::sort(&mut b);
     if a != b {
         let added: Vec<&String> = b.iter().filter(|p| !a.contains(p)).collect();
         let removed: Vec<&String> = a.iter().filter(|p| !b.contains(p)).collect();
@@ -369,7 +369,7 @@ pub fn diff_catalogs<V: HostValue>(old: &V, new: &V) -> Result<Value> {
     let old = read_catalog(old, "/old")?;
     let new = read_catalog(new, "/new")?;
     let mut names: Vec<&str> = old.iter().chain(new.iter()).map(|d| d.name.as_str()).collect();
-    names.sort();
+    crate::order::sort(&mut names);
     names.dedup();
     // Tools by name: one lookup per name, not a scan of each catalog.
     let old_by: HashMap<&str, &ToolDefinition> = old.iter().map(|d| (d.name.as_str(), d)).collect();

@@ -50,6 +50,13 @@ pub(super) fn check_patterns(schema: &Value, pointer: &str, budget: &mut regex_b
 
 fn check_pattern(pattern: &str, path: &str, budget: &mut regex_budget::RegexBudget) -> Result<()> {
     use regex_budget::{Refused, MAX_PATTERN_BYTES, REGEX_BUDGET_BYTES};
+    if let Some(name) = non_ecma_property(pattern) {
+        return Err(contract(
+            Code::ToolSchemaInvalid,
+            path.to_owned(),
+            format!("pattern {pattern:?} names the Unicode property {name:?}, which ECMA-262 regular expressions do not have"),
+        ));
+    }
     let message = match budget.spend(pattern) {
         Ok(()) => return unsupported_regex(pattern, path),
         Err(Refused::TooLong) => format!(
@@ -80,6 +87,60 @@ fn unsupported_regex(pattern: &str, path: &str) -> Result<()> {
         path.to_owned(),
         format!("pattern {pattern:?} uses {what}, which the linear-time regex engine does not run"),
     ))
+}
+
+/// Unicode properties the regex parser knows and ECMA-262 patterns cannot name (they have
+/// General_Category, Script, Script_Extensions and binary properties), by their names after the
+/// loose matching the parser applies (UAX44-LM3). Refused here, before any engine: the builds
+/// leave these tables out (they are ~16 KB of the gzipped wasm), while a native test build may
+/// have them through a test dependency, and every build must answer alike.
+const NOT_ECMA_PROPERTIES: [&str; 7] = ["age", "graphemeclusterbreak", "gcb", "wordbreak", "wb", "sentencebreak", "sb"];
+
+/// The first `\p{name=value}` (or `\P`, `:`, `!=`, in or out of brackets) whose `name` is one
+/// of `NOT_ECMA_PROPERTIES`. Patterns longer than the budget's bound are left to the budget,
+/// which refuses them without parsing.
+fn non_ecma_property(pattern: &str) -> Option<String> {
+    use regex_syntax::ast::{self, Ast, ClassSetItem, ClassUnicode, ClassUnicodeKind};
+    struct Names;
+    fn named(class: &ClassUnicode) -> std::result::Result<(), String> {
+        let ClassUnicodeKind::NamedValue { name, .. } = &class.kind else { return Ok(()) };
+        let bare = name.trim_start();
+        let bare = if bare.len() >= 2 && bare[..2].eq_ignore_ascii_case("is") { &bare[2..] } else { bare };
+        let loose: String = bare
+            .chars()
+            .filter(|c| c.is_ascii() && !matches!(c, ' ' | '_' | '-'))
+            .map(|c| c.to_ascii_lowercase())
+            .collect();
+        if NOT_ECMA_PROPERTIES.contains(&loose.as_str()) {
+            Err(name.trim().to_owned())
+        } else {
+            Ok(())
+        }
+    }
+    impl ast::Visitor for Names {
+        type Output = ();
+        type Err = String;
+        fn finish(self) -> std::result::Result<(), String> {
+            Ok(())
+        }
+        fn visit_pre(&mut self, ast: &Ast) -> std::result::Result<(), String> {
+            if let Ast::ClassUnicode(c) = ast {
+                named(c)?;
+            }
+            Ok(())
+        }
+        fn visit_class_set_item_pre(&mut self, item: &ClassSetItem) -> std::result::Result<(), String> {
+            if let ClassSetItem::Unicode(c) = item {
+                named(c)?;
+            }
+            Ok(())
+        }
+    }
+    if regex_budget::over_length_bound(pattern) {
+        return None;
+    }
+    let parsed = ast::parse::Parser::new().parse(pattern).ok()?;
+    ast::visit(&parsed, Names).err()
 }
 
 /// A referenced resource that is not valid JSON Schema, reported at its place in the
@@ -219,7 +280,9 @@ fn ref_location(schema: &Value, pointer: &str, target: &str) -> String {
 /// A pattern the engine refused: not a regular expression at all (`TOOL_SCHEMA_INVALID`), or one
 /// its regex engine cannot build (size limits: `TOOL_SCHEMA_UNSUPPORTED`).
 pub(super) fn regex_error(pattern: &str, path: String) -> ContractError {
-    if regex_syntax::ast::parse::Parser::new().parse(pattern).is_err() {
+    // The syntax tree and its translation (which looks up Unicode property names) both refuse
+    // what is no regular expression; only a pattern they accept can have failed by size.
+    if regex_syntax::parse(pattern).is_err() {
         contract(Code::ToolSchemaInvalid, path, format!("pattern {pattern:?} is not a valid regular expression"))
     } else {
         contract(Code::ToolSchemaUnsupported, path, format!("pattern {pattern:?} is too large for the regex engine"))

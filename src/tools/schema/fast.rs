@@ -205,7 +205,7 @@ fn node(
             bits += 1;
         }
     }
-    n.keys.sort_by(|a, b| a.name.cmp(&b.name));
+    crate::order::sort_by(&mut n.keys, |a, b| a.name.cmp(&b.name));
     if n.keys.windows(2).any(|w| w[0].name == w[1].name) {
         return None;
     }

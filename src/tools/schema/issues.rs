@@ -77,7 +77,7 @@ pub(super) fn issues(
             kind => push(at, keyword_of(kind, e.schema_url), kind.to_string()),
         }
     }
-    out.sort_by(|a, b| {
+    crate::order::sort_by(&mut out, |a, b| {
         compare_pointers(&a.path, &b.path).then_with(|| (&a.keyword, &a.message).cmp(&(&b.keyword, &b.message)))
     });
     out.dedup();

@@ -75,7 +75,7 @@ impl RegexBudget {
 
     /// Takes `pattern`'s syntax tree and automaton out of the budget.
     pub fn spend(&mut self, pattern: &str) -> Result<(), Refused> {
-        if spelled_out_bound(pattern) > MAX_PATTERN_BYTES {
+        if over_length_bound(pattern) {
             return Err(Refused::TooLong);
         }
         let Ok(rewritten) = boon::ecma_regex(pattern) else { return Ok(()) };
@@ -124,6 +124,11 @@ fn edges(nfa: &NFA) -> usize {
             _ => 2,
         })
         .fold(0usize, usize::saturating_add)
+}
+
+/// Whether `pattern` is refused as too long before it is parsed.
+pub fn over_length_bound(pattern: &str) -> bool {
+    spelled_out_bound(pattern) > MAX_PATTERN_BYTES
 }
 
 /// A bound on the pattern's length once the rewrite has spelled out its classes: every escape

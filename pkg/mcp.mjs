@@ -9,12 +9,12 @@
 // wording of the SDK's error text, how annotations become permissions.
 import { api } from './wasm.mjs';
 import { support } from './api.mjs';
+import { MCP } from './dist/operations.js';
 
-// The core options that make a tool an MCP tool: any MCP name (1-128 of A-Z a-z 0-9 _ - .)
-// and `format` asserted, as the SDKs' default validators (Ajv with ajv-formats) do.
-const MCP_OPTIONS = Object.freeze({ names: 'mcp', formats: 'assert' });
-// Schemas held compiled by canonical text, beyond the identity cache: at most this many.
-const TEXT_CACHE_ENTRIES = 256;
+// The core's options that make a tool an MCP tool (any MCP name, `format` asserted), and how
+// many schemas are kept compiled by canonical text beyond the identity cache (src/tools/mcp.rs,
+// through describe()).
+const MCP_OPTIONS = Object.freeze(MCP.toolOptions);
 
 let anyValue;
 // The core's plain copy of a caller's value (throws the core's ContractError for a value with
@@ -43,7 +43,7 @@ const failureLine = ({ code, path, message, issues, truncated }) =>
 
 // Compiled schemas: by identity (the SDK passes the same object for every call of a tool), then
 // by the canonical text of the core's copy of the schema (a new tools/list answer repeats the
-// schemas of the last one as new objects), the oldest text dropped past TEXT_CACHE_ENTRIES.
+// schemas of the last one as new objects), the least recently used text dropped past the core's count.
 const byIdentity = new WeakMap();
 const byText = new Map();
 
@@ -72,7 +72,7 @@ function compile(schema, label) {
     tool = known;
   } else {
     byText.set(text, tool);
-    if (byText.size > TEXT_CACHE_ENTRIES) byText.delete(byText.keys().next().value);
+    if (byText.size > MCP.compiledSchemasKept) byText.delete(byText.keys().next().value);
   }
   if (schema !== null && typeof schema === 'object') byIdentity.set(schema, tool);
   return tool;

@@ -320,6 +320,12 @@ fn host_modules_export_their_functions_and_call_only_their_rows() {
 
         // Python: `__all__`'s functions, and every name it imports from the package.
         let py = read(&format!("py-host/src/agent_contract/{}.py", module.name));
+        // What the modules pass and keep is the core's (`describe()`, `mcp`), held by neither.
+        #[cfg(feature = "schema")]
+        for (key, value) in agent_contract::tools::mcp::TOOL_OPTIONS {
+            assert!(!js.contains(&format!("{key}: '{value}'")), "pkg/{}.mjs holds its own {key}", module.name);
+            assert!(!py.contains(&format!("\"{key}\": \"{value}\"")), "agent_contract.{} holds its own {key}", module.name);
+        }
         let start = py.find("__all__ = [").expect("__all__") + "__all__ = [".len();
         let end = start + py[start..].find(']').unwrap();
         let listed: BTreeSet<String> = py[start..end]

@@ -348,3 +348,35 @@ def test_importing_the_module_loads_no_core() -> None:
     assert out.stdout.split() == ["True", "True"]
     message = ac.mcp.json_schema_validator.get_validator({"type": "object", "required": ["a"]})({})["error_message"]
     assert message is not None and message.startswith("the value does not match the JSON Schema: ")
+
+
+def test_schemas_kept_compiled_are_bounded_by_the_core_and_the_oldest_go_first() -> None:
+    from agent_contract import _runtime
+    from agent_contract import mcp as module
+
+    kept = _runtime.described()["mcp"]["compiledSchemasKept"]
+    assert kept == 256
+    first = {"type": "object", "title": "schema 0"}
+    json_schema_validator.get_validator(first)
+    for i in range(1, kept + 10):  # each a new text: a peer sending ever new schemas
+        json_schema_validator.get_validator({"type": "object", "title": f"schema {i}"})
+    assert len(module._compiled) == kept
+    assert json.dumps(first, separators=(",", ":")) not in module._compiled
+    # Used again, a schema is kept as the most recent.
+    recent = {"type": "object", "title": "schema 20"}
+    json_schema_validator.get_validator(recent)
+    assert list(module._compiled)[-1] == json.dumps(recent, separators=(",", ":"))
+
+
+def test_the_tool_options_are_the_cores() -> None:
+    from agent_contract import _runtime
+
+    assert _runtime.described()["mcp"]["toolOptions"] == {"names": "mcp", "formats": "assert"}
+    # An MCP name the core's own names refuse, and `format` asserted.
+    registry = from_mcp_tools({"tools": [{"name": "files.read", "inputSchema": {"type": "object"}}]})
+    assert [tool["name"] for tool in registry["tools"]] == ["files.read"]
+    with pytest.raises(ac.ContractError) as raised:
+        ac.create_registry({"tools": [{"name": "files.read", "description": "d", "permission": "read", "inputSchema": {"type": "object"}}]})
+    assert (raised.value.code, raised.value.path) == ("TOOL_NAME_INVALID", "/tools/0/name")
+    validate = json_schema_validator.get_validator({"type": "object", "properties": {"at": {"format": "date"}}})
+    assert validate({"at": "2026-12-07"})["valid"] and not validate({"at": "not a date"})["valid"]

@@ -1,6 +1,7 @@
 //! `describe()`: what a host asks the core instead of holding its own copy: the version, the
 //! limits (defaults and ceilings), the memory policy a host applies to its instances, the
-//! projection kinds, and the operation table. A constant a host needs lives here once.
+//! projection kinds, the operation table, and (with the schema engine) what the hosts' MCP
+//! modules pass and keep. A constant a host needs lives here once.
 
 use super::table::{Arg, Hosts, OptionKind, Reply, OBJECTS, OPERATIONS};
 use crate::input::limits as l;
@@ -150,7 +151,8 @@ pub fn describe() -> Value {
             ])
         })
         .collect();
-    object(vec![
+    #[allow(unused_mut)]
+    let mut members = vec![
         ("version", text(env!("CARGO_PKG_VERSION"))),
         ("schema", Value::Bool(cfg!(feature = "schema"))),
         (
@@ -192,7 +194,16 @@ pub fn describe() -> Value {
         ("projections", Value::Array(PROJECTIONS.iter().map(|p| text(p)).collect())),
         ("operations", Value::Array(operations)),
         ("objects", Value::Array(objects)),
-    ])
+    ];
+    #[cfg(feature = "schema")]
+    members.push((
+        "mcp",
+        object(vec![
+            ("toolOptions", object(crate::tools::mcp::TOOL_OPTIONS.iter().map(|(k, v)| (*k, text(v))).collect())),
+            ("compiledSchemasKept", num(crate::tools::mcp::COMPILED_SCHEMAS_KEPT)),
+        ]),
+    ));
+    object(members)
 }
 
 #[cfg(test)]

@@ -16,6 +16,16 @@ fn mcp_options() -> Options {
     Options { names: Some(NameRule::Mcp), formats: Some(true), ..Options::default() }
 }
 
+/// `mcp_options` as the options a host passes with a definition, for the hosts' MCP modules,
+/// which define the tools of an MCP peer through the public rows (`describe()`, `mcp`).
+pub const TOOL_OPTIONS: [(&str, &str); 2] = [("names", "mcp"), ("formats", "assert")];
+
+/// How many schemas a host's MCP module keeps compiled by the canonical text of the core's copy
+/// (`describe()`, `mcp`): a client sees the same schemas again in every `tools/list` answer, as
+/// new objects, and validates with each of them many times; past this many, the least recently
+/// used is dropped, so a peer that sends ever new schemas cannot grow the cache without bound.
+pub const COMPILED_SCHEMAS_KEPT: usize = 256;
+
 fn s(text: &str) -> Value {
     Value::String(text.to_owned())
 }
@@ -261,4 +271,16 @@ pub fn check_tool_result<V: HostValue>(tool: &V, result: &V) -> Result<Value> {
         }
     }
     Ok(checked)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_tool_options_hosts_pass_are_the_cores() {
+        let given = Value::Object(TOOL_OPTIONS.iter().map(|(k, v)| ((*k).to_owned(), s(v))).collect());
+        let read = Options::read_for(Some(&&given), crate::input::options::OptionSet::Tool).unwrap();
+        assert_eq!(read, mcp_options());
+    }
 }

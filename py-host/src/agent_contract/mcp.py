@@ -48,11 +48,13 @@ __all__ = [
     "json_schema_validator",
 ]
 
-# The core options that make a tool an MCP tool: any MCP name (1-128 of A-Z a-z 0-9 _ - .) and
-# `format` asserted, as the SDKs' default validators do.
-MCP_OPTIONS: Any = {"names": "mcp", "formats": "assert"}
-# Schemas held compiled, by the canonical text of the core's copy: at most this many.
-TEXT_CACHE_ENTRIES = 256
+
+def _mcp(member: str) -> Any:
+    """What the core says this module passes and keeps (`describe()`, `mcp`): `toolOptions`, the
+    options that make a tool an MCP tool (any MCP name, `format` asserted), and
+    `compiledSchemasKept`. Asked on first use: importing the module starts no core."""
+    return _runtime.described()["mcp"][member]
+
 
 _ANY_VALUE = {"name": "mcp_value", "description": "Any JSON value.", "permission": "read", "inputSchema": {}}
 
@@ -142,13 +144,13 @@ def _compile(schema: Any, label: str) -> Tool:
             if hit is not None:
                 _compiled.move_to_end(text)  # type: ignore[arg-type]
                 return hit
-        tool = define_tool(_schema_tool(copied), MCP_OPTIONS)
+        tool = define_tool(_schema_tool(copied), _mcp("toolOptions"))
     except ContractError as error:
         raise _moved(error, "/inputSchema", "", f"{label}: {error.message}") from None
     if text is not None:
         with _compiled_lock:
             _compiled[text] = tool
-            if len(_compiled) > TEXT_CACHE_ENTRIES:
+            if len(_compiled) > _mcp("compiledSchemasKept"):
                 _compiled.popitem(last=False)
     return tool
 
@@ -212,10 +214,10 @@ def from_mcp_tools(list_tools_result: Any, options: Optional[dict[str, Any]] = N
     ContractError at the pointer inside the answer."""
     answer = mcp_tool_definitions(_plain(list_tools_result))
     tools, at = answer["tools"], answer["at"]
-    core_options: Any = MCP_OPTIONS
+    core_options: Any = _mcp("toolOptions")
     if options is not None:
         given = _copy(options)
-        core_options = {**MCP_OPTIONS, **given} if isinstance(given, dict) else given
+        core_options = {**core_options, **given} if isinstance(given, dict) else given
     try:
         registry = create_registry({"tools": tools}, core_options)
     except ContractError as error:

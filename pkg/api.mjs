@@ -6,7 +6,7 @@
 // (dist/operations.js, generated from `describe()`): one adapter per reply kind (a tool or a
 // registry the package returned answered by its handle), and written out here only the rows
 // that make what the host holds (tools, registries, sessions, stateful objects) or batches.
-import { OPERATIONS } from './dist/operations.js';
+import { OPERATIONS, NDJSON_SLICE_UNITS } from './dist/operations.js';
 
 export class ContractError extends Error {
   constructor(error) {
@@ -98,12 +98,11 @@ const textLength = (text) => (typeof text === 'string' ? text.length : isBytes(t
 const utf8 = new TextDecoder();
 const textOf = (text) => (typeof text === 'string' ? text : utf8.decode(text));
 
-// A long NDJSON chunk crosses in slices of 64 Ki units: each crossing's reply holds the frames of
-// its lines (a megabyte of blank lines is a million frames, ~130 MB of reply at once; in slices,
-// ~8 MB).
+// A long NDJSON chunk crosses in slices of the core's `ndjsonSliceUnits` (describe()'s memory
+// policy): each crossing's reply holds the frames of its lines.
 // Strings are sliced as strings (the core holds a lead surrogate cut at the end for the next
 // slice), byte views through the built-in getters; anything else crosses whole.
-const NDJSON_SLICE = 1 << 16;
+const NDJSON_SLICE = NDJSON_SLICE_UNITS;
 function slices(chunk) {
   if (typeof chunk === 'string') {
     const out = [];

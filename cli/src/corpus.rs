@@ -160,7 +160,8 @@ fn open<'a>(input: &Input, bar: Option<&'a indicatif::ProgressBar>) -> std::io::
 fn options(kind: Kind) -> Value {
     let s = |x: &str| Value::String(x.to_owned());
     // Every problem of a file (a row), up to the core's ceiling.
-    let max = ("maxIssues".to_owned(), Value::Number(Number { value: 10_000.0, text: None }));
+    let ceiling = agent_contract::input::limits::MAX_ISSUES_CEILING as f64;
+    let max = ("maxIssues".to_owned(), Value::Number(Number { value: ceiling, text: None }));
     match kind {
         Kind::Sessions { pi, strict } => Value::Object(vec![
             ("dialect".to_owned(), s(if pi { "pi" } else { "seed" })),

@@ -281,8 +281,14 @@ fn check_session(path: &PathBuf, dialect: Dialect, strict: bool, text: &[u8]) ->
     let options = Value::Object(vec![
         ("dialect".to_owned(), s(if dialect == Dialect::Pi { "pi" } else { "seed" })),
         ("strict".to_owned(), Value::Bool(strict)),
-        // Every problem: the command line lists them all.
-        ("maxIssues".to_owned(), Value::Number(agent_contract::value::Number { value: 10_000.0, text: None })),
+        // Every problem, up to the core's ceiling: the command line lists them all.
+        (
+            "maxIssues".to_owned(),
+            Value::Number(agent_contract::value::Number {
+                value: agent_contract::input::limits::MAX_ISSUES_CEILING as f64,
+                text: None,
+            }),
+        ),
     ]);
     let checked = match api::check_session(text, Some(&&options)) {
         Ok(checked) => checked,

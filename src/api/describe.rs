@@ -22,6 +22,11 @@ use crate::value::{Number, Value};
 /// schema's compiled form, the worst per character outside batches, is ~0.7 KB per character),
 /// and what they leave behind between checks is bounded by the caches. Room before a call is
 /// checked only when what it may need is at least `room_from_bytes`.
+///
+/// A long chunk crosses into an NDJSON decoder in slices of at most `ndjson_slice_units` units
+/// (UTF-16 units of a JS string, characters of a Python str, or bytes), since each crossing's
+/// reply holds the frames of all its lines: a megabyte of blank lines is a million frames,
+/// ~130 MB of reply at once; in slices of 64 Ki units, ~8 MB.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct MemoryPolicy {
     pub renew_after_bytes: usize,
@@ -32,6 +37,7 @@ pub struct MemoryPolicy {
     pub check_from_chars: usize,
     pub check_every: usize,
     pub room_from_bytes: usize,
+    pub ndjson_slice_units: usize,
 }
 
 pub const MEMORY: MemoryPolicy = MemoryPolicy {
@@ -43,6 +49,7 @@ pub const MEMORY: MemoryPolicy = MemoryPolicy {
     check_from_chars: 16 << 10,
     check_every: 64,
     room_from_bytes: 3 << 20,
+    ndjson_slice_units: 1 << 16,
 };
 
 impl MemoryPolicy {
@@ -189,6 +196,7 @@ pub fn describe() -> Value {
                 ("checkFromChars", num(MEMORY.check_from_chars)),
                 ("checkEvery", num(MEMORY.check_every)),
                 ("roomFromBytes", num(MEMORY.room_from_bytes)),
+                ("ndjsonSliceUnits", num(MEMORY.ndjson_slice_units)),
             ]),
         ),
         ("projections", Value::Array(PROJECTIONS.iter().map(|p| text(p)).collect())),

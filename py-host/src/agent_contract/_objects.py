@@ -507,9 +507,6 @@ def _copier(value: Any) -> Callable[[Any], Any]:
     return lambda v: [x if copy is None else copy(x) for x, copy in zip(v, copies)]
 
 
-# Characters (str) or bytes of a chunk per crossing into the core (`NdjsonDecoder.push`).
-_NDJSON_SLICE = 1 << 16
-
 
 class NdjsonDecoder(Handle):
     """NDJSON frames: `push(chunk)` (str or bytes, split anywhere) returns the frames of the
@@ -525,13 +522,14 @@ class NdjsonDecoder(Handle):
         # lines (a megabyte of blank lines is a million frames); the core joins a character
         # cut at a slice's end with the next slice, as between chunks.
         snap = snapshot(chunk)
+        slice_units = self._instance.policy.ndjson_slice_units
         with collector_paused():
-            if snap is None or len(snap) <= _NDJSON_SLICE:
+            if snap is None or len(snap) <= slice_units:
                 return _frames(self._push("push", chunk if snap is None else snap))
             frames: list[NdjsonFrame] = []
             start = 0
             while start < len(snap):
-                end = start + _NDJSON_SLICE
+                end = start + slice_units
                 if type(snap) is str and end < len(snap) and "\ud800" <= snap[end - 1] <= "\udbff":
                     end += 1  # a surrogate pair written as two code points stays in one slice
                 frames.extend(_frames(self._push("push", snap[start:end])))

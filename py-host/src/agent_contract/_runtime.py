@@ -92,6 +92,7 @@ class _Policy:
         self.renew_after_bytes, self.bound, self.need_per_char = m["renewAfterBytes"], m["bound"], m["needPerChar"]
         self.batch_item_bytes, self.batch_items_max = m["batchItemBytes"], m["batchItemsMax"]
         self.check_from_chars, self.check_every, self.room_from = m["checkFromChars"], m["checkEvery"], m["roomFromBytes"]
+        self.ndjson_slice_units = m["ndjsonSliceUnits"]
         # Arguments of fewer characters never need room checked, whatever the call (`need_of`).
         self.roomy_below = self.room_from // max(self.need_per_char, self.batch_item_bytes)
         # The component's name of each batch operation.

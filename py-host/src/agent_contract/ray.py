@@ -29,8 +29,6 @@ from typing import Any, Optional
 
 __all__ = ["CheckSessions", "CheckChatRows", "read_corpus", "REPORT_COLUMNS"]
 
-# Every problem of a file, up to the core's ceiling, as the native CLI asks.
-_MAX_ISSUES = 10_000
 
 # The report's columns, in order. One row per problem (`ok` false), or one row for a file with
 # none (`ok` true, `code`, `pointer` and `message` null). `path` is the file (the CLI's `file`),
@@ -128,10 +126,13 @@ class _CheckFiles:
         # `options` is the caller's: the core copies it first (its ContractError for a value with
         # no JSON form), and a copy that is not an object goes to the core as it is, which
         # refuses it; the class's own settings are merged into an object.
+        from . import _runtime
         from .mcp import _copy
 
         given = {} if options is None else _copy(options)
-        self._options = {"maxIssues": _MAX_ISSUES, **given, **fixed} if type(given) is dict else given
+        # Every problem of a file, up to the core's ceiling, as the native CLI asks.
+        every = {"maxIssues": _runtime.described()["ceilings"]["maxIssues"]}
+        self._options = {**every, **given, **fixed} if type(given) is dict else given
         # An empty text: the options are read and validated by the core now (an invalid one
         # raises ContractError when the worker starts, not on its first file), and the core is
         # compiled and instantiated before the first batch.

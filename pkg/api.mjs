@@ -6,7 +6,7 @@
 // (dist/operations.js, generated from `describe()`): one adapter per reply kind (a tool or a
 // registry the package returned answered by its handle), and written out here only the rows
 // that make what the host holds (tools, registries, sessions, stateful objects) or batches.
-import { OPERATIONS, NDJSON_SLICE_UNITS } from './dist/operations.js';
+import { OPERATIONS, NDJSON_SLICE_UNITS as NDJSON_SLICE } from './dist/operations.js';
 
 export class ContractError extends Error {
   constructor(error) {
@@ -102,7 +102,6 @@ const textOf = (text) => (typeof text === 'string' ? text : utf8.decode(text));
 // policy): each crossing's reply holds the frames of its lines.
 // Strings are sliced as strings (the core holds a lead surrogate cut at the end for the next
 // slice), byte views through the built-in getters; anything else crosses whole.
-const NDJSON_SLICE = NDJSON_SLICE_UNITS;
 function slices(chunk) {
   if (typeof chunk === 'string') {
     const out = [];

@@ -11,9 +11,8 @@ import { api } from './wasm.mjs';
 import { support } from './api.mjs';
 import { MCP } from './dist/operations.js';
 
-// The core's options that make a tool an MCP tool (any MCP name, `format` asserted), and how
-// many schemas are kept compiled by canonical text beyond the identity cache (src/tools/mcp.rs,
-// through describe()).
+// The core's options that make a tool an MCP tool (any MCP name, `format` asserted), as
+// describe() gives them (src/tools/mcp.rs).
 const MCP_OPTIONS = Object.freeze(MCP.toolOptions);
 
 let anyValue;
@@ -43,7 +42,8 @@ const failureLine = ({ code, path, message, issues, truncated }) =>
 
 // Compiled schemas: by identity (the SDK passes the same object for every call of a tool), then
 // by the canonical text of the core's copy of the schema (a new tools/list answer repeats the
-// schemas of the last one as new objects), the least recently used text dropped past the core's count.
+// schemas of the last one as new objects), the least recently used text dropped past the core's
+// `compiledSchemasKept`.
 const byIdentity = new WeakMap();
 const byText = new Map();
 

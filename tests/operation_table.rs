@@ -324,7 +324,11 @@ fn host_modules_export_their_functions_and_call_only_their_rows() {
         #[cfg(feature = "schema")]
         for (key, value) in agent_contract::tools::mcp::TOOL_OPTIONS {
             assert!(!js.contains(&format!("{key}: '{value}'")), "pkg/{}.mjs holds its own {key}", module.name);
-            assert!(!py.contains(&format!("\"{key}\": \"{value}\"")), "agent_contract.{} holds its own {key}", module.name);
+            assert!(
+                !py.contains(&format!("\"{key}\": \"{value}\"")),
+                "agent_contract.{} holds its own {key}",
+                module.name
+            );
         }
         let start = py.find("__all__ = [").expect("__all__") + "__all__ = [".len();
         let end = start + py[start..].find(']').unwrap();

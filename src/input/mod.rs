@@ -183,7 +183,10 @@ pub fn is_array_index(key: &str) -> bool {
 pub fn ecmascript_order(keys: &mut [String]) {
     if keys.iter().any(|k| is_array_index(k)) {
         // Stable: non-index keys keep insertion order.
-        crate::order::sort_by_key(keys, |k| if is_array_index(k) { (0, k.parse::<u64>().unwrap_or(0)) } else { (1, 0) });
+        crate::order::sort_by_key(
+            keys,
+            |k| if is_array_index(k) { (0, k.parse::<u64>().unwrap_or(0)) } else { (1, 0) },
+        );
     }
 }
 
@@ -268,7 +271,13 @@ impl<'a> HostValue for &'a Value {
         }
         if indexed {
             // Stable, as `ecmascript_order`: non-index keys keep insertion order.
-            crate::order::sort_by_key(&mut members, |(k, _)| if is_array_index(k) { (0, k.parse::<u64>().unwrap_or(0)) } else { (1, 0) });
+            crate::order::sort_by_key(&mut members, |(k, _)| {
+                if is_array_index(k) {
+                    (0, k.parse::<u64>().unwrap_or(0))
+                } else {
+                    (1, 0)
+                }
+            });
         }
         Ok(members)
     }

@@ -507,7 +507,6 @@ def _copier(value: Any) -> Callable[[Any], Any]:
     return lambda v: [x if copy is None else copy(x) for x, copy in zip(v, copies)]
 
 
-
 class NdjsonDecoder(Handle):
     """NDJSON frames: `push(chunk)` (str or bytes, split anywhere) returns the frames of the
     lines it completed, `end()` the final line's frame."""

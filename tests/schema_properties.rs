@@ -168,3 +168,43 @@ proptest! {
         }
     }
 }
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 2000, ..ProptestConfig::default() })]
+
+    /// A Unicode property class of any name and value, in or out of brackets, negated or not,
+    /// with any operator: `defineTool` answers (a definition, or the pattern refused at its
+    /// pointer), and the properties ECMA-262 lacks are refused whatever the build's tables.
+    #[test]
+    fn any_unicode_property_class_is_answered_at_the_pattern(
+        name in "(is)?[ _-]?([Aa]ge|gcb|[Ww]ord_?[Bb]reak|sb|[Ss]cript|scx|gc|\\PC{0,4})[ _-]?",
+        value in "\\PC{0,6}",
+        op in prop::sample::select(vec!["=", ":", "!="]),
+        bracketed in any::<bool>(),
+        negated in any::<bool>(),
+    ) {
+        let class = format!("\\{}{{{name}{op}{value}}}", if negated { 'P' } else { 'p' });
+        let pattern = if bracketed { format!("[a{class}]") } else { format!("^{class}+$") };
+        let def = Value::Object(vec![
+            ("name".into(), s("t")),
+            ("description".into(), s("d")),
+            ("inputSchema".into(), Value::Object(vec![("pattern".into(), s(&pattern))])),
+            ("permission".into(), s("read")),
+        ]);
+        let loose: String = name
+            .trim_start()
+            .strip_prefix("is")
+            .unwrap_or(name.trim_start())
+            .chars()
+            .filter(|c| c.is_ascii() && !matches!(c, ' ' | '_' | '-'))
+            .map(|c| c.to_ascii_lowercase())
+            .collect();
+        match api::define_tool(&&def, None) {
+            Ok(_) => prop_assert!(!["age", "gcb", "wordbreak", "wb", "sb"].contains(&loose.as_str()), "{pattern}"),
+            Err(e) => {
+                prop_assert!(matches!(e.code, Code::ToolSchemaInvalid | Code::ToolSchemaUnsupported), "{:?}", e);
+                prop_assert_eq!(e.path.as_str(), "/inputSchema/pattern");
+            }
+        }
+    }
+}

@@ -105,7 +105,9 @@ fn non_ecma_property(pattern: &str) -> Option<String> {
     fn named(class: &ClassUnicode) -> std::result::Result<(), String> {
         let ClassUnicodeKind::NamedValue { name, .. } = &class.kind else { return Ok(()) };
         let bare = name.trim_start();
-        let bare = if bare.len() >= 2 && bare[..2].eq_ignore_ascii_case("is") { &bare[2..] } else { bare };
+        // By bytes: the name may begin with any character, and "is" is two ASCII bytes.
+        let bare =
+            if bare.as_bytes().get(..2).is_some_and(|b| b.eq_ignore_ascii_case(b"is")) { &bare[2..] } else { bare };
         let loose: String = bare
             .chars()
             .filter(|c| c.is_ascii() && !matches!(c, ' ' | '_' | '-'))

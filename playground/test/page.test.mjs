@@ -481,12 +481,24 @@ for (const width of [390, 1280]) {
       writeFileSync(file, PNG.sync.write(shot));
     }
     const reference = PNG.sync.read(readFileSync(file));
-    assert.deepEqual([shot.width, shot.height], [reference.width, reference.height], 'size as the reference');
-    const diff = new PNG({ width: shot.width, height: shot.height });
-    const differing = pixelmatch(shot.data, reference.data, diff.data, shot.width, shot.height, { threshold: 0.1 });
-    const ratio = differing / (shot.width * shot.height);
-    if (ratio > 0.002) writeFileSync(join(tmpdir(), `playground-${width}-diff.png`), PNG.sync.write(diff));
-    assert.ok(ratio <= 0.002, `${differing} pixels differ (${(ratio * 100).toFixed(2)} %); diff in ${tmpdir()}`);
+    // The references are drawn by one machine's Chromium and FreeType; another build draws the
+    // same page with native controls and glyph edges a pixel or two off: measured between two
+    // machines with Debian's Chromium 150 and 156, 0.9-1.0% of the pixels and the full page 1 px
+    // taller. A layout that breaks (a panel missing, a wrap, an overflow) differs by far more.
+    // So the page is compared over the height both have, within 4 px, at 1.5%.
+    assert.equal(shot.width, reference.width, 'width as the reference');
+    assert.ok(Math.abs(shot.height - reference.height) <= 4, `height ${shot.height}, the reference's ${reference.height}`);
+    const height = Math.min(shot.height, reference.height);
+    const top = (png) => {
+      const out = new PNG({ width: png.width, height });
+      PNG.bitblt(png, out, 0, 0, png.width, height, 0, 0);
+      return out;
+    };
+    const diff = new PNG({ width: shot.width, height });
+    const differing = pixelmatch(top(shot).data, top(reference).data, diff.data, shot.width, height, { threshold: 0.1 });
+    const ratio = differing / (shot.width * height);
+    if (ratio > 0.015) writeFileSync(join(tmpdir(), `playground-${width}-diff.png`), PNG.sync.write(diff));
+    assert.ok(ratio <= 0.015, `${differing} pixels differ (${(ratio * 100).toFixed(2)} %); diff in ${tmpdir()}`);
     assert.deepEqual(log.errors, []);
     await page.close();
   });

@@ -92,7 +92,7 @@ fn unsupported_regex(pattern: &str, path: &str) -> Result<()> {
 /// Unicode properties the regex parser knows and ECMA-262 patterns cannot name (they have
 /// General_Category, Script, Script_Extensions and binary properties), by their names after the
 /// loose matching the parser applies (UAX44-LM3). Refused here, before any engine: the builds
-/// leave these tables out (they are ~16 KB of the gzipped wasm), while a native test build may
+/// leave these tables out (they are ~14 KB of the gzipped wasm), while a native test build may
 /// have them through a test dependency, and every build must answer alike.
 const NOT_ECMA_PROPERTIES: [&str; 7] = ["age", "graphemeclusterbreak", "gcb", "wordbreak", "wb", "sentencebreak", "sb"];
 

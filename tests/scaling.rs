@@ -42,39 +42,56 @@ fn the_largest_inputs_at_default_limits_answer_in_under_a_second() {
     assert!(failures.is_empty(), "over 1 s: {failures:#?}");
 }
 
-/// Every case's time grows linearly: 4x the input, under 10x the time (linear code gives ~4, or
-/// less while a fixed cost dominates; quadratic code 16). The time is this thread's CPU time:
+/// Every case's time grows linearly: 8x the input, under 32x the time (linear code gives ~8, or
+/// less while a fixed cost dominates; quadratic code 64). The time is this thread's CPU time:
 /// on a machine shared with other builds the wall clock of a long call counts the time it waits
 /// for a core, which a short call often escapes (measured at load 11 on 2 cores: 4x the input
 /// gave 13-15x the wall time for linear cases). Runs of the two sizes alternate and the fastest
 /// of each is kept.
+///
+/// The step is 8x, not 4x, because a linear walk over a tree that outgrows the CPU's caches pays
+/// once more per node for the memory it waits on, and a 4x step cannot tell that from a square:
+/// after the cases before it had fragmented the heap, `standardJsonSchema`'s walk over 1,024 and
+/// 4,096 properties measured 8.1-10.7x (4.4-5.1x alone), against a bound of 10x. The same
+/// penalty over an 8x step leaves a wide gap to 64x. A case over the bound is measured again
+/// with four times the runs and its lower ratio kept: a square stays over however often it runs.
 #[test]
 fn every_case_grows_linearly() {
     let _serial = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
-    let (n, runs) = if cfg!(debug_assertions) { (512, 3) } else { (4_096, 5) };
+    let (n, runs) = if cfg!(debug_assertions) { (256, 3) } else { (2_048, 5) };
     let cpu = |call: &dyn Fn()| {
         agent_contract::tools::schema::clear_cache();
         let start = thread_cpu();
         call();
         (thread_cpu() - start).as_secs_f64()
     };
-    let (mut failures, mut worst) = (Vec::new(), (0.0, ""));
-    for case in cases() {
-        let (small, large) = ((case.build)(n), (case.build)(4 * n));
+    let growth = |small: &dyn Fn(), large: &dyn Fn(), runs: usize| {
         let (mut a, mut b) = (f64::INFINITY, f64::INFINITY);
         for _ in 0..runs {
-            a = a.min(cpu(&*small.call));
-            b = b.min(cpu(&*large.call));
+            a = a.min(cpu(small));
+            b = b.min(cpu(large));
         }
-        let ratio = b / a.max(1e-6);
+        (b / a.max(1e-6), a, b)
+    };
+    let (mut failures, mut worst) = (Vec::new(), (0.0, ""));
+    for case in cases() {
+        let (small, large) = ((case.build)(n), (case.build)(8 * n));
+        let mut measured = growth(&*small.call, &*large.call, runs);
+        if measured.0 >= 32.0 {
+            let again = growth(&*small.call, &*large.call, 4 * runs);
+            if again.0 < measured.0 {
+                measured = again;
+            }
+        }
+        let (ratio, a, b) = measured;
         if ratio > worst.0 {
             worst = (ratio, case.name);
         }
-        if ratio >= 10.0 {
-            failures.push(format!("{}: {:.3} ms at n = {n}, {:.3} ms at 4n: x{ratio:.1}", case.name, a * 1e3, b * 1e3));
+        if ratio >= 32.0 {
+            failures.push(format!("{}: {:.3} ms at n = {n}, {:.3} ms at 8n: x{ratio:.1}", case.name, a * 1e3, b * 1e3));
         }
     }
-    println!("scaling: 4x the input, at most x{:.1} the CPU time ({})", worst.0, worst.1);
+    println!("scaling: 8x the input, at most x{:.1} the CPU time ({})", worst.0, worst.1);
     assert!(failures.is_empty(), "not linear: {failures:#?}");
 }
 

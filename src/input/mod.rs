@@ -385,17 +385,7 @@ impl Copier<'_> {
                 Ok(Value::Bool(value.boolean()))
             }
             Kind::Number => {
-                let n = value.number();
-                if !n.is_finite() {
-                    let name = if n.is_nan() {
-                        "NaN"
-                    } else if n > 0.0 {
-                        "Infinity"
-                    } else {
-                        "-Infinity"
-                    };
-                    return Err(not_json(&path.render(), name));
-                }
+                let n = finite(value.number(), path)?;
                 self.budget.charge(1)?;
                 Ok(Value::Number(Number { value: n, text: value.number_text() }))
             }
@@ -462,6 +452,22 @@ impl Copier<'_> {
         }
         self.budget.charge(1)
     }
+}
+
+/// `n` when it is finite; `NaN` and the infinities are no JSON values (`VALUE_NOT_JSON`, named
+/// as a host spells them).
+pub fn finite(n: f64, path: &Path<'_>) -> Result<f64> {
+    if n.is_finite() {
+        return Ok(n);
+    }
+    let name = if n.is_nan() {
+        "NaN"
+    } else if n > 0.0 {
+        "Infinity"
+    } else {
+        "-Infinity"
+    };
+    Err(not_json(&path.render(), name))
 }
 
 pub fn not_json(path: &str, what: &str) -> ContractError {

@@ -7,7 +7,7 @@
 use crate::error::{Code, ContractError, Layer, Result};
 use crate::input::fields::{is_blank, kind_name, Field, Reader, Source};
 use crate::input::limits::Limits;
-use crate::input::{not_json, HostValue, Kind, Path, Undefined};
+use crate::input::{finite, not_json, HostValue, Kind, Path, Undefined};
 use crate::value::{pointer_child, Value};
 
 /// Which rules apply: the seed's (default) or pi-mono's older session format (`dialect: "pi"`,
@@ -207,17 +207,7 @@ impl<'l> Ctx<'l> {
         if v.kind() != Kind::Number {
             return Err(self.type_error(v, &path.render(), &format!("{key} must be a number")));
         }
-        let n = v.number();
-        if !n.is_finite() {
-            let name = if n.is_nan() {
-                "NaN"
-            } else if n > 0.0 {
-                "Infinity"
-            } else {
-                "-Infinity"
-            };
-            return Err(not_json(&path.render(), name));
-        }
+        let n = finite(v.number(), path)?;
         self.r.budget.charge(1)?;
         Ok(n)
     }

@@ -688,6 +688,14 @@ export function createApi(load, renew, schema = true) {
       // Item i is the text's i-th LF-separated line, as the core cut them; only accepted lines are parsed.
       return [decode(reply), (i) => JSON.parse((lines ??= textOf(kept).split('\n'))[i])];
     } },
+    // Through a tool's handle a valid input answers the reader's mirror, the core's copy of
+    // what it read (js/handles.rs); any other tool value, the core's full reply.
+    validateToolInput: { outcome: (tool, input, options) => {
+      const handle = handleOf(tool);
+      if (handle === undefined) return done(core.validateToolInput(tool, input, options));
+      const reply = checked(handle.validateToolInput(input, options));
+      return typeof reply === 'string' ? decode(reply) : { ok: true, value: reply.m };
+    } },
     validateToolInputs: { each: (tool, inputs, options) => {
       roomFor(itemCount(inputs));
       return [done(call('validateToolInputs', 'tool')(tool, inputs, options))];

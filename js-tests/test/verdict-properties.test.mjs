@@ -183,6 +183,22 @@ test('parseDecision: the verdict path gives the full reply\'s outcome on any val
   assert.ok(accepted > RUNS / 50, `only ${accepted} accepted values`);
 });
 
+test('validateToolInput through a tool\'s handle: the mirror gives the full reply\'s outcome on any value', () => {
+  // Accepts every value but an object whose `a` is not a string, and one with a `path` over
+  // two characters: valid objects, arrays and scalars, and refusals at a member.
+  const inputSchema = { properties: { a: { type: 'string' }, path: { maxLength: 2 } } };
+  const tool = api.defineTool({ name: 't', description: 'd', permission: 'read', inputSchema });
+  const copy = JSON.parse(JSON.stringify(tool)); // read again by the core, which writes the whole reply
+  let accepted = 0, containers = 0;
+  fc.assert(fc.property(fc.oneof(objectRecipe, objectRecipe, recipe), anyOptions, (r, options) => {
+    const out = same(r, (v, o) => api.validateToolInput(tool, v, o), (v, o) => safely(() => api.validateToolInput(copy, v, o)), options);
+    if (out.ok) accepted++;
+    if (out.ok && out.value !== null && typeof out.value === 'object') containers++;
+  }), { numRuns: RUNS });
+  assert.ok(containers > RUNS / 10, `only ${containers} accepted objects and arrays (${accepted} accepted)`);
+  tool.free();
+});
+
 // Texts: JSON of action- and decision-like data (numbers of every form, -0, __proto__ keys,
 // escapes), broken texts, bytes.
 const jsonish = fc.jsonValue({ maxDepth: 3 });
@@ -234,6 +250,15 @@ test('the verdict path never hands out the caller\'s objects, and never reads th
   assert.deepStrictEqual(out.input, input);
   assert.notEqual(out.input, input);
   assert.notEqual(out.input.nested.b, input.nested.b);
+  const tool = api.defineTool({ name: 't', description: 'd', permission: 'read', inputSchema: { type: 'object' } });
+  const holder = {};
+  Object.defineProperty(holder, 'nested', { enumerable: true, get: () => { reads++; return input.nested; } });
+  const valid = api.validateToolInput(tool, holder);
+  assert.equal(reads, 2);
+  assert.deepStrictEqual(valid, { nested: input.nested });
+  assert.notEqual(valid.nested, input.nested);
+  assert.notEqual(valid.nested.b[1], input.nested.b[1]);
+  tool.free();
   // Object.prototype with an accessor of a member's name: the result has own data properties.
   Object.defineProperty(Object.prototype, 'tool', { configurable: true, set() { throw new Error('setter ran'); }, get() { return 'proto'; } });
   try {

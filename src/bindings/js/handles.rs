@@ -4,6 +4,7 @@
 
 use super::*;
 
+use super::verdict::{of_value, NotInlined, Opts};
 use crate::wire::BatchWriter;
 
 #[wasm_bindgen]
@@ -54,13 +55,24 @@ impl ToolHandle {
 
     /// The handle's methods are named as the operations they answer (`validateToolInput*`), so
     /// the package calls them as it calls the rows.
+    ///
+    /// A verdict reply: a valid object or array is the core's copy of what it read, which is
+    /// the root's mirror (js_host.js, `found`), so the input's node crosses back marked with
+    /// verdict 0 and api.mjs answers the mirror; nothing is written or parsed again. A valid
+    /// scalar (it has no node) and an error are the reply string. The full reply for any input
+    /// is the plain-definition export, `validateToolInput`.
     #[wasm_bindgen(js_name = validateToolInput)]
-    pub fn validate(&self, input: JsValue, options: JsValue) -> String {
-        let o = CallOptions::read(&options, options_of!("validateToolInput"));
-        reply(match &self.inner {
-            Ok(h) => api::handle_validate_input(h, &o.value(input), Some(&o.input)),
+    pub fn validate(&self, input: JsValue, options: JsValue) -> NotInlined {
+        let o = Opts::read(&options, options_of!("validateToolInput"));
+        let root = o.mirrored(input);
+        let result = match &self.inner {
+            Ok(h) => api::handle_validate_input(h, &root, o.input()),
             Err(e) => Err(e.clone()),
-        })
+        };
+        match result {
+            Ok(_) if matches!(root.kind, Kind::Array | Kind::Object) => of_value(&root, Ok(0)),
+            other => Ok(JsValue::from_str(&reply(other))),
+        }
     }
 
     /// A verdict-only reply, as `validateToolInputJson`.

@@ -23,13 +23,13 @@ extern "C" {
 
 /// A call's options: when `undefined` (most calls), the defaults without reading anything (one
 /// check instead of the snapshot and root reads); else read as every export reads them.
-enum Opts {
+pub(super) enum Opts {
     Default(Caps),
     Given(CallOptions),
 }
 
 impl Opts {
-    fn read(options: &JsValue, set: OptionSet) -> Opts {
+    pub(super) fn read(options: &JsValue, set: OptionSet) -> Opts {
         if options.is_undefined() {
             Opts::Default(Caps::of(&Options::default(), set))
         } else {
@@ -37,14 +37,14 @@ impl Opts {
         }
     }
 
-    fn input(&self) -> Option<&JsInput> {
+    pub(super) fn input(&self) -> Option<&JsInput> {
         match self {
             Opts::Default(_) => None,
             Opts::Given(o) => Some(&o.input),
         }
     }
 
-    fn mirrored(&self, value: JsValue) -> JsInput {
+    pub(super) fn mirrored(&self, value: JsValue) -> JsInput {
         match self {
             Opts::Default(cap) => JsInput::mirrored(value, *cap),
             Opts::Given(o) => o.mirrored(value),
@@ -74,7 +74,7 @@ pub fn verdict_shapes() -> String {
 /// off that shape; see docs/decisions.md, "No export answers one externref".
 pub type NotInlined = Result<JsValue, JsValue>;
 
-fn of_value(root: &JsInput, result: Result<u32, ContractError>) -> NotInlined {
+pub(super) fn of_value(root: &JsInput, result: Result<u32, ContractError>) -> NotInlined {
     Ok(match result {
         Ok(code) => verdict_of(&root.value, JsValue::from(code)),
         Err(e) => JsValue::from_str(&reply(Err(e))),

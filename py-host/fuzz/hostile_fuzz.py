@@ -823,22 +823,27 @@ def _offered(value: Any, depth: int = 0) -> list[tuple[str, Any]]:
     return found
 
 
-def _exercise(result: Any, args: list[Any]) -> None:
+def _exercise(result: Any, args: list[Any]) -> int:
     """Calls every method of every package object in `result` with arguments from `args` (made
-    before the call, outside the timing's hostile window), and the functions they return."""
+    before the call, outside the timing's hostile window), and the functions they return.
+    Returns how many of `args` were handed over (a prefix): they are part of the input."""
+    used = 0
     for _, obj in _offered(result):
         methods = [m for m in _methods(type(obj)) if m != "close"] + (["close"] if "close" in _methods(type(obj)) else [])
         for name in methods:
             OFFERED.add(f"{type(obj).__name__}.{name}")
             takes = _arity(type(obj), name)
+            used = max(used, min(takes, len(args)))
             try:
                 out = _call(obj, name, *args[:takes])
                 if callable(out) and not isinstance(out, type):
                     CALLED.add(f"{type(obj).__name__}.{name}()")
                     OFFERED.add(f"{type(obj).__name__}.{name}()")
+                    used = max(used, min(takes + 1, len(args)))
                     out(*args[takes : takes + 1])
             except ac.ContractError:
                 pass
+    return used
 
 
 def _arity(cls: type, name: str) -> int:
@@ -1438,8 +1443,9 @@ def run(
         defaults = not g.raised and not any(_size(parts[i]) > MB for i in PROGRAM_DATA.get(name, ()) if i < len(parts))
         instance = _runtime._instance()
         t0, cpu0 = time.perf_counter(), time.process_time()
+        used = 0
         try:
-            _exercise(call(), extra)
+            used = _exercise(call(), extra)
         except ac.ContractError:
             if name in NEVER_RAISE:
                 escapes.append(f"{name} raised ContractError [{','.join(g.tags)}] seed={seed} input={done}")
@@ -1452,11 +1458,17 @@ def run(
             escapes.append(f"{name}: {type(e).__name__} at {where} [{','.join(g.tags)}] seed={seed} input={done}")
         elapsed = time.perf_counter() - t0
         cpu = time.process_time() - cpu0
+        # The arguments the returned objects' methods were given are input as well: a validator's
+        # `get_validator` given a schema of shared containers reads the text the host writes of
+        # it, however few bytes the call's own arguments were.
+        given = (*parts, *extra[:used])
+        if used:
+            size = _size(*given)
         BadKey.armed = False
         done += 1
         s = stats[name]
         s["calls"] += 1
-        timed_size = _written_size(parts) if size > 4 * MB and elapsed > REMEASURE_AFTER else size
+        timed_size = _written_size(given) if size > 4 * MB and elapsed > REMEASURE_AFTER else size
         if elapsed > s["slowest"][0]:
             s["slowest"] = (elapsed, timed_size)
         if timed_size >= PER_MB_FROM:
@@ -1481,7 +1493,7 @@ def run(
         # The bound (docs/decisions.md, "The memory bound"): at the default limits, 64 MiB for an
         # input of at most 1 MB, plus 48 MiB per MB past the first for a larger one.
         if defaults:
-            if memory > _runtime.MEMORY_BOUND and not _within_bound(memory, size, parts):
+            if memory > _runtime.MEMORY_BOUND and not _within_bound(memory, size, given):
                 over_bound.append(f"{name} left {memory / MB:.0f} MB on {size} B [{','.join(g.tags)}] seed={seed} input={done - 1}")
             if size <= MB:
                 max_memory_at_defaults = max(max_memory_at_defaults, memory)
@@ -1489,7 +1501,7 @@ def run(
                 max_memory_at_defaults_large = max(max_memory_at_defaults_large, memory)
                 if memory > _runtime.MEMORY_BOUND:
                     # Per MB of what was written: `size` counts a value over 4 MB as 8 MB.
-                    written = size if size <= 4 * MB else _written_size(parts)
+                    written = size if size <= 4 * MB else _written_size(given)
                     per_mb = (memory - _runtime.MEMORY_BOUND) / max(written - MB, 1)
                     if per_mb > max_per_mb_past_first[0]:
                         max_per_mb_past_first = (per_mb, name, written, memory)

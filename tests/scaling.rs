@@ -59,6 +59,7 @@ fn the_largest_inputs_at_default_limits_answer_in_under_a_second() {
 fn every_case_grows_linearly() {
     let _serial = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
     let (n, runs) = if cfg!(debug_assertions) { (256, 3) } else { (2_048, 5) };
+    const BOUND: f64 = 32.0;
     let cpu = |call: &dyn Fn()| {
         agent_contract::tools::schema::clear_cache();
         let start = thread_cpu();
@@ -77,7 +78,7 @@ fn every_case_grows_linearly() {
     for case in cases() {
         let (small, large) = ((case.build)(n), (case.build)(8 * n));
         let mut measured = growth(&*small.call, &*large.call, runs);
-        if measured.0 >= 32.0 {
+        if measured.0 >= BOUND {
             let again = growth(&*small.call, &*large.call, 4 * runs);
             if again.0 < measured.0 {
                 measured = again;
@@ -87,7 +88,7 @@ fn every_case_grows_linearly() {
         if ratio > worst.0 {
             worst = (ratio, case.name);
         }
-        if ratio >= 32.0 {
+        if ratio >= BOUND {
             failures.push(format!("{}: {:.3} ms at n = {n}, {:.3} ms at 8n: x{ratio:.1}", case.name, a * 1e3, b * 1e3));
         }
     }

@@ -823,27 +823,26 @@ def _offered(value: Any, depth: int = 0) -> list[tuple[str, Any]]:
     return found
 
 
-def _exercise(result: Any, args: list[Any]) -> int:
+def _exercise(result: Any, args: list[Any], handed: list[int]) -> None:
     """Calls every method of every package object in `result` with arguments from `args` (made
     before the call, outside the timing's hostile window), and the functions they return.
-    Returns how many of `args` were handed over (a prefix): they are part of the input."""
-    used = 0
+    `handed[0]` counts how many of `args` were handed over (a prefix): they are part of the
+    input, also when a call then raises."""
     for _, obj in _offered(result):
         methods = [m for m in _methods(type(obj)) if m != "close"] + (["close"] if "close" in _methods(type(obj)) else [])
         for name in methods:
             OFFERED.add(f"{type(obj).__name__}.{name}")
             takes = _arity(type(obj), name)
-            used = max(used, min(takes, len(args)))
+            handed[0] = max(handed[0], min(takes, len(args)))
             try:
                 out = _call(obj, name, *args[:takes])
                 if callable(out) and not isinstance(out, type):
                     CALLED.add(f"{type(obj).__name__}.{name}()")
                     OFFERED.add(f"{type(obj).__name__}.{name}()")
-                    used = max(used, min(takes + 1, len(args)))
+                    handed[0] = max(handed[0], min(takes + 1, len(args)))
                     out(*args[takes : takes + 1])
             except ac.ContractError:
                 pass
-    return used
 
 
 def _arity(cls: type, name: str) -> int:
@@ -1443,9 +1442,9 @@ def run(
         defaults = not g.raised and not any(_size(parts[i]) > MB for i in PROGRAM_DATA.get(name, ()) if i < len(parts))
         instance = _runtime._instance()
         t0, cpu0 = time.perf_counter(), time.process_time()
-        used = 0
+        handed = [0]
         try:
-            used = _exercise(call(), extra)
+            _exercise(call(), extra, handed)
         except ac.ContractError:
             if name in NEVER_RAISE:
                 escapes.append(f"{name} raised ContractError [{','.join(g.tags)}] seed={seed} input={done}")
@@ -1461,8 +1460,8 @@ def run(
         # The arguments the returned objects' methods were given are input as well: a validator's
         # `get_validator` given a schema of shared containers reads the text the host writes of
         # it, however few bytes the call's own arguments were.
-        given = (*parts, *extra[:used])
-        if used:
+        given = (*parts, *extra[: handed[0]])
+        if handed[0]:
             size = _size(*given)
         BadKey.armed = False
         done += 1

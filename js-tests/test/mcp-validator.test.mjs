@@ -5,6 +5,8 @@
 // tools/list answer of third-party names, tools/call params and results checked, and hostile
 // schemas and values that must end as ContractError or {valid: false}.
 import { test } from 'node:test';
+import { createRequire } from 'node:module';
+import { pathToFileURL } from 'node:url';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -370,4 +372,46 @@ test('the neutral wording; validators of one schema, by object or by copy, give 
   assert.throws(() => jsonSchemaValidator.getValidator({ type: 'object', properties: { a: { pattern: '(?=a)' } } }),
     (e) => e instanceof ContractError && e.code === 'TOOL_SCHEMA_UNSUPPORTED' && e.path === '/properties/a/pattern');
   assert.throws(() => createMcpValidator('client'), (e) => e instanceof ContractError && e.code === 'OPTION_INVALID');
+});
+
+test("schemas kept compiled are bounded by the core's compiledSchemasKept, the least recently used dropped first", async () => {
+  // Observed through the public API the module calls: every schema is compiled by defineTool on
+  // the package's API object (the CommonJS entry's exports), and a tool compiled for a text
+  // already kept is freed at once, the kept one used instead (validateToolInput on it then
+  // answers TOOL_HANDLE_FREED).
+  const require = createRequire(import.meta.url);
+  const shared = require('agent-contract');
+  const { MCP } = await import(new URL('./dist/operations.js', pathToFileURL(require.resolve('agent-contract'))));
+  const kept = MCP.compiledSchemasKept;
+  assert.ok(Number.isInteger(kept) && kept > 20, `compiledSchemasKept ${kept}`);
+  const made = [];
+  const define = shared.defineTool;
+  shared.defineTool = (...args) => {
+    const tool = define(...args);
+    made.push(tool);
+    return tool;
+  };
+  // Whether the schema's text was kept: a new object with its text, and whether the tool just
+  // made for it was freed.
+  const wasKept = (i) => {
+    jsonSchemaValidator.getValidator({ type: 'object', title: `bounded ${i}` });
+    const outcome = shared.safeValidateToolInput(made.at(-1), {});
+    return !outcome.ok && outcome.error.code === 'TOOL_HANDLE_FREED';
+  };
+  try {
+    assert.equal(wasKept(0), false); // a new text: kept
+    assert.equal(wasKept(0), true); // the same text again, as a new object: the kept tool
+    for (let i = 1; i <= kept; i++) assert.equal(wasKept(i), false);
+    // `kept` texts after schema 0: it was the least recently used, and is gone.
+    assert.equal(wasKept(0), false);
+    // Schema 1 went for schema 0, so schema 2 is the least recently used; used again, it is
+    // the most recent, and the next new text drops schema 3 instead.
+    assert.equal(wasKept(2), true);
+    assert.equal(wasKept(kept + 1), false);
+    assert.equal(wasKept(2), true);
+    assert.equal(wasKept(3), false);
+    assert.equal(wasKept(kept), true);
+  } finally {
+    shared.defineTool = define;
+  }
 });

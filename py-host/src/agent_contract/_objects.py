@@ -454,7 +454,11 @@ def _maker(base: dict[str, Any]) -> Callable[[str, int, int], Any]:
             return frame
 
         return plain
-    messages: dict[str, tuple[Any, Optional[Callable[[Any], Any]]]] = {}
+    # Each text's value and, once the text comes again, its copier. A text's first frame takes
+    # the value it parsed; a later one a copy of it, which nothing has changed: no frame is
+    # handed out before all are made. A flood of distinct lines (`[1]`, `[2]`...) so makes no
+    # copier and no copy.
+    messages: dict[str, list[Any]] = {}
 
     def full(text: str, line: int, offset: int) -> Any:
         frame = copy(base)
@@ -463,8 +467,14 @@ def _maker(base: dict[str, Any]) -> Callable[[str, int, int], Any]:
             known = messages.get(text)
             if known is None:
                 message = loads(text)
-                known = messages[text] = (message, _copier(message) if type(message) in (dict, list) else None)
-            frame["message"] = known[0] if known[1] is None else known[1](known[0])
+                messages[text] = [message, None]
+            else:
+                message, copy_message = known
+                if type(message) is dict or type(message) is list:
+                    if copy_message is None:
+                        copy_message = known[1] = _copier(message)
+                    message = copy_message(message)
+            frame["message"] = message
         if link:
             frame["reply"] = [item["reply"] for item in frame["items"] if item["reply"] is not None]
         return frame

@@ -215,14 +215,6 @@ fn collect_undefined(value: &Value, path: &mut String, out: &mut Vec<String>) {
 // the reader captured) gets, on success, only the verdict: an index into the shapes table
 // (`protocol::verdict`). Errors keep their whole shape.
 
-/// One verdict as text: its decimal number (never starts with `{`), or `{"ok":false,"error":…}`.
-pub fn verdict_reply(result: Result<u32, ContractError>) -> String {
-    match result {
-        Ok(v) => v.to_string(),
-        Err(e) => to_text(&outcome_value(Err(e))),
-    }
-}
-
 /// A batch of outcomes: `{"ok":true,"value":[{ok: true, value} | {ok: false, error}, ...]}`, or
 /// the batch's own error. `value` makes each successful item's value as it is written.
 pub fn batch_reply<T>(

@@ -3,7 +3,7 @@
 
 use std::collections::BTreeSet;
 
-use agent_contract::api::table::{find, snake_case, Hosts, HOST_SUPPORT, OBJECTS, OPERATIONS};
+use agent_contract::api::table::{find, snake_case, Arg, Hosts, Reply, HOST_SUPPORT, OBJECTS, OPERATIONS};
 
 fn read(path: &str) -> String {
     std::fs::read_to_string(format!("{}/{path}", env!("CARGO_MANIFEST_DIR"))).unwrap()
@@ -142,13 +142,14 @@ fn the_component_world_lists_the_table() {
         } else if !in_resource {
             let rest = line.strip_prefix("export ").unwrap_or(line);
             if let Some((name, signature)) = rest.split_once(": func(") {
-                let params = signature.split(')').next().unwrap();
+                let (params, result) = signature.split_once(')').unwrap();
                 let types: Vec<String> = params
                     .split(',')
                     .filter(|p| !p.trim().is_empty())
                     .map(|p| p.split(':').nth(1).unwrap().trim().to_owned())
                     .collect();
-                functions.insert(name.trim().to_owned(), types);
+                let result = result.trim().trim_start_matches("->").trim().trim_end_matches(';').to_owned();
+                functions.insert(name.trim().to_owned(), (types, result));
             }
         }
         depth += line.matches('{').count();
@@ -156,7 +157,7 @@ fn the_component_world_lists_the_table() {
     }
     let support: BTreeSet<String> = HOST_SUPPORT.iter().map(|n| snake_case(n).replace('_', "-")).collect();
     let mut wrong = Vec::new();
-    for (name, types) in &functions {
+    for (name, (types, result)) in &functions {
         if support.contains(name) {
             continue;
         }
@@ -168,7 +169,7 @@ fn the_component_world_lists_the_table() {
             .args
             .iter()
             .map(|a| match a {
-                agent_contract::api::table::Arg::Text => "text",
+                Arg::Text => "text",
                 _ => "string",
             })
             .collect();
@@ -180,6 +181,17 @@ fn the_component_world_lists_the_table() {
             && types.iter().zip(&want).all(|(t, w)| t == w || (t == "value-or-text" && *w == "string"));
         if !same {
             wrong.push(format!("{name}: takes {types:?}, its row {want:?}"));
+        }
+        // A verdict on the caller's text is a verdict function: the verdict, no text, on success.
+        let text_verdict =
+            matches!(row.reply, Reply::Verdict | Reply::TextVerdict) && row.args.iter().any(|a| matches!(a, Arg::Text));
+        let want_result = match row.reply {
+            Reply::Bool => "bool",
+            _ if text_verdict => "result<u32, string>",
+            _ => "string",
+        };
+        if result != want_result {
+            wrong.push(format!("{name}: returns {result}, its row {want_result}"));
         }
     }
     assert!(wrong.is_empty(), "wit/agent-contract.wit disagrees with src/api/table.rs: {wrong:?}");

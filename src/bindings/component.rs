@@ -13,7 +13,7 @@ use crate::error::ContractError;
 use crate::input::limits::Limits;
 use crate::json::{self, Mode};
 use crate::value::Value;
-use crate::wire::{outcome_value, to_text, verdict_reply, verdict_text, BatchWriter};
+use crate::wire::{outcome_value, to_text, BatchWriter};
 
 // The shipped world, or the test build's (the shipped one plus interface `testing`).
 #[cfg(not(feature = "testing"))]
@@ -108,23 +108,16 @@ fn on_text(
     reply(host_options(options).and_then(|o| run(&text.bytes(), o.as_ref().as_ref())))
 }
 
-/// The same for a verdict-only reply (`wire::verdict_text`): on success the binding parses its
-/// own text.
+/// The same for a verdict reply: on success the verdict (an index into `verdict-shapes`, or 0
+/// when the value would be the caller's own text), the binding building the result from its own
+/// parse of the text; else the error's reply. A success writes no reply text, so a host that
+/// runs the post-return itself has nothing to free.
 fn on_text_verdict(
     text: &impl CallerText,
     options: &str,
-    run: impl FnOnce(&[u8], Opts) -> Result<(), ContractError>,
-) -> String {
-    verdict_text(host_options(options).and_then(|o| run(&text.bytes(), o.as_ref().as_ref())))
-}
-
-/// The same for a verdict reply (`wire::verdict_reply`: the verdict number, or the error).
-fn on_text_number(
-    text: &impl CallerText,
-    options: &str,
     run: impl FnOnce(&[u8], Opts) -> Result<u32, ContractError>,
-) -> String {
-    verdict_reply(host_options(options).and_then(|o| run(&text.bytes(), o.as_ref().as_ref())))
+) -> Result<u32, String> {
+    host_options(options).and_then(|o| run(&text.bytes(), o.as_ref().as_ref())).map_err(|e| reply(Err(e)))
 }
 
 /// Operations of configuration alone (no options): each argument host text, then the core.
@@ -142,8 +135,8 @@ impl Guest for Core {
         on_value(&value, &options, |v, o| api::parse_agent_action(v, o).map(|a| a.into_value()))
     }
 
-    fn parse_agent_action_json(text: Text, options: String) -> String {
-        on_text_number(&text, &options, |t, o| api::parse_agent_action_json_verdict(t, o))
+    fn parse_agent_action_json(text: Text, options: String) -> Result<u32, String> {
+        on_text_verdict(&text, &options, |t, o| api::parse_agent_action_json_verdict(t, o))
     }
 
     fn parse_agent_actions(values: String, options: String) -> String {
@@ -171,16 +164,16 @@ impl Guest for Core {
         }))
     }
 
-    fn parse_json(text: Text, options: String) -> String {
-        on_text_verdict(&text, &options, |t, o| api::check_json(t, o))
+    fn parse_json(text: Text, options: String) -> Result<u32, String> {
+        on_text_verdict(&text, &options, |t, o| api::check_json(t, o).map(|()| 0))
     }
 
     fn parse_decision(value: String, options: String) -> String {
         on_value(&value, &options, |v, o| api::parse_decision(v, o).map(|d| d.into_value()))
     }
 
-    fn parse_decision_json(text: Text, options: String) -> String {
-        on_text_number(&text, &options, |t, o| api::parse_decision_json_verdict(t, o))
+    fn parse_decision_json(text: Text, options: String) -> Result<u32, String> {
+        on_text_verdict(&text, &options, |t, o| api::parse_decision_json_verdict(t, o))
     }
 
     fn verdict_shapes() -> String {
@@ -195,10 +188,10 @@ impl Guest for Core {
         })())
     }
 
-    fn validate_tool_input_json(tool: String, text: Text, options: String) -> String {
+    fn validate_tool_input_json(tool: String, text: Text, options: String) -> Result<u32, String> {
         match host_value(&tool) {
-            Ok(t) => on_text_verdict(&text, &options, |b, o| api::check_tool_input_json(&&t, b, o)),
-            Err(e) => verdict_text(Err(e)),
+            Ok(t) => on_text_verdict(&text, &options, |b, o| api::check_tool_input_json(&&t, b, o).map(|()| 0)),
+            Err(e) => Err(reply(Err(e))),
         }
     }
 
@@ -790,8 +783,8 @@ impl wit_tools::GuestCompiledTool for ComponentCompiledTool {
         on_value(&input, &options, |i, o| self.with(|h| api::handle_validate_input(h, i, o)))
     }
 
-    fn validate_json(&self, text: wit_tools::Text, options: String) -> String {
-        on_text_verdict(&text, &options, |t, o| self.with(|h| api::handle_check_input_json(h, t, o)))
+    fn validate_json(&self, text: wit_tools::Text, options: String) -> Result<u32, String> {
+        on_text_verdict(&text, &options, |t, o| self.with(|h| api::handle_check_input_json(h, t, o)).map(|()| 0))
     }
 
     fn validate_many(&self, inputs: String, options: String) -> String {

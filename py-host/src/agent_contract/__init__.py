@@ -240,9 +240,9 @@ def validate_tool_input(tool: Any, value: Any, options: Any = None) -> Any:
     sent again; TOOL_HANDLE_FREED once closed); a plain definition is read again by the core."""
     resource = _compiled(tool)
     shallow = _write_shallow(value) if options is None else None
-    # Its text twin (`validateToolInputJson`): on success the reply is `{"ok":true}` alone.
+    # Its text twin (`validateToolInputJson`): on success the reply is the verdict 0 alone.
     if resource is not None and shallow is not None:
-        if tool._instance.resource_call("compiled-tool", "validate-json", resource, STR, shallow, "") == '{"ok":true}':
+        if type(tool._instance.resource_call("compiled-tool", "validate-json", resource, STR, shallow, "")) is int:
             return loads(shallow)
     limits = limits_of(options)
     text = write(value, *limits) if shallow is None else shallow
@@ -261,7 +261,7 @@ def validate_tool_input_json(tool: Any, text: Any, options: Any = None) -> Any:
         except UnicodeEncodeError:  # lone surrogates: `cross` carries the bytes
             pass
         else:
-            return loads(text) if answer == '{"ok":true}' else text_value(reply(answer), text)
+            return loads(text) if type(answer) is int else text_value(reply(answer), text)
     max_bytes = max_text_bytes(options)
     snap = snapshot(text, max_bytes)
     if resource is None:

@@ -6,10 +6,11 @@ call of which ~4 us is the call itself (measured), and reads the function's type
 on every call. This module runs the component's core module directly instead, and does the
 canonical ABI for the few types the world uses: `string` and `list<u8>` parameters (copied into
 memory the core allocates with `cabi_realloc`), `u32`, a variant of strings (its case as an int,
-then its string), the core's own resources (handles kept here), and `string`, `bool`, `u64` and
-resource results. A call then costs three core calls through wasmtime's unchecked entry point
-(allocate, call, free the reply). The verdicts are the component's: the same code runs, only
-the lowering is done here.
+then its string), the core's own resources (handles kept here), and `string`, `bool`, `u64`,
+`result<u32, string>` and resource results. A call then costs three core calls through
+wasmtime's unchecked entry point (allocate, call, free the reply), two when a verdict function
+succeeds (no reply to free). The verdicts are the component's: the same code runs, only the
+lowering is done here.
 
 The engine is configured so that a linear memory never moves (`engine_config`): its base
 address is read once per instance, where asking wasmtime for it on every access cost ~0.7 us.
@@ -215,14 +216,16 @@ class Core:
             return False
         return True
 
-    def function(self, name: str) -> Callable[..., Any]:
+    def function(self, name: str, verdict: bool = False) -> Callable[..., Any]:
         """A caller of export `name` (`interface#name` for an interface's), taking Python
         values: `str` (a `string`, encoded as UTF-8: a str holding lone surrogates raises
         UnicodeEncodeError before the core runs, as wasmtime-py's lowering does), `bytes` (a
         `list<u8>`), `int` (a `u32`, or the case of a variant, before its string) and `Handle`
         (a resource, `self` of a method). The result is decided by the export's core type: a
         string reply (freed by its post-return), a resource (constructors and statics), a `u64`,
-        a `bool`, or nothing."""
+        a `bool`, or nothing; for a `verdict` function (`result<u32, string>`), the verdict as an
+        int, or the error's string (freed by the post-return: a verdict holds nothing to free, so
+        it skips that call)."""
         func = self._exports[name] if self.has(name) else None
         if not isinstance(func, wasmtime.Func):
             raise RuntimeError(f"core.wasm has no function {name!r}: rebuild it with scripts/build-python.sh")
@@ -250,6 +253,8 @@ class Core:
         # What the result is, decided once: nothing, a u64, a resource, a bool or a string.
         returns = "none" if not results else "u64" if results[0] == "i64" else "resource" if makes else "bool" if post is None else "string"
         string = returns == "string"
+        if verdict and not string:
+            raise RuntimeError(f"core.wasm's {name!r} is not a verdict function: rebuild it with scripts/build-python.sh")
 
         def call(_store: Any, *params: Any) -> Any:
             # Every text is encoded before any is copied in: a str the core cannot take (lone
@@ -274,6 +279,16 @@ class Core:
             if n != arity * 4:
                 raise TypeError(f"{name} takes {arity} core arguments, given {n // 4}")
             run()
+            if verdict:
+                # The result's case (a byte), then at 4 its u32, or the error's address and length.
+                retptr = i32[0] & 0xFFFFFFFF
+                if not view[retptr]:
+                    return words[(retptr >> 2) + 1]
+                at = words[(retptr >> 2) + 1]
+                text = str(view[at : at + words[(retptr >> 2) + 2]], "utf-8")
+                i32[0] = retptr
+                post()  # type: ignore[misc]
+                return text
             if string:
                 retptr = i32[0] & 0xFFFFFFFF
                 at = words[retptr >> 2]

@@ -47,6 +47,8 @@ class _Callers(dict):  # type: ignore[type-arg]
         super().__init__()
         self._core, self._resource = core, resource
         self._prefix = f"{_INTERFACE_OF[resource]}#" if resource else prefix
+        # The names of its verdict functions (`result<u32, string>`).
+        self.verdicts: frozenset[str] = frozenset()
 
     def __missing__(self, name: str) -> Any:
         full, r = self._prefix + name, self._resource
@@ -54,8 +56,19 @@ class _Callers(dict):  # type: ignore[type-arg]
             full = f"{self._prefix}[constructor]{r}" if name == "new" else f"{self._prefix}[static]{r}.{name}"
             if name != "new" and not self._core.has(full):
                 full = f"{self._prefix}[method]{r}.{name}"
-        caller = self[name] = self._core.function(full)
+        caller = self[name] = self._core.function(full, verdict=name in self.verdicts)
         return caller
+
+
+def _verdicts(described: dict[str, Any]) -> frozenset[str]:
+    """The component's verdict functions: the rows that answer a verdict on a text argument
+    (their reply kinds in the table). A compiled tool's `validate-json` is one too: it is
+    `validate-tool-input-json` through the handle."""
+    return frozenset(
+        op["python"].replace("_", "-")
+        for op in described["operations"]
+        if op["reply"] in ("verdict", "text-verdict") and "text" in op["args"]
+    )
 
 
 _lock = threading.Lock()
@@ -148,6 +161,8 @@ class _Instance:
         self.rpc_funcs = _Callers(core, f"{RPC}#")
         self.rpc_funcs["validate-tool-inputs"] = core.function(f"{TOOLS}#validate-tool-inputs")
         self.resource_funcs = {resource: _Callers(core, resource=resource) for resource in _INTERFACE_OF}
+        self.funcs.verdicts = _verdicts(_described)
+        self.resource_funcs["compiled-tool"].verdicts = frozenset({"validate-json"})
         # Resources of assemblers garbage-collected unclosed, dropped by this thread's next
         # assembler call (a finalizer may run on any thread; the store is single-threaded).
         self.pending_drops: collections.deque[Any] = collections.deque()
@@ -183,10 +198,10 @@ class _Instance:
         self.checked(sum(map(len, args)))
         return handle
 
-    def resource_call(self, resource: str, method: str, handle: Any, *args: Any) -> str:
+    def resource_call(self, resource: str, method: str, handle: Any, *args: Any) -> Any:
         if self.pending_drops:
             self.drain()
-        reply: str = self.resource_funcs[resource][method](self.store, handle, *args)
+        reply = self.resource_funcs[resource][method](self.store, handle, *args)
         self.checked(sum([len(a) for a in args if type(a) is str]))
         return reply
 
@@ -229,9 +244,10 @@ def _call(table: str, export: str, arguments: tuple[Any, ...]) -> str:
     return reply
 
 
-def call_args(export: str, arguments: tuple[Any, ...]) -> str:
+def call_args(export: str, arguments: tuple[Any, ...]) -> Any:
     """Calls an export of this thread's world with `arguments` (strings, and the case of a
-    `text` variant before its string) and returns its JSON reply."""
+    `text` variant before its string) and returns its JSON reply (a verdict function's
+    success: its verdict, an int)."""
     # `_call` written out: the path of every call.
     chars = 0
     for a in arguments:
@@ -241,7 +257,7 @@ def call_args(export: str, arguments: tuple[Any, ...]) -> str:
     if instance is None or chars >= instance.policy.roomy_below:
         instance = make_room(need_of(export, chars))
     try:
-        reply: str = instance.funcs[export](instance.store, *arguments)
+        reply = instance.funcs[export](instance.store, *arguments)
     except UnicodeEncodeError:
         raise
     except Exception:

@@ -1,6 +1,7 @@
-"""Verdict replies: for the text functions the core answers a success with its verdict alone, the
-index of a shape in its table (`verdict-shapes`, read once per process) that names the members
-of the result in order. The result is the shape applied to `json.loads` of the text the core
+"""Verdict replies: for the text functions the core answers a success with its verdict alone (an
+int: the component's verdict functions return `result<u32, string>`), the index of a shape in
+its table (`verdict-shapes`, read once per process) that names the members of the result in
+order. The result is the shape applied to `json.loads` of the text the core
 accepted (exactly one I-JSON value, so `json.loads` gives the values the core judged). Which
 variant, which fields, and every accept / reject decision are the core's; an error is its full
 reply. See docs/decisions.md, "Verdict replies"."""
@@ -45,8 +46,8 @@ def builders() -> list[Callable[[Any], dict[str, Any]]]:
     return _builders
 
 
-def _raw(text: str) -> str:
-    return text
+def _raw(answer: Any) -> Any:
+    return answer
 
 
 def one(export: str, text: Any, options: Any) -> Any:
@@ -57,16 +58,14 @@ def one(export: str, text: Any, options: Any) -> Any:
         except UnicodeEncodeError:  # lone surrogates: `call_text` sends the bytes
             pass
         else:
-            if answer[0] != "{":
-                return (_builders or builders())[int(answer)](loads(text))
+            if type(answer) is int:
+                return (_builders or builders())[answer](loads(text))
             raise error(reply(answer)["error"])
     snap = snapshot(text)
     answer = call_text(export, text if snap is None else snap, options, decode=_raw)
-    if type(answer) is not str:  # not text: the core's error, already decoded
-        raise error(answer["error"])
-    if answer[0] == "{":
-        raise error(reply(answer)["error"])
-    return builders()[int(answer)](loads(snap if type(snap) is str else snap.decode("utf-8")))  # type: ignore[union-attr]
+    if type(answer) is not int:  # the error's reply, or for a value that is not text, decoded
+        raise error((reply(answer) if type(answer) is str else answer)["error"])
+    return builders()[answer](loads(snap if type(snap) is str else snap.decode("utf-8")))  # type: ignore[union-attr]
 
 
 def through_twin(export: str, text: str) -> Any:
@@ -75,7 +74,7 @@ def through_twin(export: str, text: str) -> Any:
     when the twin accepts it, `json.loads` of it is the result's source (a shorter reply). None
     otherwise: the value row then answers, its errors being the value's."""
     answer = _runtime.call_args(export, (STR, text, ""))
-    return None if answer[0] == "{" else (_builders or builders())[int(answer)](loads(text))
+    return (_builders or builders())[answer](loads(text)) if type(answer) is int else None
 
 
 def batch(answer: str, text: str) -> Any:

@@ -76,11 +76,12 @@ def loads(text: str) -> Any:
     return _scan(text.strip(" \t\r\n"), 0)[0]
 
 
-def reply(text: str) -> dict[str, Any]:
+def reply(text: Any) -> dict[str, Any]:
     """The one reply decoder: the core's JSON reply as a dict, with `undefined` put back where
     the core lists it (JSON cannot hold it: JSON Pointers into the reply)."""
-    if text == '{"ok":true}':
-        # A verdict-only success (most replies of the text operations): nothing to decode.
+    if type(text) is int:
+        # A verdict function's success whose value is the caller's own text (`parse-json`,
+        # `validate-tool-input-json`): the verdict 0, nothing to decode.
         return {"ok": True}
     decoded: dict[str, Any] = _scan(text, 0)[0]  # the core writes no whitespace around it
     for pointer in decoded.pop("undefined", ()):
@@ -192,7 +193,7 @@ def call_text(
 
 def text_value(decoded: dict[str, Any], text: Any) -> Any:
     """The value of a verdict-only reply (`parse-json`, `validate-tool-input-json`): on success
-    the core replies `{"ok": true}` alone, having accepted `text` as exactly one I-JSON value,
+    the core answers the verdict 0 alone, having accepted `text` as exactly one I-JSON value,
     so `json.loads` of the same text is the value the core would have written back (numbers from
     the same digits: exact integers). See docs/decisions.md."""
     if not decoded["ok"]:

@@ -119,7 +119,8 @@ fn python_signatures_cover_the_made_functions() {
 
 /// The component's exports: functions of the world and of its interfaces, and resources. Each
 /// function is a row, of the row's name, taking the row's arguments in its order (`text` for
-/// text, a string of host text for the others, options last when the row reads any), or host
+/// text, a string of host text for the others, options last when the row reads any) and
+/// returning what its reply kind says (a verdict on text: `result<u32, string>`), or host
 /// support; each resource an object a row makes or a host holds for a row's work; and every row
 /// for all hosts is there. One function per row: no twin without options, none for bytes.
 #[test]

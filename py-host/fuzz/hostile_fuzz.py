@@ -1300,7 +1300,8 @@ def _targets() -> dict[str, Callable[[Gen], tuple[tuple[Any, ...], Callable[...,
                 CALLED.add(f"{name}.__call__")
                 return checker(batch)
 
-            return (batch,), call
+            # The constructor's arguments are input too: its options are copied by the core.
+            return (batch, kwargs), call
 
         return build
 

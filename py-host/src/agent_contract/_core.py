@@ -182,7 +182,9 @@ class Core:
         keep = func  # the `wasmtime_func_t` lives in it
         # The slots hold at least one value: a function of no parameters may have a result.
         void, size = ctypes.c_void_p, ctypes.c_size_t
-        call = functools.partial(_call_unchecked, void(self._context_at), void(at), void(args), size(max(n, 1)), void(self._trap_at))
+        call = functools.partial(
+            _call_unchecked, void(self._context_at), void(at), void(args), size(max(n, 1)), void(self._trap_at)
+        )
 
         def run() -> None:
             error = call()
@@ -254,7 +256,7 @@ class Core:
         returns = "none" if not results else "u64" if results[0] == "i64" else "resource" if makes else "bool" if post is None else "string"
         string = returns == "string"
         if verdict and not string:
-            raise RuntimeError(f"core.wasm's {name!r} is not a verdict function: rebuild it with scripts/build-python.sh")
+            raise RuntimeError(f"core.wasm's {name!r} is no verdict function: rebuild it with scripts/build-python.sh")
 
         def call(_store: Any, *params: Any) -> Any:
             # Every text is encoded before any is copied in: a str the core cannot take (lone

@@ -62,8 +62,8 @@ class _Callers(dict):  # type: ignore[type-arg]
 
 def _verdicts(described: dict[str, Any]) -> frozenset[str]:
     """The component's verdict functions: the rows that answer a verdict on a text argument
-    (their reply kinds in the table). A compiled tool's `validate-json` is one too: it is
-    `validate-tool-input-json` through the handle."""
+    (their reply kinds in the table). A compiled tool's `validate-json`, which is
+    `validate-tool-input-json` through the handle, is one too (`_Instance` names it)."""
     return frozenset(
         op["python"].replace("_", "-")
         for op in described["operations"]

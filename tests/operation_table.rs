@@ -183,12 +183,9 @@ fn the_component_world_lists_the_table() {
         if !same {
             wrong.push(format!("{name}: takes {types:?}, its row {want:?}"));
         }
-        // A verdict on the caller's text is a verdict function: the verdict, no text, on success.
-        let text_verdict =
-            matches!(row.reply, Reply::Verdict | Reply::TextVerdict) && row.args.iter().any(|a| matches!(a, Arg::Text));
         let want_result = match row.reply {
             Reply::Bool => "bool",
-            _ if text_verdict => "result<u32, string>",
+            _ if row.wit_verdict() => "result<u32, string>",
             _ => "string",
         };
         if result != want_result {

@@ -138,6 +138,7 @@ pub fn describe() -> Value {
                 ("reply", reply_name(o.reply)),
                 ("safe", Value::Bool(o.safe)),
                 ("textTwin", o.text_twin.map_or(Value::Null, text)),
+                ("witVerdict", Value::Bool(o.wit_verdict())),
                 (
                     "hosts",
                     text(match o.hosts {

@@ -155,6 +155,13 @@ impl Operation {
     pub fn wit_name(&self) -> String {
         snake_case(self.name).replace('_', "-")
     }
+
+    /// Whether its function in the component's world is a verdict function, answering a success
+    /// with the verdict alone (`result<u32, string>`): a verdict on the caller's text, which
+    /// the host parses itself.
+    pub fn wit_verdict(&self) -> bool {
+        matches!(self.reply, Reply::Verdict | Reply::TextVerdict) && self.args.iter().any(|a| matches!(a, Arg::Text))
+    }
 }
 
 /// `toOpenAIResponsesTools` → `to_openai_responses_tools`.

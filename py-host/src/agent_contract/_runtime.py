@@ -61,14 +61,10 @@ class _Callers(dict):  # type: ignore[type-arg]
 
 
 def _verdicts(described: dict[str, Any]) -> frozenset[str]:
-    """The component's verdict functions: the rows that answer a verdict on a text argument
-    (their reply kinds in the table). A compiled tool's `validate-json`, which is
-    `validate-tool-input-json` through the handle, is one too (`_Instance` names it)."""
-    return frozenset(
-        op["python"].replace("_", "-")
-        for op in described["operations"]
-        if op["reply"] in ("verdict", "text-verdict") and "text" in op["args"]
-    )
+    """The component's verdict functions, as the table marks them (`witVerdict`). A compiled
+    tool's `validate-json`, which is `validate-tool-input-json` through the handle, is one too
+    (`_Instance` names it)."""
+    return frozenset(op["python"].replace("_", "-") for op in described["operations"] if op["witVerdict"])
 
 
 _lock = threading.Lock()

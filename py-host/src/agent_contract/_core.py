@@ -281,20 +281,16 @@ class Core:
             if n != arity * 4:
                 raise TypeError(f"{name} takes {arity} core arguments, given {n // 4}")
             run()
-            if verdict:
-                # The result's case (a byte), then at 4 its u32, or the error's address and length.
-                retptr = i32[0] & 0xFFFFFFFF
-                if not view[retptr]:
-                    return words[(retptr >> 2) + 1]
-                at = words[(retptr >> 2) + 1]
-                text = str(view[at : at + words[(retptr >> 2) + 2]], "utf-8")
-                i32[0] = retptr
-                post()  # type: ignore[misc]
-                return text
             if string:
                 retptr = i32[0] & 0xFFFFFFFF
-                at = words[retptr >> 2]
-                text = str(view[at : at + words[(retptr >> 2) + 1]], "utf-8")
+                word = retptr >> 2
+                if verdict:
+                    # The result's case (a byte), then at 4 its u32, or the error's string.
+                    if not view[retptr]:
+                        return words[word + 1]
+                    word += 1
+                at = words[word]
+                text = str(view[at : at + words[word + 1]], "utf-8")
                 i32[0] = retptr
                 post()  # type: ignore[misc]
                 return text

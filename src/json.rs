@@ -56,6 +56,91 @@ pub fn check_with<S: Sink>(bytes: &[u8], limits: &Limits, sink: &mut S) -> Resul
     run::<false, &mut S>(bytes, Mode::Strict, limits, sink).map(drop)
 }
 
+/// `parse`'s verdict with only the top of its value: containers opened `levels` deep or deeper
+/// (the root is at depth 0) stand as `Value::TooDeep` of their kind, and nothing under them is
+/// built. `Ok` exactly when `parse` accepts, else the very same error: it is `check` with a sink
+/// that builds the upper levels. For rules that read only the kind of a value below those levels
+/// (an action's `input`, whose text the host already holds): most of a parse's time is building
+/// strings and containers.
+pub fn parse_levels(bytes: &[u8], limits: &Limits, levels: usize) -> Result<Value> {
+    let mut top = Levels { levels, open: Vec::new(), key: String::new(), hidden: 0, root: Value::Null };
+    check_with(bytes, limits, &mut top)?;
+    Ok(top.root)
+}
+
+/// The sink of `parse_levels`.
+struct Levels {
+    levels: usize,
+    /// The containers being built, outermost first, each with the member name it will go under.
+    open: Vec<(Value, String)>,
+    /// The name of the member whose value comes next.
+    key: String,
+    /// How many containers are open below the built ones.
+    hidden: usize,
+    root: Value,
+}
+
+impl Levels {
+    fn put(&mut self, value: Value) {
+        match self.open.last_mut() {
+            None => self.root = value,
+            Some((Value::Array(items), _)) => items.push(value),
+            Some((Value::Object(entries), _)) => entries.push((std::mem::take(&mut self.key), value)),
+            Some(_) => {}
+        }
+    }
+}
+
+impl Sink for Levels {
+    fn wants_text(&mut self) -> bool {
+        self.hidden == 0
+    }
+
+    fn open(&mut self, array: bool) {
+        if self.hidden > 0 || self.open.len() >= self.levels {
+            if self.hidden == 0 {
+                self.put(Value::TooDeep { array });
+            }
+            self.hidden += 1;
+        } else {
+            let container = if array { Value::Array(Vec::new()) } else { Value::Object(Vec::new()) };
+            let key = std::mem::take(&mut self.key);
+            self.open.push((container, key));
+        }
+    }
+
+    fn close(&mut self) {
+        if self.hidden > 0 {
+            self.hidden -= 1;
+        } else if let Some((container, key)) = self.open.pop() {
+            self.key = key;
+            self.put(container);
+        }
+    }
+
+    fn name(&mut self, name: &[u8]) {
+        if self.hidden == 0 {
+            self.key = into_text(Cow::Borrowed(name));
+        }
+    }
+
+    fn scalar(&mut self, value: Scalar<'_>) {
+        if self.hidden > 0 {
+            return;
+        }
+        self.put(match value {
+            Scalar::Null => Value::Null,
+            Scalar::Bool(b) => Value::Bool(b),
+            Scalar::Number(text) => {
+                // JSON number grammar: ASCII, and finite (the parser checked).
+                let text = std::str::from_utf8(text).unwrap_or("0");
+                Value::Number(Number { value: text.parse().unwrap_or(f64::NAN), text: Some(text.into()) })
+            }
+            Scalar::String(s) => Value::String(s.to_owned()),
+        });
+    }
+}
+
 /// One scalar read by a verdict-only run.
 #[derive(Clone, Copy, Debug)]
 pub enum Scalar<'t> {

@@ -1,21 +1,51 @@
 //! `json::check` (the verdict-only run of the strict parser, used by the bindings for
-//! `parseJson`) agrees exactly with `json::parse(.., Mode::Strict, ..)`: both accept, or both
-//! fail with the same error (code, layer, path, message, position). Inputs: arbitrary bytes,
+//! `parseJson`) and `json::parse_levels` (its run that builds the top of the value) agree exactly
+//! with `json::parse(.., Mode::Strict, ..)`: all accept, or all fail with the same error (code,
+//! layer, path, message, position), and the top `parse_levels` builds is the parsed value cut at
+//! its level. Inputs: arbitrary bytes,
 //! JSON-ish token soups, serialised documents and their one-byte mutations, numbers around the
 //! f64 range, under the default limits and under small random limits; and every JSONTestSuite
 //! file (../shared/conformance/json-test-suite/test_parsing/, when present).
 
 mod common;
 
-use agent_contract::json::{check, parse, Mode};
+use agent_contract::json::{check, parse, parse_levels, Mode};
+use agent_contract::value::Value;
 use agent_contract::Limits;
 use proptest::prelude::*;
 
 fn assert_agree(bytes: &[u8], limits: &Limits) -> Result<(), TestCaseError> {
-    let tree = parse(bytes, Mode::Strict, limits).map(drop);
+    let parsed = parse(bytes, Mode::Strict, limits);
+    let tree = parsed.as_ref().map(drop).map_err(Clone::clone);
     let verdict = check(bytes, limits);
     prop_assert_eq!(&tree, &verdict, "text {:?}", String::from_utf8_lossy(bytes));
+    for levels in 0..4 {
+        let top = parse_levels(bytes, limits, levels);
+        match (&parsed, &top) {
+            (Ok(whole), Ok(top)) => {
+                let cut = cut(whole, levels);
+                prop_assert!(
+                    top.identical(&cut),
+                    "levels {} of {:?}: {:?}",
+                    levels,
+                    String::from_utf8_lossy(bytes),
+                    top
+                );
+            }
+            _ => prop_assert_eq!(&tree, &top.as_ref().map(drop).map_err(Clone::clone), "levels {}", levels),
+        }
+    }
     Ok(())
+}
+
+/// `value` with every container opened `levels` deep or deeper standing as its kind alone.
+fn cut(value: &Value, levels: usize) -> Value {
+    match value {
+        Value::Array(_) | Value::Object(_) if levels == 0 => Value::TooDeep { array: matches!(value, Value::Array(_)) },
+        Value::Array(items) => Value::Array(items.iter().map(|v| cut(v, levels - 1)).collect()),
+        Value::Object(entries) => Value::Object(entries.iter().map(|(k, v)| (k.clone(), cut(v, levels - 1))).collect()),
+        other => other.clone(),
+    }
 }
 
 /// Small limits, so that every limit error is reached by short texts.

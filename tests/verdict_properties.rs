@@ -117,7 +117,11 @@ proptest! {
         }
         // Text: JSON has no undefined; the value is what the host's JSON parser gives.
         let t = text(&value);
-        if let Ok(a) = action::parse_agent_action_json(t.as_bytes(), &options) {
+        let parsed = action::parse_agent_action_json(t.as_bytes(), &options);
+        // The verdict read from the text's top alone: the same verdict, or the same error.
+        let alone = action::agent_action_json_verdict(t.as_bytes(), &options);
+        prop_assert_eq!(alone, parsed.as_ref().map(verdict::action_verdict).map_err(Clone::clone));
+        if let Ok(a) = parsed {
             let held = parse(t.as_bytes(), Mode::Strict, &options.limits).unwrap();
             let v = verdict::action_verdict(&a);
             prop_assert_eq!(build(&held, &shape(v).unwrap()), Some(a.into_value()));
@@ -132,7 +136,10 @@ proptest! {
             prop_assert_eq!(build(&value, &shape(v).unwrap()), Some(d.clone().into_value()));
         }
         let t = text(&value);
-        if let Ok(d) = decision::parse_decision_json(t.as_bytes(), &options) {
+        let parsed = decision::parse_decision_json(t.as_bytes(), &options);
+        let alone = decision::decision_json_verdict(t.as_bytes(), &options);
+        prop_assert_eq!(alone, parsed.as_ref().map(verdict::decision_verdict).map_err(Clone::clone));
+        if let Ok(d) = parsed {
             let held = parse(t.as_bytes(), Mode::Strict, &options.limits).unwrap();
             let v = verdict::decision_verdict(&d);
             prop_assert_eq!(build(&held, &shape(v).unwrap()), Some(d.into_value()));

@@ -1,9 +1,10 @@
-//! Strict JSON: `json::check` (verdict only) and `json::parse` agree on every text, error for
-//! error; what `parse` accepts writes back to text that parses to the same value.
+//! Strict JSON: `json::check` (verdict only), `json::parse_levels` (the top of the value) and
+//! `json::parse` agree on every text, error for error; `parse_levels` builds the parsed value cut
+//! at its level; what `parse` accepts writes back to text that parses to the same value.
 #![no_main]
 
 use agent_contract::json::{self, Mode};
-use agent_contract::value::write_json;
+use agent_contract::value::{write_json, Value};
 use agent_contract::Limits;
 use libfuzzer_sys::fuzz_target;
 
@@ -35,4 +36,20 @@ fuzz_target!(|data: &[u8]| {
         (Err(a), Err(b)) => assert_eq!((a.code, &a.path, a.position), (b.code, &b.path, b.position), "same error"),
         _ => panic!("check and parse disagree: {checked:?} vs {parsed:?}"),
     }
+    let levels = text.len() % 4;
+    match (json::parse_levels(text, &limits, levels), &parsed) {
+        (Ok(top), Ok(value)) => assert!(top.identical(&cut(value, levels)), "levels {levels}: {top:?}"),
+        (Err(a), Err(b)) => assert_eq!(&a, b, "parse_levels fails as parse"),
+        (top, _) => panic!("parse_levels and parse disagree: {top:?} vs {parsed:?}"),
+    }
 });
+
+/// `value` with every container opened `levels` deep or deeper standing as its kind alone.
+fn cut(value: &Value, levels: usize) -> Value {
+    match value {
+        Value::Array(_) | Value::Object(_) if levels == 0 => Value::TooDeep { array: matches!(value, Value::Array(_)) },
+        Value::Array(items) => Value::Array(items.iter().map(|v| cut(v, levels - 1)).collect()),
+        Value::Object(entries) => Value::Object(entries.iter().map(|(k, v)| (k.clone(), cut(v, levels - 1))).collect()),
+        other => other.clone(),
+    }
+}

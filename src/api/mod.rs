@@ -153,6 +153,24 @@ pub fn each_jsonl_action<O: HostValue>(
     options: Option<&O>,
     sink: &mut dyn FnMut(Result<AgentAction>),
 ) -> Result<()> {
+    each_jsonl_line(text, options, action::parse_agent_action_json, sink)
+}
+
+/// `each_jsonl_action`'s verdicts (`protocol::verdict`), for hosts that parse the accepted lines.
+pub fn each_jsonl_verdict<O: HostValue>(
+    text: &[u8],
+    options: Option<&O>,
+    sink: &mut dyn FnMut(Result<u32>),
+) -> Result<()> {
+    each_jsonl_line(text, options, action::agent_action_json_verdict, sink)
+}
+
+fn each_jsonl_line<O: HostValue, T>(
+    text: &[u8],
+    options: Option<&O>,
+    parse: fn(&[u8], &Options) -> Result<T>,
+    sink: &mut dyn FnMut(Result<T>),
+) -> Result<()> {
     let options = Options::read_for(options, options_of!("parseAgentActionsJsonl"))?;
     let lines = text.iter().filter(|&&b| b == b'\n').count() + usize::from(text.last().is_some_and(|&b| b != b'\n'));
     if lines > options.limits.max_array_length {
@@ -166,7 +184,7 @@ pub fn each_jsonl_action<O: HostValue>(
         if line.last() == Some(&b'\r') {
             line = &line[..line.len() - 1];
         }
-        sink(action::parse_agent_action_json(line, &options).map_err(|mut e| {
+        sink(parse(line, &options).map_err(|mut e| {
             if let Some(p) = e.position.as_mut() {
                 p.offset += start;
                 p.line = line_no;
@@ -797,7 +815,7 @@ pub fn parse_agent_action_verdict<V: HostValue>(value: &V, options: Option<&V>) 
 }
 
 pub fn parse_agent_action_json_verdict<O: HostValue>(text: &[u8], options: Option<&O>) -> Result<u32> {
-    parse_agent_action_json(text, options).map(|a| crate::protocol::verdict::action_verdict(&a))
+    action::agent_action_json_verdict(text, &Options::read_for(options, options_of!("parseAgentActionJson"))?)
 }
 
 pub fn parse_decision_verdict<V: HostValue>(value: &V, options: Option<&V>) -> Result<u32> {
@@ -805,7 +823,10 @@ pub fn parse_decision_verdict<V: HostValue>(value: &V, options: Option<&V>) -> R
 }
 
 pub fn parse_decision_json_verdict<O: HostValue>(text: &[u8], options: Option<&O>) -> Result<u32> {
-    parse_decision_json(text, options).map(|d| crate::protocol::verdict::decision_verdict(&d))
+    crate::protocol::decision::decision_json_verdict(
+        text,
+        &Options::read_for(options, options_of!("parseDecisionJson"))?,
+    )
 }
 
 // Dataset rows (`dataset`): the OpenAI chat fine-tuning format. Options: `strict` (unknown fields

@@ -148,11 +148,8 @@ impl Guest for Core {
 
     fn parse_agent_actions_jsonl(text: Text, options: String) -> String {
         let mut batch = BatchWriter::new();
-        let result = host_options(&options).and_then(|o| {
-            api::each_jsonl_action(&text.bytes(), o.as_ref().as_ref(), &mut |item| {
-                batch.verdict(item.map(|a| crate::protocol::verdict::action_verdict(&a)))
-            })
-        });
+        let result = host_options(&options)
+            .and_then(|o| api::each_jsonl_verdict(&text.bytes(), o.as_ref().as_ref(), &mut |item| batch.verdict(item)));
         batch.finish(result)
     }
 

@@ -98,6 +98,13 @@ pub fn parse_agent_action_json(text: &[u8], options: &Options) -> Result<AgentAc
     Ok(action)
 }
 
+/// `parse_agent_action_json`'s verdict (`protocol::verdict`), from the text's top level alone:
+/// the rules read only the kind of `input`, whose value a host takes from the text it holds.
+pub fn agent_action_json_verdict(text: &[u8], options: &Options) -> Result<u32> {
+    let document = json::parse_levels(text, &options.limits, 1)?;
+    parse_with(&&document, options, Source::StrictText).map(|a| crate::protocol::verdict::action_verdict(&a))
+}
+
 fn parse_with<V: HostValue>(value: &V, options: &Options, source: Source) -> Result<AgentAction> {
     let mut r = Reader::new(Layer::Protocol, &options.limits, source);
     match value.kind() {

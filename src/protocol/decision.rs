@@ -116,6 +116,15 @@ pub fn parse_decision_json_with(text: &[u8], options: &Options, rule: &AnswerRul
     check_answer(decision, rule)
 }
 
+/// `parse_decision_json`'s verdict (`protocol::verdict`), from the text's upper three levels:
+/// the rules read only the kind of a call's `arguments` (and of a final `answer` below its
+/// first level), whose values a host takes from the text it holds.
+pub fn decision_json_verdict(text: &[u8], options: &Options) -> Result<u32> {
+    let document = json::parse_levels(text, &options.limits, 3)?;
+    let decision = parse_with(&&document, options, Source::StrictText, &AnswerRule::Text)?;
+    Ok(crate::protocol::verdict::decision_verdict(&decision))
+}
+
 fn check_answer(decision: Decision, rule: &AnswerRule<'_>) -> Result<Decision> {
     if let (Decision::Final { answer }, AnswerRule::Json(check)) = (&decision, rule) {
         check(answer).map_err(|mut e| {

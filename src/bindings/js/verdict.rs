@@ -140,9 +140,7 @@ pub fn parse_agent_actions_jsonl_verdict(text: JsValue, options: JsValue) -> Str
     let mut batch = BatchWriter::new();
     let result = match &text {
         Text::Other(v) => Err(api::not_text(&JsInput::root(v.clone(), Caps::FLOOR))),
-        _ => api::each_jsonl_action(&text.bytes(0, text.len()), o.input(), &mut |item| {
-            batch.verdict(item.map(|a| action_verdict(&a)))
-        }),
+        _ => api::each_jsonl_verdict(&text.bytes(0, text.len()), o.input(), &mut |item| batch.verdict(item)),
     };
     batch.finish(result)
 }

@@ -33,18 +33,20 @@ mod verdict;
 extern "C" {
     #[wasm_bindgen(js_name = readRoot)]
     fn read_root(v: &JsValue, cap: f64, mirror: bool) -> u32;
-    #[wasm_bindgen(js_name = readOwn, catch)]
-    fn read_own(node: &JsValue, key: &JsValue, cap: f64) -> Result<u32, JsValue>;
+    #[wasm_bindgen(js_name = readOwn)]
+    fn read_own(node: &JsValue, key: &JsValue, cap: f64) -> u32;
     #[wasm_bindgen(js_name = takeLastKind)]
     fn take_last_kind() -> u32;
-    #[wasm_bindgen(js_name = readIndex, catch)]
-    fn read_index(node: &JsValue, i: u32, cap: f64) -> Result<u32, JsValue>;
+    #[wasm_bindgen(js_name = readIndex)]
+    fn read_index(node: &JsValue, i: u32, cap: f64) -> u32;
     #[wasm_bindgen(js_name = takeLast)]
     fn take_last() -> JsValue;
-    #[wasm_bindgen(js_name = lengthOf, catch)]
-    fn length_of(node: &JsValue) -> Result<u32, JsValue>;
-    #[wasm_bindgen(js_name = ownKeys, catch)]
-    fn own_keys(node: &JsValue, key_cap: f64) -> Result<JsValue, JsValue>;
+    #[wasm_bindgen(js_name = lengthOf)]
+    fn length_of(node: &JsValue) -> f64;
+    #[wasm_bindgen(js_name = ownKeys)]
+    fn own_keys(node: &JsValue, key_cap: f64) -> JsValue;
+    #[wasm_bindgen(js_name = takeThrown)]
+    fn take_thrown() -> JsValue;
     #[wasm_bindgen(js_name = notJsonName)]
     fn not_json_name(v: &JsValue) -> String;
     #[wasm_bindgen(js_name = snapshotOptions)]
@@ -91,6 +93,13 @@ fn long_string(s: &JsValue) -> String {
 
 const MISSING: u32 = 9;
 const CYCLE: u32 = 10;
+/// A reader's answer when the caller's code threw (a getter, a Proxy trap): `take_thrown()`.
+const THREW: u32 = 11;
+
+/// What a reader that answered THREW caught.
+fn thrown() -> HostFault {
+    fault(take_thrown())
+}
 
 fn kind(code: u32) -> Kind {
     match code {
@@ -113,7 +122,7 @@ fn fault(e: JsValue) -> HostFault {
 thread_local! {
     /// JS strings for the field names rules ask for, made once: creating a JS string from
     /// Rust text is a crossing plus a decode.
-    static KEYS: std::cell::RefCell<Vec<(&'static str, JsValue)>> = const { std::cell::RefCell::new(Vec::new()) };
+    static KEYS: std::cell::RefCell<[Option<JsValue>; RULE_KEYS.len()]> = const { std::cell::RefCell::new([const { None }; RULE_KEYS.len()]) };
 }
 
 const RULE_KEYS: [&str; 35] = [
@@ -155,18 +164,10 @@ const RULE_KEYS: [&str; 35] = [
 ];
 
 fn js_key(key: &str) -> JsValue {
-    let Some(known) = RULE_KEYS.iter().find(|k| **k == key) else {
+    let Some(i) = RULE_KEYS.iter().position(|k| *k == key) else {
         return scratch::recent_key(key);
     };
-    KEYS.with(|cache| {
-        let mut cache = cache.borrow_mut();
-        if let Some((_, v)) = cache.iter().find(|(k, _)| *k == *known) {
-            return v.clone();
-        }
-        let v = JsValue::from_str(known);
-        cache.push((known, v.clone()));
-        v
-    })
+    KEYS.with(|cache| cache.borrow_mut()[i].get_or_insert_with(|| JsValue::from_str(RULE_KEYS[i])).clone())
 }
 
 /// Strings up to this many UTF-16 units always cross whole, whatever the limits: every name a
@@ -281,14 +282,15 @@ impl HostValue for JsInput {
     }
 
     fn get(&self, key: &str) -> HostResult<Option<JsInput>> {
-        match read_own(&self.value, &js_key(key), self.cap.string).map_err(fault)? {
+        match read_own(&self.value, &js_key(key), self.cap.string) {
+            THREW => Err(thrown()),
             MISSING => Ok(None),
             code => self.child(code).map(Some),
         }
     }
 
     fn get_string(&self, key: &str) -> HostResult<StringField<JsInput>> {
-        match scratch::read_own_string(&self.value, &js_key(key), self.cap.string).map_err(fault)? {
+        match scratch::read_own_string(&self.value, &js_key(key), self.cap.string).map_err(|()| thrown())? {
             scratch::Read::String(s) => Ok(StringField::String(s)),
             scratch::Read::Whole => Ok(StringField::String(long_string(&take_last()))),
             scratch::Read::Other => match take_last_kind() {
@@ -299,7 +301,10 @@ impl HostValue for JsInput {
     }
 
     fn keys(&self) -> Result<Vec<String>, KeysError> {
-        let keys = own_keys(&self.value, self.cap.key).map_err(|e| KeysError::Fault(fault(e)))?;
+        let keys = own_keys(&self.value, self.cap.key);
+        if keys.is_undefined() {
+            return Err(KeysError::Fault(thrown()));
+        }
         if keys.is_null() {
             return Err(KeysError::IllFormedKey);
         }
@@ -308,12 +313,17 @@ impl HostValue for JsInput {
     }
 
     fn len(&self) -> HostResult<usize> {
-        length_of(&self.value).map(|n| n as usize).map_err(fault)
+        match length_of(&self.value) {
+            n if n < 0.0 => Err(thrown()),
+            n => Ok(n as usize),
+        }
     }
 
     fn index(&self, i: usize) -> HostResult<JsInput> {
-        let code = read_index(&self.value, i as u32, self.cap.string).map_err(fault)?;
-        self.child(code)
+        match read_index(&self.value, i as u32, self.cap.string) {
+            THREW => Err(thrown()),
+            code => self.child(code),
+        }
     }
 
     fn not_json_name(&self) -> String {

@@ -1,16 +1,28 @@
 // Reads a JS value for the Rust core, one question per call. This file classifies host values
 // (what counts as a plain object, a well-formed string, genuine bytes...); it holds no protocol
-// rule. Every function that can run user code (getters, Proxy traps) either lets the exception
-// propagate to a `catch` import (the Rust side reports VALUE_NOT_JSON at the path being read) or
-// catches it here; nothing a caller's value throws ever unwinds through wasm.
+// rule. Every function that can run user code (getters, Proxy traps) catches what it throws
+// here: the readers answer THREW and keep the exception for takeThrown() (the Rust side reports
+// it at the path being read); nothing a caller's value throws ever unwinds through wasm. Caught
+// here rather than by wasm-bindgen's `catch` imports, whose wrapper (an `arguments` object and
+// `apply` per call) was ~5% of reading a small object.
 //
 // Containers cross as *nodes* `{v, up}`: the object or array and the node of the container it
 // was read from. A container read again on its own path (a cycle) is found by walking `up`,
 // at most maxDepth steps, and reported as CYCLE without being entered.
 
-// Kind codes, mirrored by `Kind` in js.rs; CYCLE and MISSING are answers of the readers only.
+// Kind codes, mirrored by `Kind` in js.rs; CYCLE, MISSING and THREW are answers of the readers
+// only.
 const UNDEFINED = 0, NULL = 1, BOOL = 2, NUMBER = 3, STRING = 4, ILL_FORMED_STRING = 5,
-  ARRAY = 6, OBJECT = 7, NOT_JSON = 8, MISSING = 9, CYCLE = 10;
+  ARRAY = 6, OBJECT = 7, NOT_JSON = 8, MISSING = 9, CYCLE = 10, THREW = 11;
+
+// What the caller's code threw during the last reader that answered THREW.
+let thrown;
+
+export function takeThrown() {
+  const e = thrown;
+  thrown = undefined;
+  return e;
+}
 
 const hasOwn = Object.prototype.hasOwnProperty;
 
@@ -110,9 +122,14 @@ export function readRoot(v, cap, mirror) {
 // Own property `key` of the node's object: its kind (MISSING when not an own property); the
 // value is kept for takeLast() so that a getter runs once.
 export function readOwn(node, key, cap) {
-  const o = node.v;
-  if (!hasOwn.call(o, key)) return MISSING;
-  return record(node, key, found(o[key], node, cap));
+  try {
+    const o = node.v;
+    if (!hasOwn.call(o, key)) return MISSING;
+    return record(node, key, found(o[key], node, cap));
+  } catch (e) {
+    thrown = e;
+    return THREW;
+  }
 }
 
 let lastKind = MISSING;
@@ -122,7 +139,12 @@ export function takeLastKind() {
 }
 
 export function readIndex(node, i, cap) {
-  return record(node, i, found(node.v[i], node, cap));
+  try {
+    return record(node, i, found(node.v[i], node, cap));
+  } catch (e) {
+    thrown = e;
+    return THREW;
+  }
 }
 
 export function takeLast() {
@@ -131,14 +153,26 @@ export function takeLast() {
   return v;
 }
 
+// The length, or -1 when reading it threw.
 export function lengthOf(node) {
-  return node.v.length >>> 0;
+  try {
+    return node.v.length >>> 0;
+  } catch (e) {
+    thrown = e;
+    return -1;
+  }
 }
 
 // Own enumerable string keys in ECMAScript order (each capped like a string); null when one is
-// not valid Unicode.
+// not valid Unicode, undefined when listing them threw.
 export function ownKeys(node, cap) {
-  const keys = Object.keys(node.v);
+  let keys;
+  try {
+    keys = Object.keys(node.v);
+  } catch (e) {
+    thrown = e;
+    return undefined;
+  }
   for (let i = 0; i < keys.length; i++) {
     if (!wellFormed(keys[i])) return null;
     if (keys[i].length > cap) keys[i] = capped(keys[i], cap);
@@ -345,24 +379,29 @@ function intoBuffer(s, memory, ptr, len) {
 // Own property `key` when it holds a well-formed string, in one crossing, answered into the
 // core's buffer: the UTF-8 length of the (capped) string; -1 when it is not a well-formed string
 // (MISSING or its kind for takeLastKind(), the value for takeLast()); -2 when it is one that did
-// not go into the buffer (in takeLast()).
+// not go into the buffer (in takeLast()); -4 when reading it threw (takeThrown()).
 export function readOwnStringInto(node, key, cap, memory, ptr, len) {
-  const o = node.v;
-  if (!hasOwn.call(o, key)) {
-    lastKind = MISSING;
+  try {
+    const o = node.v;
+    if (!hasOwn.call(o, key)) {
+      lastKind = MISSING;
+      return -1;
+    }
+    const v = o[key];
+    if (typeof v === 'string' && wellFormed(v)) {
+      const s = capped(v, cap);
+      if (node.m !== undefined) put(node.m, key, s);
+      const n = intoBuffer(s, memory, ptr, len);
+      if (n >= 0) return n;
+      last = s;
+      return n === -3 ? -3 : -2;
+    }
+    lastKind = record(node, key, found(v, node, cap));
     return -1;
+  } catch (e) {
+    thrown = e;
+    return -4;
   }
-  const v = o[key];
-  if (typeof v === 'string' && wellFormed(v)) {
-    const s = capped(v, cap);
-    if (node.m !== undefined) put(node.m, key, s);
-    const n = intoBuffer(s, memory, ptr, len);
-    if (n >= 0) return n;
-    last = s;
-    return n === -3 ? -3 : -2;
-  }
-  lastKind = record(node, key, found(v, node, cap));
-  return -1;
 }
 
 // A well-formed string (already read) into the buffer: its UTF-8 length, -1 or -3.

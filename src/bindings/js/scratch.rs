@@ -23,15 +23,8 @@ thread_local! {
 
 #[wasm_bindgen(module = "/src/bindings/js_host.js")]
 extern "C" {
-    #[wasm_bindgen(js_name = readOwnStringInto, catch)]
-    fn read_own_string_into(
-        node: &JsValue,
-        key: &JsValue,
-        cap: f64,
-        memory: &JsValue,
-        ptr: u32,
-        len: u32,
-    ) -> Result<i32, JsValue>;
+    #[wasm_bindgen(js_name = readOwnStringInto)]
+    fn read_own_string_into(node: &JsValue, key: &JsValue, cap: f64, memory: &JsValue, ptr: u32, len: u32) -> i32;
     #[wasm_bindgen(js_name = encodeShort)]
     fn encode_short(s: &JsValue, memory: &JsValue, ptr: u32, len: u32) -> i32;
     #[wasm_bindgen(js_name = memoryView)]
@@ -58,7 +51,10 @@ fn with_buffer<R>(f: impl FnOnce(&[u8], &JsValue, u32, u32) -> (R, i32)) -> R {
 }
 
 fn text(buf: &[u8], n: i32) -> String {
-    String::from_utf8_lossy(&buf[..n as usize]).into_owned()
+    // js_host.js wrote well-formed UTF-16 as UTF-8: this never replaces anything, and the checked
+    // conversion is cheaper than the lossy one's chunking.
+    let bytes = &buf[..n as usize];
+    std::str::from_utf8(bytes).map_or_else(|_| String::from_utf8_lossy(bytes).into_owned(), str::to_owned)
 }
 
 /// What `readOwnStringInto` answers: the string, or where the reader put what it found.
@@ -70,12 +66,13 @@ pub(super) enum Read {
     Whole,
 }
 
-pub(super) fn read_own_string(node: &JsValue, key: &JsValue, cap: f64) -> Result<Read, JsValue> {
+/// `Err` when the caller's code threw (`takeThrown()` holds it).
+pub(super) fn read_own_string(node: &JsValue, key: &JsValue, cap: f64) -> Result<Read, ()> {
     with_buffer(|buf, view, ptr, len| match read_own_string_into(node, key, cap, view, ptr, len) {
-        Ok(n) if n >= 0 => (Ok(Read::String(text(buf, n))), n),
-        Ok(-1) => (Ok(Read::Other), -1),
-        Ok(n) => (Ok(Read::Whole), n),
-        Err(e) => (Err(e), 0),
+        n if n >= 0 => (Ok(Read::String(text(buf, n))), n),
+        -1 => (Ok(Read::Other), -1),
+        -4 => (Err(()), -4),
+        n => (Ok(Read::Whole), n),
     })
 }
 

@@ -122,7 +122,9 @@ fn fault(e: JsValue) -> HostFault {
 thread_local! {
     /// JS strings for the field names rules ask for, made once: creating a JS string from
     /// Rust text is a crossing plus a decode.
-    static KEYS: std::cell::RefCell<[Option<JsValue>; RULE_KEYS.len()]> = const { std::cell::RefCell::new([const { None }; RULE_KEYS.len()]) };
+    /// Made all at once and never changed, so a read lends one without a clone (an externref
+    /// table slot taken and freed per read), even to a call the caller's getter makes meanwhile.
+    static KEYS: Vec<JsValue> = RULE_KEYS.iter().map(|k| JsValue::from_str(k)).collect();
 }
 
 const RULE_KEYS: [&str; 35] = [
@@ -163,11 +165,13 @@ const RULE_KEYS: [&str; 35] = [
     "maxResponseBytes",
 ];
 
-fn js_key(key: &str) -> JsValue {
-    let Some(i) = RULE_KEYS.iter().position(|k| *k == key) else {
-        return scratch::recent_key(key);
+/// `f` given the JS string of `key`.
+fn with_js_key<R>(key: &str, f: impl FnOnce(&JsValue) -> R) -> R {
+    // Lengths first: most names differ in length, and a failed length test costs no memcmp call.
+    let Some(i) = RULE_KEYS.iter().position(|k| k.len() == key.len() && *k == key) else {
+        return f(&scratch::recent_key(key));
     };
-    KEYS.with(|cache| cache.borrow_mut()[i].get_or_insert_with(|| JsValue::from_str(RULE_KEYS[i])).clone())
+    KEYS.with(|keys| f(&keys[i]))
 }
 
 /// Strings up to this many UTF-16 units always cross whole, whatever the limits: every name a
@@ -282,7 +286,7 @@ impl HostValue for JsInput {
     }
 
     fn get(&self, key: &str) -> HostResult<Option<JsInput>> {
-        match read_own(&self.value, &js_key(key), self.cap.string) {
+        match with_js_key(key, |k| read_own(&self.value, k, self.cap.string)) {
             THREW => Err(thrown()),
             MISSING => Ok(None),
             code => self.child(code).map(Some),
@@ -290,7 +294,7 @@ impl HostValue for JsInput {
     }
 
     fn get_string(&self, key: &str) -> HostResult<StringField<JsInput>> {
-        match scratch::read_own_string(&self.value, &js_key(key), self.cap.string).map_err(|()| thrown())? {
+        match with_js_key(key, |k| scratch::read_own_string(&self.value, k, self.cap.string)).map_err(|()| thrown())? {
             scratch::Read::String(s) => Ok(StringField::String(s)),
             scratch::Read::Whole => Ok(StringField::String(long_string(&take_last()))),
             scratch::Read::Other => match take_last_kind() {

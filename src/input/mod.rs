@@ -389,14 +389,7 @@ impl Copier<'_> {
                 self.budget.charge(1)?;
                 Ok(Value::Number(Number { value: n, text: value.number_text() }))
             }
-            Kind::String => {
-                let s = value.string();
-                if s.len() > self.limits.max_string_bytes {
-                    self.limits.check_string(s.len(), &path.render())?;
-                }
-                self.budget.charge(1 + s.len())?;
-                Ok(Value::String(s))
-            }
+            Kind::String => self.string(value.string(), path),
             Kind::IllFormedString => Err(lone_surrogate(&path.render())),
             Kind::Array => {
                 self.enter(path, depth)?;
@@ -428,10 +421,21 @@ impl Copier<'_> {
                     }
                     self.budget.charge(key.len())?;
                     let item_path = Path::Key(path, &key);
-                    // A key listed a moment ago can vanish under a getter or Proxy; it is then
-                    // simply not there.
-                    let Some(item) = member_value(value, &key, read).map_err(|f| f.at(&item_path.render()))? else {
-                        continue;
+                    let item = match read {
+                        Some(read) => read.map_err(|f| f.at(&item_path.render()))?,
+                        // Asked as a string first: a host that crosses a boundary per read
+                        // answers a string member in one crossing instead of two.
+                        // A key listed a moment ago can vanish under a getter or Proxy; it is
+                        // then simply not there.
+                        None => match value.get_string(&key).map_err(|f| f.at(&item_path.render()))? {
+                            StringField::Missing => continue,
+                            StringField::String(s) => {
+                                let copied = self.string(s, &item_path)?;
+                                entries.push((key, copied));
+                                continue;
+                            }
+                            StringField::Other(item) => item,
+                        },
                     };
                     let copied = self.copy(&item, &item_path, depth + 1)?;
                     entries.push((key, copied));
@@ -440,6 +444,15 @@ impl Copier<'_> {
             }
             Kind::NotJson => Err(not_json(&path.render(), &value.not_json_name())),
         }
+    }
+
+    /// A well-formed string read: its limit, then the size budget.
+    fn string(&mut self, s: String, path: &Path<'_>) -> Result<Value> {
+        if s.len() > self.limits.max_string_bytes {
+            self.limits.check_string(s.len(), &path.render())?;
+        }
+        self.budget.charge(1 + s.len())?;
+        Ok(Value::String(s))
     }
 
     fn enter(&mut self, path: &Path<'_>, depth: usize) -> Result<()> {

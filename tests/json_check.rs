@@ -8,10 +8,12 @@
 //! file (../shared/conformance/json-test-suite/test_parsing/, when present).
 
 mod common;
+#[path = "common/levels.rs"]
+mod levels;
 
 use agent_contract::json::{check, parse, parse_levels, Mode};
-use agent_contract::value::Value;
 use agent_contract::Limits;
+use levels::cut;
 use proptest::prelude::*;
 
 fn assert_agree(bytes: &[u8], limits: &Limits) -> Result<(), TestCaseError> {
@@ -36,16 +38,6 @@ fn assert_agree(bytes: &[u8], limits: &Limits) -> Result<(), TestCaseError> {
         }
     }
     Ok(())
-}
-
-/// `value` with every container opened `levels` deep or deeper standing as its kind alone.
-fn cut(value: &Value, levels: usize) -> Value {
-    match value {
-        Value::Array(_) | Value::Object(_) if levels == 0 => Value::TooDeep { array: matches!(value, Value::Array(_)) },
-        Value::Array(items) => Value::Array(items.iter().map(|v| cut(v, levels - 1)).collect()),
-        Value::Object(entries) => Value::Object(entries.iter().map(|(k, v)| (k.clone(), cut(v, levels - 1))).collect()),
-        other => other.clone(),
-    }
 }
 
 /// Small limits, so that every limit error is reached by short texts.

@@ -4,9 +4,13 @@
 #![no_main]
 
 use agent_contract::json::{self, Mode};
-use agent_contract::value::{write_json, Value};
+use agent_contract::value::write_json;
 use agent_contract::Limits;
 use libfuzzer_sys::fuzz_target;
+
+#[path = "../../tests/common/levels.rs"]
+mod levels;
+use levels::cut;
 
 fuzz_target!(|data: &[u8]| {
     // The first byte picks small limits now and then, so the limit paths are reached too.
@@ -43,13 +47,3 @@ fuzz_target!(|data: &[u8]| {
         (top, _) => panic!("parse_levels and parse disagree: {top:?} vs {parsed:?}"),
     }
 });
-
-/// `value` with every container opened `levels` deep or deeper standing as its kind alone.
-fn cut(value: &Value, levels: usize) -> Value {
-    match value {
-        Value::Array(_) | Value::Object(_) if levels == 0 => Value::TooDeep { array: matches!(value, Value::Array(_)) },
-        Value::Array(items) => Value::Array(items.iter().map(|v| cut(v, levels - 1)).collect()),
-        Value::Object(entries) => Value::Object(entries.iter().map(|(k, v)| (k.clone(), cut(v, levels - 1))).collect()),
-        other => other.clone(),
-    }
-}

@@ -120,10 +120,10 @@ fn fault(e: JsValue) -> HostFault {
 }
 
 thread_local! {
-    /// JS strings for the field names rules ask for, made once: creating a JS string from
-    /// Rust text is a crossing plus a decode.
-    /// Made all at once and never changed, so a read lends one without a clone (an externref
-    /// table slot taken and freed per read), even to a call the caller's getter makes meanwhile.
+    /// JS strings for the field names rules ask for, made once (creating a JS string from Rust
+    /// text is a crossing plus a decode), all at once and never changed: a read lends one
+    /// without a clone (an externref table slot taken and freed per read), even to a call the
+    /// caller's getter makes meanwhile.
     static KEYS: Vec<JsValue> = RULE_KEYS.iter().map(|k| JsValue::from_str(k)).collect();
 }
 
@@ -167,8 +167,7 @@ const RULE_KEYS: [&str; 35] = [
 
 /// `f` given the JS string of `key`.
 fn with_js_key<R>(key: &str, f: impl FnOnce(&JsValue) -> R) -> R {
-    // Lengths first: most names differ in length, and a failed length test costs no memcmp call.
-    let Some(i) = RULE_KEYS.iter().position(|k| k.len() == key.len() && *k == key) else {
+    let Some(i) = RULE_KEYS.iter().position(|k| *k == key) else {
         return f(&scratch::recent_key(key));
     };
     KEYS.with(|keys| f(&keys[i]))

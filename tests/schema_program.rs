@@ -40,6 +40,15 @@ fn leaf_schema() -> impl Strategy<Value = Value> {
         Just(obj(vec![("minimum", num(0.5))])),
         Just(obj(vec![("pattern", s("^[a-b]+$")), ("maxLength", num(3.0))])),
         Just(obj(vec![("enum", Value::Array(vec![s("a"), num(1.0), Value::Null]))])),
+        // An enum of strings alone is the program's; with another scalar keyword, the engine's.
+        Just(obj(vec![("enum", Value::Array(vec![s("a"), s("é"), s("xA")]))])),
+        Just(obj(vec![
+            ("type", s("string")),
+            ("enum", Value::Array(vec![s("abc"), s("abcd")])),
+            ("maxLength", num(3.0))
+        ])),
+        Just(obj(vec![("enum", Value::Array(vec![s("ab"), s("a")])), ("pattern", s("^a"))])),
+        Just(obj(vec![("enum", Value::Array(vec![]))])),
         Just(obj(vec![("const", num(2.0))])),
         Just(obj(vec![("multipleOf", num(2.0))])),
         Just(obj(vec![("format", s("email"))])),

@@ -3,8 +3,9 @@
 //! A schema made only of `type`, `properties`, `required`, `additionalProperties`, `items`
 //! (one schema for every item), the size keywords (`minItems`, `maxItems`, `minProperties`,
 //! `maxProperties`, `minLength`, `maxLength`), integral `minimum` / `maximum` /
-//! `exclusiveMinimum` / `exclusiveMaximum`, annotations, and scalar keywords the engine checks
-//! on the one scalar they apply to (`pattern`, `format`, `multipleOf`, `enum`, `const`) becomes
+//! `exclusiveMinimum` / `exclusiveMaximum`, annotations, an `enum` of strings, and scalar keywords
+//! the engine checks on the one scalar they apply to (`pattern`, `format`, `multipleOf`, any
+//! other `enum`, `const`) becomes
 //! a `Program`: one node per subschema, each value of the input evaluated once against at most
 //! one node. It is evaluated while the strict parser reads the text (`json::check_with`, no
 //! tree at all) or over a value tree.
@@ -66,6 +67,11 @@ struct Node {
     upper: Vec<(f64, bool)>,
     /// Scalars are checked by the engine against this subschema (`pattern`, `format`, ...).
     delegate: Option<boon::SchemaIndex>,
+    /// An `enum` of strings, the node's only scalar keyword: a string equal to one of them (the
+    /// same code points, so the same UTF-8) is valid for it; any other value is left to the
+    /// engine. The commonest scalar keyword of tool schemas, checked without a crossing into the
+    /// engine and a value built for it.
+    strings: Option<Box<[Box<str>]>>,
     /// `enum` or `const`: a container is not evaluated here.
     scalars_only: bool,
 }
@@ -84,12 +90,13 @@ impl Node {
             lower: Vec::new(),
             upper: Vec::new(),
             delegate: None,
+            strings: None,
             scalars_only: false,
         }
     }
 
     fn wants_text(&self) -> bool {
-        self.delegate.is_some() || self.len_chars != (0, usize::MAX)
+        self.delegate.is_some() || self.strings.is_some() || self.len_chars != (0, usize::MAX)
     }
 
     #[inline]
@@ -129,6 +136,9 @@ fn node(
     let mut required: Vec<&str> = Vec::new();
     let mut additional: Option<&Value> = None;
     let mut scalar_keywords = false;
+    // The members of an `enum` of strings, while it is the only scalar keyword.
+    let mut strings: Option<Vec<Box<str>>> = None;
+    let mut engine_keywords = false;
     for (key, value) in entries {
         match (key.as_str(), value) {
             ("type", Value::String(t)) => n.types = type_bits(t)?,
@@ -163,9 +173,19 @@ fn node(
             ("exclusiveMinimum", v) => n.lower.push((limit(v)?, true)),
             ("maximum", v) => n.upper.push((limit(v)?, false)),
             ("exclusiveMaximum", v) => n.upper.push((limit(v)?, true)),
-            ("pattern" | "format" | "multipleOf", _) => scalar_keywords = true,
+            ("pattern" | "format" | "multipleOf", _) => {
+                scalar_keywords = true;
+                engine_keywords = true;
+            }
+            ("enum", Value::Array(items)) if items.iter().all(|v| matches!(v, Value::String(_))) => {
+                scalar_keywords = true;
+                n.scalars_only = true;
+                let texts = items.iter().filter_map(|v| if let Value::String(s) = v { Some(s.as_str()) } else { None });
+                strings = Some(texts.map(Box::from).collect());
+            }
             ("enum" | "const", _) => {
                 scalar_keywords = true;
+                engine_keywords = true;
                 n.scalars_only = true;
             }
             (
@@ -209,8 +229,10 @@ fn node(
     if n.keys.windows(2).any(|w| w[0].name == w[1].name) {
         return None;
     }
-    if scalar_keywords {
-        n.delegate = Some(delegate(pointer)?);
+    match strings {
+        Some(strings) if !engine_keywords => n.strings = Some(strings.into()),
+        _ if scalar_keywords => n.delegate = Some(delegate(pointer)?),
+        _ => {}
     }
     nodes.push(n);
     u32::try_from(nodes.len() - 1).ok().filter(|&i| i < NEVER)
@@ -386,6 +408,9 @@ impl<'p> Eval<'p> {
             return;
         }
         let mut ok = n.types & kind != 0;
+        if let Some(strings) = &n.strings {
+            ok &= kind == STRING && strings.iter().any(|s| **s == *text);
+        }
         if kind == STRING && n.len_chars != (0, usize::MAX) {
             let chars = text.chars().count();
             ok &= chars >= n.len_chars.0 && chars <= n.len_chars.1;

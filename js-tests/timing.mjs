@@ -63,7 +63,10 @@ export function rejects(code, call, ms = 1000) {
 
 /** Asserts how the CPU time of `make(n)()` grows: `make` builds the input (not measured) and
  *  returns the call. Runs at n and factor * n alternate and the fastest of each is kept (caches
- *  and other work only ever add time). Returns the ratio of the two. */
+ *  and other work only ever add time). Over the bound, up to three more rounds of runs are taken
+ *  before failing: a collection or another process can slow a whole round of a few-millisecond
+ *  call (a 12x once beside a full test run, 3.5-5.8x otherwise), while code that grows faster
+ *  stays over in every round. Returns the ratio of the two. */
 export function assertGrowth(make, n, { factor, bound, runs = 5 }) {
   const small = make(n);
   const large = make(factor * n);
@@ -73,11 +76,14 @@ export function assertGrowth(make, n, { factor, bound, runs = 5 }) {
   }
   let a = Infinity;
   let b = Infinity;
-  for (let i = 0; i < runs; i++) {
-    a = Math.min(a, cpu(small));
-    b = Math.min(b, cpu(large));
+  let ratio = Infinity;
+  for (let round = 0; round < 4 && ratio >= bound; round++) {
+    for (let i = 0; i < runs; i++) {
+      a = Math.min(a, cpu(small));
+      b = Math.min(b, cpu(large));
+    }
+    ratio = b / Math.max(a, 0.01);
   }
-  const ratio = b / Math.max(a, 0.01);
   assert.ok(ratio < bound, `${factor}x the input took ${ratio.toFixed(1)}x the time (${a.toFixed(2)} ms at n=${n}, ${b.toFixed(2)} ms at ${factor}n), over ${bound}x`);
   return ratio;
 }

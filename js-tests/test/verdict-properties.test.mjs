@@ -23,6 +23,18 @@ function plain(outcome) {
   return { ok: false, error: { ...e, message: e.message } };
 }
 
+// Equal, keys in the same order too (deepStrictEqual ignores their order, and a result promises
+// the protocol's).
+function assertSame(actual, expected) {
+  assert.deepStrictEqual(actual, expected);
+  assert.deepStrictEqual(keyOrder(actual), keyOrder(expected));
+}
+
+function keyOrder(v) {
+  if (v === null || typeof v !== 'object') return null;
+  return Array.isArray(v) ? v.map(keyOrder) : Object.keys(v).map((k) => [k, keyOrder(v[k])]);
+}
+
 function safely(call) {
   try {
     return { ok: true, value: call() };
@@ -151,7 +163,7 @@ function same(recipeOf, ours, theirs, options) {
   const a = { n: 0 }, b = { n: 0 };
   const mine = plain(safely(() => ours(make(recipeOf, a), options)));
   const old = plain(theirs(make(recipeOf, b), options));
-  assert.deepStrictEqual(mine, old);
+  assertSame(mine, old);
   assert.equal(a.n, b.n, 'the verdict path read the value a different number of times');
   return mine;
 }
@@ -170,7 +182,7 @@ test('parseAgentActions: the same per item, the list read once', () => {
     const mine = safely(() => api.parseAgentActions(items.map((i) => make(i, a)), options));
     const old = safely(() => full.parseAgentActions(items.map((i) => make(i, b)), options));
     const flat = (o) => (o.ok ? { ok: true, value: o.value.map(plain) } : plain(o));
-    assert.deepStrictEqual(flat(mine), flat(old));
+    assertSame(flat(mine), flat(old));
     assert.equal(a.n, b.n);
   }), { numRuns: RUNS / 3 });
 });
@@ -222,8 +234,8 @@ const asBytes = (t) => fc.oneof(fc.constant(t), fc.constant(new TextEncoder().en
 
 test('parseAgentActionJson and parseDecisionJson: the verdict path gives the full reply\'s outcome on any text', () => {
   fc.assert(fc.property(fc.oneof(actionText, decisionText, noise).chain(asBytes), fc.oneof(anyOptions, fc.constant({ maxBytes: 16 })), (t, options) => {
-    assert.deepStrictEqual(plain(safely(() => api.parseAgentActionJson(t, options))), plain(full.parseAgentActionJson(t, options)));
-    assert.deepStrictEqual(plain(safely(() => api.parseDecisionJson(t, options))), plain(full.parseDecisionJson(t, options)));
+    assertSame(plain(safely(() => api.parseAgentActionJson(t, options))), plain(full.parseAgentActionJson(t, options)));
+    assertSame(plain(safely(() => api.parseDecisionJson(t, options))), plain(full.parseDecisionJson(t, options)));
   }), { numRuns: RUNS });
 });
 
@@ -235,9 +247,28 @@ test('parseAgentActionsJsonl: the verdict path gives the full reply\'s outcomes 
     .chain(asBytes);
   fc.assert(fc.property(jsonl, anyOptions, (t, options) => {
     const flat = (o) => (o.ok ? { ok: true, value: o.value.map(plain) } : plain(o));
-    assert.deepStrictEqual(flat(safely(() => api.parseAgentActionsJsonl(t, options))),
+    assertSame(flat(safely(() => api.parseAgentActionsJsonl(t, options))),
       flat(safely(() => full.parseAgentActionsJsonl(t, options))));
   }), { numRuns: RUNS / 2 });
+});
+
+test('results keep the protocol\'s member order, whatever the order of the text or the object', () => {
+  const orders = (items) => (items.length < 2 ? [items]
+    : items.flatMap((x, i) => orders([...items.slice(0, i), ...items.slice(i + 1)]).map((rest) => [x, ...rest])));
+  const members = [['type', 'tool_call'], ['callId', 'c'], ['tool', 't'], ['input', { a: 1 }]];
+  for (const extra of [[], [['extra', 1]], [['schemaVersion', 1]]]) {
+    for (const order of orders([...members, ...extra])) {
+      const value = Object.fromEntries(order);
+      const text = JSON.stringify(value);
+      for (const [mine, old] of [
+        [api.parseAgentActionJson(text), full.parseAgentActionJson(text).value],
+        [api.parseAgentAction(value), full.parseAgentAction(value).value],
+      ]) {
+        assertSame(mine, old);
+        assert.deepStrictEqual(Object.keys(mine), ['type', 'callId', 'tool', 'input']);
+      }
+    }
+  }
 });
 
 test('the verdict path never hands out the caller\'s objects, and never reads them after the verdict', () => {

@@ -97,7 +97,7 @@ def jsonl(export: str, text: Any, options: Any) -> list[Any]:
     snap = snapshot(text)
     items = unwrap(call_text(export, text if snap is None else snap, options, whole=True))
     accepted = [i for i, item in enumerate(items) if type(item) is int]
-    build = builders()
+    values: Any = ()
     if accepted:
         if type(snap) is str:
             lines = snap.split("\n")
@@ -105,6 +105,5 @@ def jsonl(export: str, text: Any, options: Any) -> list[Any]:
         else:  # other lines may not be UTF-8: only the accepted ones are decoded
             parts = snap.split(b"\n")  # type: ignore[union-attr]
             values = loads("[" + ",".join([parts[i].decode("utf-8") for i in accepted]) + "]")
-        for i, value in zip(accepted, values):
-            items[i] = {"ok": True, "value": build[items[i]](value)}
-    return [item if type(item) is dict and item.get("ok") else {"ok": False, "error": error(item["error"])} for item in items]
+    build, value = builders(), iter(values).__next__
+    return [{"ok": True, "value": build[item](value())} if type(item) is int else {"ok": False, "error": error(item["error"])} for item in items]

@@ -6,7 +6,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import * as api from 'agent-contract';
-import { assertLinear, rejects, returns } from '../timing.mjs';
+import { assertFlat, assertLinear, rejects, returns } from '../timing.mjs';
 
 const { parseAgentAction, validateToolInput, validateToolInputJson, definePolicy, strictSchemaIssues,
   parseAgentActionsJsonl, defineTool, memoryReport, parseAgentActions, validateToolInputs,
@@ -51,6 +51,26 @@ test('P3: reading an object, its schema and a policy grows linearly with their m
     return () => strictSchemaIssues({ type: 'object', properties });
   }, 1000);
   assertLinear((n) => { const rules = Array.from({ length: n }, (_, i) => ({ effect: 'allow', tool: `t${i}` })); return () => definePolicy({ rules }); }, 8192);
+});
+
+test('strings under a large enum: each found by a search, not by comparing it with every value', () => {
+  // 50,000 strings against 20,000 values compared one by one took 4.4 s (0.55 MB). With the
+  // enum 16x larger and the same input, the time barely grows: valid input (the schema
+  // program), and input whose last string is not a value (the engine).
+  const listOf = (m) => tool({ type: 'object', properties: { a: { type: 'array', items: { enum: values(m) } } } });
+  const values = (m) => Array.from({ length: m }, (_, i) => `v${String(i).padStart(7, '0')}`);
+  const input = (m, last) => ({ a: Array.from({ length: 2000 }, (_, i) => (i === 1999 && last !== undefined ? last : `v${String(m - 1 - (i % 100)).padStart(7, '0')}`)) });
+  for (const last of [undefined, 'not a value']) {
+    assertFlat((m) => {
+      const t = listOf(m);
+      const value = input(m, last);
+      return () => validateToolInput(t, value);
+    }, 1250);
+  }
+  const t = listOf(20000);
+  assert.deepEqual(ok(() => validateToolInput(t, input(20000))), input(20000));
+  const error = fails('SCHEMA_MISMATCH', () => validateToolInput(t, input(20000, 'x')));
+  assert.equal(error.issues[0].path, '/a/1999');
 });
 
 test('N4: SCHEMA_MISMATCH lists maxIssues issues and says it was cut', () => {

@@ -12,7 +12,7 @@ import pytest
 
 import agent_contract as ac
 from agent_contract import _runtime
-from timing import assert_linear, raises, returns
+from timing import assert_flat, assert_linear, raises, returns
 
 
 @pytest.fixture(autouse=True)
@@ -83,6 +83,35 @@ def test_p3_reading_an_object_its_schema_and_a_policy_grows_linearly() -> None:
     assert_linear(validate, 16384)
     assert_linear(schema, 1000)
     assert_linear(policy, 16384)
+
+
+def test_strings_under_a_large_enum_are_found_by_a_search() -> None:
+    """50,000 strings against 20,000 values compared one by one took 4.4 s (0.55 MB). With the
+    enum 16x larger and the same input, the time barely grows: valid input (the schema program),
+    and input whose last string is not a value (the engine)."""
+
+    def values(m: int) -> list[str]:
+        return [f"v{i:07d}" for i in range(m)]
+
+    def listed(m: int) -> dict:
+        return tool({"type": "object", "properties": {"a": {"type": "array", "items": {"enum": values(m)}}}})
+
+    def value(m: int, last: str | None = None) -> dict:
+        items = [f"v{m - 1 - (i % 100):07d}" for i in range(2000)]
+        if last is not None:
+            items[-1] = last
+        return {"a": items}
+
+    for last in (None, "not a value"):
+
+        def call(m: int, last: str | None = last):  # type: ignore[no-untyped-def]
+            t, v = listed(m), value(m, last)
+            return lambda: ac.safe_validate_tool_input(t, v)
+
+        assert_flat(call, 1250)
+    t = listed(20000)
+    assert ok(ac.validate_tool_input, t, value(20000)) == value(20000)
+    assert fails("SCHEMA_MISMATCH", ac.validate_tool_input, t, value(20000, "x")).issues[0]["path"] == "/a/1999"
 
 
 def test_n4_schema_mismatch_lists_max_issues_and_says_it_was_cut() -> None:

@@ -438,9 +438,19 @@ impl ObjCompiler<'_, '_, '_, '_, '_, '_> {
                 for item in e {
                     types.add(Type::of(item));
                 }
+                // PATCH(agent-contract): string values sorted once, searched per string instance.
+                let mut strings: Vec<String> = e
+                    .iter()
+                    .filter_map(|v| match v {
+                        Value::String(s) => Some(s.clone()),
+                        _ => None,
+                    })
+                    .collect();
+                strings.sort_unstable();
                 s.enum_ = Some(Enum {
                     types,
                     values: e.clone(),
+                    strings,
                 });
             }
 

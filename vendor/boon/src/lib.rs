@@ -297,6 +297,8 @@ struct Enum {
     types: Types,
     /// values in enum
     values: Vec<Value>,
+    // PATCH(agent-contract): the string values, sorted, for a binary search.
+    strings: Vec<String>,
 }
 
 #[derive(Debug)]

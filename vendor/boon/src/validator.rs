@@ -132,8 +132,14 @@ impl<'v, 's> Validator<'v, 's, '_, '_> {
         }
 
         // enum --
-        if let Some(Enum { types, values }) = &s.enum_ {
-            if !types.contains(Type::of(v)) || !values.iter().any(|e| equals(e, v)) {
+        if let Some(Enum { types, values, strings }) = &s.enum_ {
+            // PATCH(agent-contract): a string is found among the sorted string values (string
+            // equality is equality of the code points, as `equals` compares them).
+            let found = match v {
+                Value::String(text) => strings.binary_search_by(|s| s.as_str().cmp(text)).is_ok(),
+                _ => values.iter().any(|e| equals(e, v)),
+            };
+            if !types.contains(Type::of(v)) || !found {
                 return Err(self.error(kind!(Enum, want: values)));
             }
         }

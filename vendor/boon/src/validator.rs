@@ -1194,3 +1194,44 @@ impl<'s> ErrorKind<'s, '_> {
         }
     }
 }
+
+// PATCH(agent-contract): patch 9, an `enum`'s strings found by binary search.
+#[cfg(test)]
+mod enum_tests {
+    use serde_json::{json, Value};
+
+    use crate::{Compiler, Schemas};
+
+    fn valid(schema: Value, instances: &[(Value, bool)]) {
+        let mut schemas = Schemas::default();
+        let mut compiler = Compiler::default();
+        compiler.add_resource("http://e/s.json", schema).unwrap();
+        let index = compiler.compile("http://e/s.json", &mut schemas).unwrap();
+        for (instance, expected) in instances {
+            assert_eq!(schemas.validate(instance, index).is_ok(), *expected, "{instance}");
+        }
+    }
+
+    #[test]
+    fn strings_are_found_whatever_the_order_of_the_values() {
+        valid(
+            json!({"enum": ["b", "é", 1, "a", null, "a\u{0}", ["a"]]}),
+            &[
+                (json!("a"), true),
+                (json!("b"), true),
+                (json!("é"), true),
+                (json!("a\u{0}"), true),
+                (json!("c"), false),
+                (json!("A"), false),
+                (json!(""), false),
+                (json!("1"), false),
+                (json!(1), true),
+                (json!(1.0), true),
+                (json!(null), true),
+                (json!(["a"]), true),
+                (json!("e\u{301}"), false),
+            ],
+        );
+        valid(json!({"enum": []}), &[(json!("a"), false)]);
+    }
+}

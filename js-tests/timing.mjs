@@ -24,11 +24,9 @@ function clock(call) {
   return { result, error, threw, ms: performance.now() - started };
 }
 
-// The process's user CPU time around the call, in ms (the wasm runs on this thread; the engine's
-// helper threads add a little). Not system time: it is mostly the kernel's page faults for memory
-// the call takes fresh, which depend on the machine's memory state, not on the code. 4x a
-// megabyte-scale NDJSON push measured 32 ms of system time beside 35 ms of user time, and twice
-// a 4x push took 12x the time during a full test run (4.2x alone).
+// The process's CPU time around the call, in ms (user and system: the wasm runs on this thread;
+// the engine's helper threads add a little). Their sum, not user time alone: Linux measures the
+// sum exactly and splits it by where its clock ticks fell, so a short call's user time can read 0.
 function cpu(call) {
   const before = process.cpuUsage();
   try {
@@ -36,7 +34,8 @@ function cpu(call) {
   } catch (e) {
     if (!(e instanceof ContractError)) throw e;
   }
-  return process.cpuUsage(before).user / 1000;
+  const { user, system } = process.cpuUsage(before);
+  return (user + system) / 1000;
 }
 
 function withinBound(ms, took) {

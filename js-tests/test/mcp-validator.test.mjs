@@ -315,8 +315,8 @@ test('hostile schemas, inputs, answers and params end as ContractError or {valid
   const wide = { type: 'object', properties: Object.fromEntries(Array.from({ length: 1000 }, (_, i) => [`k${i}`, { const: 'x'.repeat(900) }])) };
   const long = createMcpValidator({ role: 'client' }).getValidator(wide)(Object.fromEntries(Array.from({ length: 1000 }, (_, i) => [`k${i}`, 'b'])));
   assert.equal(long.valid, false);
-  assert.equal(long.errorMessage.length, 93369);
-  assert.ok(long.errorMessage.endsWith("' (const); (more issues not listed)"));
+  assert.equal(long.errorMessage.length, 27469);
+  assert.ok(long.errorMessage.endsWith('… (const); (more issues not listed)'));
   const validate = jsonSchemaValidator.getValidator(weatherOutput);
   for (const input of [revoked(), throwingGetter(ANSWERS.Lyon, 'temperature'), { ...ANSWERS.Lyon, temperature: NaN }, () => 1]) {
     const out = validate(input);

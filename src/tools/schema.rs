@@ -37,6 +37,7 @@ mod instance;
 mod issues;
 mod regex_budget;
 
+pub use complexity::{evaluation_budget, MIN_EVALUATION_BUDGET};
 use compile_errors::{check_patterns, compile_error, first_uncompilable_pattern, in_resource, regex_error, unresolved};
 use instance::{to_instance, to_json};
 use issues::issues;
@@ -349,11 +350,35 @@ pub const MAX_ENGINE_OBJECTS: usize = 80_000;
 /// no failure bookkeeping, and an invalid one is only described in full when that is cheap
 /// enough (`MAX_ISSUE_COST`): a self-referencing schema over a large nested input can fail at
 /// every value, and the engine would build every failure, with a copy of its location, first.
+///
+/// Each run of the engine (the program's delegations, the verdict, the issues) may take
+/// `complexity::evaluation_budget` evaluations: past it, the input is `INPUT_TOO_LARGE` (the
+/// issues: one for the whole input, `truncated`).
 pub fn validate(compiled: &CompiledSchema, input: &Value, max_issues: usize) -> Result<()> {
+    validate_after(compiled, input, max_issues, None)
+}
+
+/// `validate`, where `program` is what the schema's program already found on this very input
+/// while the strict parser read it: whether it proved it valid, and the evaluations it took
+/// (the program reads values in the same order either way, so running it again would find the
+/// same).
+fn validate_after(
+    compiled: &CompiledSchema,
+    input: &Value,
+    max_issues: usize,
+    program: Option<(bool, u64)>,
+) -> Result<()> {
     let (depth, nodes) = shape(input);
     let work = compiled.bounds.admit(depth, nodes)?;
-    if let Some(program) = &compiled.fast {
-        if fast::Eval::new(program, &compiled.schemas).value(input) {
+    let budget = complexity::evaluation_budget(nodes);
+    if let Some(fast) = &compiled.fast {
+        let (proven, spent) = program.unwrap_or_else(|| {
+            complexity::with_budget(budget, || fast::Eval::new(fast, &compiled.schemas).value(input))
+        });
+        if spent > budget {
+            return Err(complexity::over_budget(budget));
+        }
+        if proven {
             return Ok(());
         }
     }
@@ -366,10 +391,22 @@ pub fn validate(compiled: &CompiledSchema, input: &Value, max_issues: usize) -> 
     }
     let mut undefined = Vec::new();
     let instance = to_instance(input, &mut String::new(), &mut undefined);
-    if compiled.schemas.validate(&instance, compiled.verdict).is_ok() {
+    let (valid, spent) =
+        complexity::with_budget(budget, || compiled.schemas.validate(&instance, compiled.verdict).is_ok());
+    if spent > budget {
+        return Err(complexity::over_budget(budget));
+    }
+    if valid {
         return Ok(());
     }
-    if work.saturating_mul(depth as u64 + 1) > MAX_ISSUE_COST {
+    let (error, spent) = if work.saturating_mul(depth as u64 + 1) > MAX_ISSUE_COST {
+        (None, 0)
+    } else {
+        complexity::with_budget(budget, || compiled.schemas.validate(&instance, compiled.index).err())
+    };
+    // Listed only when that is cheap enough and takes no more than the budget (the list is the
+    // full run; it cannot be valid where the verdict was not, both being the same evaluation).
+    let Some(error) = error.filter(|_| spent <= budget) else {
         let issue = Issue {
             path: String::new(),
             keyword: "schema".to_owned(),
@@ -383,10 +420,6 @@ pub fn validate(compiled: &CompiledSchema, input: &Value, max_issues: usize) -> 
         .with_issues(vec![issue]);
         e.truncated = true;
         return Err(e);
-    }
-    let Err(error) = compiled.schemas.validate(&instance, compiled.index) else {
-        // Unreachable: both runs are the same evaluation. Kept total rather than panicking.
-        return Ok(());
     };
     let mut issues = issues(&error, &undefined, compiled);
     drop(error);
@@ -411,12 +444,21 @@ pub fn validate(compiled: &CompiledSchema, input: &Value, max_issues: usize) -> 
 pub fn validate_json(compiled: &CompiledSchema, text: &[u8], limits: &crate::Limits, max_issues: usize) -> Result<()> {
     if let Some(program) = &compiled.fast {
         let mut eval = fast::Eval::new(program, &compiled.schemas);
+        // A text of this length holds fewer values, so this run is never cut shorter than the
+        // run over its parsed value, whose budget counts them.
+        let most = complexity::evaluation_budget(text.len() / 2 + 2);
         // `check_with` fails exactly as `parse` does.
-        json::check_with(text, limits, &mut eval)?;
-        if let Some((depth, nodes)) = eval.valid() {
-            compiled.bounds.admit(depth, nodes)?;
-            return Ok(());
+        let (checked, spent) = complexity::with_budget(most, || json::check_with(text, limits, &mut eval));
+        checked?;
+        let proven = eval.valid();
+        if let Some((depth, nodes)) = proven {
+            if spent <= complexity::evaluation_budget(nodes) {
+                compiled.bounds.admit(depth, nodes)?;
+                return Ok(());
+            }
         }
+        let input = json::parse(text, Mode::Strict, limits)?;
+        return validate_after(compiled, &input, max_issues, Some((proven.is_some(), spent)));
     }
     let input = json::parse(text, Mode::Strict, limits)?;
     validate(compiled, &input, max_issues)

@@ -145,6 +145,14 @@ fn ok<T>(r: agent_contract::error::Result<T>) {
     r.map(|_| ()).expect("scaling inputs are valid");
 }
 
+/// Valid, or refused for taking more evaluations than the engine's budget allows.
+fn within_budget<T>(r: agent_contract::error::Result<T>) {
+    if let Err(e) = r {
+        assert_eq!(e.code, agent_contract::Code::InputTooLarge, "{}", e.message);
+        assert!(e.message.contains("evaluations"), "{}", e.message);
+    }
+}
+
 fn built(bytes: usize, call: impl Fn() + 'static) -> Built {
     Built { bytes, call: Box::new(call) }
 }
@@ -350,6 +358,43 @@ pub fn cases() -> Vec<Case> {
                     let e = api::validate_tool_input_json(&t, text.as_bytes(), none()).expect_err("fails everywhere");
                     assert!(e.issues.len() <= 100 && e.truncated, "issues cut at maxIssues");
                 })
+            },
+        },
+        Case {
+            name: "validateToolInputJson [n numbers] under an enum of 20,000 numbers",
+            build: |n| {
+                let t = keep(value(&format!(
+                    r#"{{"name":"t","description":"d","permissions":["read"],"inputSchema":{{"type":"object","properties":{{"a":{{"type":"array","items":{{"enum":{}}}}}}}}}}}"#,
+                    list(20_000, |i| (i * 2).to_string())
+                )));
+                let text = format!(r#"{{"a":{}}}"#, list(n, |_| "39998".to_owned()));
+                built(text.len(), move || ok(api::validate_tool_input_json(&t, text.as_bytes(), none())))
+            },
+        },
+        Case {
+            name: "validateToolInputJson [n numbers] under an anyOf of 300 branches (the evaluation budget)",
+            build: |n| {
+                let t = keep(value(&format!(
+                    r#"{{"name":"t","description":"d","permissions":["read"],"inputSchema":{{"type":"object","properties":{{"a":{{"type":"array","items":{{"anyOf":{}}}}}}}}}}}"#,
+                    list(300, |i| match i {
+                        299 => r#"{"type":"number"}"#.to_owned(),
+                        _ => format!(r#"{{"type":"string","minLength":{i}}}"#),
+                    })
+                )));
+                let text = format!(r#"{{"a":{}}}"#, list(n, |i| i.to_string()));
+                built(text.len(), move || within_budget(api::validate_tool_input_json(&t, text.as_bytes(), none())))
+            },
+        },
+        Case {
+            name: "validateToolInput {n members} under 300 patternProperties (the evaluation budget)",
+            build: |n| {
+                let t = keep(value(&format!(
+                    r#"{{"name":"t","description":"d","permissions":["read"],"inputSchema":{{"type":"object","patternProperties":{{{}}}}}}}"#,
+                    (0..300).map(|i| format!(r#""^p{i}_[a-z]+$":{{"type":"string"}}"#)).collect::<Vec<_>>().join(",")
+                )));
+                let text = members(n);
+                let v = keep(value(&text));
+                built(text.len(), move || within_budget(api::validate_tool_input(&t, &v, none())))
             },
         },
         Case {

@@ -447,10 +447,35 @@ impl ObjCompiler<'_, '_, '_, '_, '_, '_> {
                     })
                     .collect();
                 strings.sort_unstable();
+                // PATCH(agent-contract): the other values by hash, searched per instance; one
+                // index per distinct value (an `enum` may repeat a value many times).
+                let hasher = ahash::RandomState::new();
+                let mut hashed: Vec<(u32, u32)> = e
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, v)| !v.is_string())
+                    .map(|(i, v)| (hasher.hash_one(HashedValue(v)) as u32, i as u32))
+                    .collect();
+                hashed.sort_unstable();
+                let mut distinct: Vec<(u32, u32)> = Vec::with_capacity(hashed.len());
+                let mut run = 0;
+                for (hash, i) in hashed {
+                    if distinct.last().is_none_or(|&(h, _)| h != hash) {
+                        run = distinct.len();
+                    }
+                    let value = &e[i as usize];
+                    if !distinct[run..].iter().any(|&(_, j)| equals(&e[j as usize], value)) {
+                        distinct.push((hash, i));
+                    }
+                }
+                distinct.shrink_to_fit();
+                let hashed = distinct;
                 s.enum_ = Some(Enum {
                     types,
                     values: e.clone(),
                     strings,
+                    hashed,
+                    hasher,
                 });
             }
 

@@ -136,6 +136,24 @@ pub fn ecma_regex(pattern: &str) -> Result<Cow<'_, str>, Box<dyn Error>> {
     ecma::convert(pattern)
 }
 
+// PATCH(agent-contract): a budget of evaluations for the validations that follow on this thread
+// (PATCHES.md, 11): each evaluation of a schema on a value, and each `patternProperties` pattern
+// tried on a member name, takes one; once none is left, every evaluation fails at once and
+// `evaluations_exhausted` answers true until the next budget is set. Without one, unbounded.
+pub fn set_evaluation_budget(evaluations: u64) {
+    validator::set_budget(evaluations);
+}
+
+// PATCH(agent-contract): whether a validation since the last `set_evaluation_budget` ran out.
+pub fn evaluations_exhausted() -> bool {
+    validator::exhausted()
+}
+
+// PATCH(agent-contract): the evaluations left of the budget (0 once it ran out).
+pub fn evaluations_left() -> u64 {
+    validator::left()
+}
+
 use ahash::AHashMap;
 use regex::Regex;
 use serde_json::{Number, Value};
@@ -299,6 +317,11 @@ struct Enum {
     values: Vec<Value>,
     // PATCH(agent-contract): the string values, sorted, for a binary search.
     strings: Vec<String>,
+    // PATCH(agent-contract): the other values' indices by their hash (`HashedValue`, keyed by
+    // `hasher`, its low 32 bits), sorted, one per distinct value, so an instance is compared only
+    // with values of its own hash.
+    hashed: Vec<(u32, u32)>,
+    hasher: ahash::RandomState,
 }
 
 #[derive(Debug)]
@@ -615,8 +638,16 @@ impl Display for ErrorKind<'_, '_> {
                         write!(f, "value must be ")?;
                         display(f, &want[0])
                     } else {
-                        let want = join_iter(want.iter().map(string), ", ");
-                        write!(f, "value must be one of {want}")
+                        // PATCH(agent-contract): each value written as it comes, so a writer
+                        // that stops early stops the work (PATCHES.md, 13).
+                        write!(f, "value must be one of ")?;
+                        for (i, value) in want.iter().enumerate() {
+                            if i > 0 {
+                                f.write_str(", ")?;
+                            }
+                            f.write_str(&string(value))?;
+                        }
+                        Ok(())
                     }
                 } else {
                     write!(f, "enum failed")

@@ -447,6 +447,8 @@ impl Hash for HashedValue<'_> {
             Value::Bool(ref b) => b.hash(state),
             Value::Number(ref num) => {
                 if let Some(num) = num.as_f64() {
+                    // PATCH(agent-contract): 0 and -0 are equal (`equals`), so they hash alike.
+                    let num = if num == 0.0 { 0.0f64 } else { num };
                     num.to_bits().hash(state);
                 } else if let Some(num) = num.as_u64() {
                     num.hash(state);

@@ -1,4 +1,4 @@
-use std::{borrow::Cow, cmp::min, collections::HashSet, fmt::Write};
+use std::{borrow::Cow, cell::Cell, cmp::min, collections::HashSet, fmt::Write};
 
 use serde_json::{Map, Value};
 
@@ -91,10 +91,51 @@ struct Validator<'v, 's, 'd, 'e> {
     bool_result: bool, // is interested to know valid or not (but not actuall error)
 }
 
+// PATCH(agent-contract): the evaluation budget (`crate::set_evaluation_budget`).
+thread_local! {
+    static BUDGET: Cell<u64> = const { Cell::new(u64::MAX) };
+    static EXHAUSTED: Cell<bool> = const { Cell::new(false) };
+}
+
+pub(crate) fn set_budget(evaluations: u64) {
+    BUDGET.set(evaluations);
+    EXHAUSTED.set(false);
+}
+
+pub(crate) fn exhausted() -> bool {
+    EXHAUSTED.get()
+}
+
+pub(crate) fn left() -> u64 {
+    BUDGET.get()
+}
+
+/// Takes `n` evaluations from the budget; false (and none taken) when fewer are left.
+#[inline]
+fn spend(n: u64) -> bool {
+    let left = BUDGET.get();
+    if left < n {
+        BUDGET.set(0);
+        EXHAUSTED.set(true);
+        return false;
+    }
+    BUDGET.set(left - n);
+    true
+}
+
 impl<'v, 's> Validator<'v, 's, '_, '_> {
     fn validate(mut self) -> Result<Uneval<'v>, ValidationError<'s, 'v>> {
         let s = self.schema;
         let v = self.v;
+
+        // PATCH(agent-contract): every evaluation takes one from the budget, and more for the
+        // work it does in proportion to its value: the unevaluated members or items it tracks
+        // (a set built here, then merged into the caller's), a string its keywords read whole
+        // (one per 32 bytes, per 256 to count its characters), an array `uniqueItems` hashes (one
+        // per item). None left, it fails.
+        if !spend(self.cost()) {
+            return Err(self.error(kind!(FalseSchema)));
+        }
 
         // boolean --
         if let Some(b) = s.boolean {
@@ -132,12 +173,20 @@ impl<'v, 's> Validator<'v, 's, '_, '_> {
         }
 
         // enum --
-        if let Some(Enum { types, values, strings }) = &s.enum_ {
+        if let Some(Enum { types, values, strings, hashed, hasher }) = &s.enum_ {
             // PATCH(agent-contract): a string is found among the sorted string values (string
-            // equality is equality of the code points, as `equals` compares them).
+            // equality is equality of the code points, as `equals` compares them); any other
+            // instance is compared with the values of its hash only (equal values hash alike).
             let found = match v {
                 Value::String(text) => strings.binary_search_by(|s| s.as_str().cmp(text)).is_ok(),
-                _ => values.iter().any(|e| equals(e, v)),
+                _ => {
+                    let hash = hasher.hash_one(HashedValue(v)) as u32;
+                    let first = hashed.partition_point(|&(h, _)| h < hash);
+                    hashed[first..]
+                        .iter()
+                        .take_while(|&&(h, _)| h == hash)
+                        .any(|&(_, i)| equals(&values[i as usize], v))
+                }
             };
             if !types.contains(Type::of(v)) || !found {
                 return Err(self.error(kind!(Enum, want: values)));
@@ -258,6 +307,11 @@ impl<'v> Validator<'v, '_, '_, '_> {
             }
 
             // patternProperties --
+            // PATCH(agent-contract): each pattern tried takes one from the budget.
+            if !s.pattern_properties.is_empty() && !spend(s.pattern_properties.len() as u64) {
+                self.add_error(kind!(FalseSchema));
+                return;
+            }
             for (regex, sch) in &s.pattern_properties {
                 if regex.is_match(pname) {
                     evaluated = true;
@@ -809,6 +863,27 @@ impl Validator<'_, '_, '_, '_> {
 
 // validation helpers
 impl<'v, 's> Validator<'v, 's, '_, '_> {
+    // PATCH(agent-contract): what this evaluation takes from the budget (see `validate`).
+    fn cost(&self) -> u64 {
+        let s = self.schema;
+        let tracked = (self.uneval.props.len() + self.uneval.items.len()) as u64;
+        let value = match self.v {
+            Value::String(text)
+                if s.pattern.is_some()
+                    || s.format.is_some()
+                    || s.content_encoding.is_some()
+                    || s.content_media_type.is_some() =>
+            {
+                text.len() as u64 / 32
+            }
+            // Counting characters is ten times cheaper per byte than a pattern.
+            Value::String(text) if s.min_length.is_some() || s.max_length.is_some() => text.len() as u64 / 256,
+            Value::Array(items) if s.unique_items => items.len() as u64,
+            _ => 0,
+        };
+        1 + 3 * tracked + value
+    }
+
     fn validate_val(
         &mut self,
         sch: SchemaIndex,
@@ -1233,5 +1308,125 @@ mod enum_tests {
             ],
         );
         valid(json!({"enum": []}), &[(json!("a"), false)]);
+    }
+
+    #[test]
+    fn other_values_are_found_by_hash_as_equality_finds_them() {
+        valid(
+            json!({"enum": [0, 2.5, 1e2, -3, 18446744073709551615u64, [1, {"a": null}], {"b": [], "a": 1}, true, null, "0"]}),
+            &[
+                (json!(0), true),
+                (json!(-0.0), true),
+                (json!(0.0), true),
+                (json!(2.5), true),
+                (json!(100), true),
+                (json!(100.0), true),
+                (json!(-3.0), true),
+                (json!(18446744073709551615u64), true),
+                (json!(18446744073709551614u64), false),
+                (json!([1.0, {"a": null}]), true),
+                (json!([{"a": null}, 1]), false),
+                (json!({"a": 1, "b": []}), true),
+                (json!({"a": 1, "b": [], "c": 0}), false),
+                (json!(true), true),
+                (json!(false), false),
+                (json!(null), true),
+                (json!(1), false),
+                (json!({}), false),
+            ],
+        );
+    }
+
+    #[test]
+    fn repeated_values_are_found() {
+        valid(
+            json!({"enum": [0, -0.0, 0.0, 1, 1, 1.0, [1], [1.0], {"a": 1}, {"a": 1.0}]}),
+            &[
+                (json!(0), true),
+                (json!(-0.0), true),
+                (json!(1), true),
+                (json!([1]), true),
+                (json!({"a": 1}), true),
+                (json!(2), false),
+                (json!([1, 1]), false),
+            ],
+        );
+    }
+
+    #[test]
+    fn unique_items_takes_zero_and_minus_zero_as_equal_at_any_length() {
+        for n in [2, 30] {
+            let mut items: Vec<Value> = (1..n).map(|i| json!(i)).collect();
+            items.push(json!(-0.0));
+            items.insert(0, json!(0));
+            valid(json!({"uniqueItems": true}), &[(Value::Array(items), false)]);
+        }
+    }
+}
+
+#[cfg(test)]
+mod budget_tests {
+    use serde_json::json;
+
+    use crate::{evaluations_exhausted, set_evaluation_budget, Compiler, Schemas};
+
+    #[test]
+    fn a_validation_fails_once_its_budget_is_spent_and_says_so() {
+        let mut schemas = Schemas::default();
+        let mut compiler = Compiler::default();
+        let schema = json!({"items": {"anyOf": [{"type": "string"}, {"type": "number"}]}, "patternProperties": {"^a": true, "^b": true}});
+        compiler.add_resource("http://e/s.json", schema).unwrap();
+        let index = compiler.compile("http://e/s.json", &mut schemas).unwrap();
+        // The root, then per item the items schema and up to two branches.
+        let list = json!([1, 2, 3]);
+        set_evaluation_budget(10);
+        assert!(schemas.validate(&list, index).is_ok());
+        assert!(!evaluations_exhausted());
+        set_evaluation_budget(9);
+        assert!(schemas.validate(&list, index).is_err());
+        assert!(evaluations_exhausted());
+        // Each pattern tried on a member takes one: the root, two patterns, one `true` schema.
+        let object = json!({"a": 1});
+        set_evaluation_budget(4);
+        assert!(schemas.validate(&object, index).is_ok());
+        set_evaluation_budget(3);
+        assert!(schemas.validate(&object, index).is_err());
+        assert!(evaluations_exhausted());
+        set_evaluation_budget(u64::MAX);
+        assert!(schemas.validate(&list, index).is_ok());
+        assert!(!evaluations_exhausted());
+    }
+
+    /// The evaluations `schema` takes on `instance`: the least budget it passes within.
+    fn cost(schema: serde_json::Value, instance: serde_json::Value) -> u64 {
+        let mut schemas = Schemas::default();
+        let mut compiler = Compiler::default();
+        compiler.add_resource("http://e/s.json", schema).unwrap();
+        let index = compiler.compile("http://e/s.json", &mut schemas).unwrap();
+        set_evaluation_budget(u64::MAX);
+        assert!(schemas.validate(&instance, index).is_ok());
+        let spent = u64::MAX - crate::evaluations_left();
+        set_evaluation_budget(spent);
+        assert!(schemas.validate(&instance, index).is_ok() && !evaluations_exhausted());
+        set_evaluation_budget(spent - 1);
+        assert!(schemas.validate(&instance, index).is_err() && evaluations_exhausted());
+        set_evaluation_budget(u64::MAX);
+        spent
+    }
+
+    #[test]
+    fn work_in_proportion_to_a_value_takes_more() {
+        // A string its keywords read whole: one more per 32 bytes, or per 256 to count them.
+        assert_eq!(cost(json!({"pattern": "a", "maxLength": 1000}), json!("a".repeat(100))), 1 + 3);
+        assert_eq!(cost(json!({"maxLength": 1000}), json!("a".repeat(600))), 1 + 2);
+        assert_eq!(cost(json!({"type": "string"}), json!("a".repeat(640))), 1);
+        // `uniqueItems`: one per item hashed.
+        assert_eq!(cost(json!({"uniqueItems": true}), json!([1, 2, 3, 4])), 1 + 4);
+        // Unevaluated members tracked: three each (the set built, then merged), in the root
+        // that tracks them and in each branch its caller needs them from.
+        assert_eq!(
+            cost(json!({"allOf": [{"minProperties": 1}], "unevaluatedProperties": true}), json!({"a": 1, "b": 2})),
+            (1 + 3 * 2) + (1 + 3 * 2) + 2
+        );
     }
 }

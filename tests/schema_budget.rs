@@ -1,0 +1,162 @@
+//! The engine's evaluation budget: an input whose validation takes more evaluations than
+//! `evaluation_budget` allows (a wide `anyOf` or many `patternProperties` on every value) is
+//! `INPUT_TOO_LARGE`, at the same count on the value path, the text path and through a compiled
+//! tool; and an `enum` of many values other than strings costs a lookup per value, not a scan.
+
+use agent_contract::api;
+use agent_contract::json::{parse, Mode};
+use agent_contract::tools::schema::{evaluation_budget, MIN_EVALUATION_BUDGET};
+use agent_contract::value::Value;
+use agent_contract::{Code, ContractError, Limits};
+
+fn value(text: &str) -> Value {
+    parse(text.as_bytes(), Mode::Strict, &Limits::ceilings()).unwrap()
+}
+
+fn tool(input_schema: &str) -> Value {
+    value(&format!(r#"{{"name":"t","description":"d","permissions":["read"],"inputSchema":{input_schema}}}"#))
+}
+
+fn numbers(n: usize) -> String {
+    let items: Vec<String> = (0..n).map(|i| i.to_string()).collect();
+    format!(r#"{{"a":[{}]}}"#, items.join(","))
+}
+
+/// Each path's answer on `text`: the value path, the text path, and through the tool's compiled
+/// handle the value path, the text path and its verdict alone.
+fn outcomes(tool: &Value, text: &str) -> Vec<Result<(), (Code, String, String)>> {
+    let input = value(text);
+    let (t, i) = (tool, &input);
+    let handle = api::compile_tool(&t, None).unwrap();
+    let strip =
+        |r: Result<Value, ContractError>| r.map(|_| ()).map_err(|e| (e.code, e.path.clone(), e.message.clone()));
+    vec![
+        strip(api::validate_tool_input(&t, &i, None)),
+        strip(api::validate_tool_input_json(&t, text.as_bytes(), None)),
+        strip(api::handle_validate_input(&handle, &i, None)),
+        strip(api::handle_validate_input_json::<&Value>(&handle, text.as_bytes(), None)),
+        strip(api::handle_check_input_json::<&Value>(&handle, text.as_bytes(), None).map(|()| Value::Null)),
+    ]
+}
+
+fn all_same(found: &[Result<(), (Code, String, String)>]) -> &Result<(), (Code, String, String)> {
+    assert!(found.iter().all(|f| f == &found[0]), "the paths disagree: {found:?}");
+    &found[0]
+}
+
+#[test]
+fn a_wide_any_of_on_every_item_is_refused_past_the_budget_on_every_path() {
+    // 298 failing branches, then one that matches: 300 evaluations per item (the items schema,
+    // then each branch tried), 2,499,900 for 8,333 items.
+    let mut branches = vec![r#"{"type":"string"}"#; 298];
+    branches.push(r#"{"type":"number"}"#);
+    let t = tool(&format!(
+        r#"{{"type":"object","properties":{{"a":{{"type":"array","items":{{"anyOf":[{}]}}}}}}}}"#,
+        branches.join(",")
+    ));
+    assert_eq!(evaluation_budget(8_335), MIN_EVALUATION_BUDGET);
+    assert_eq!(all_same(&outcomes(&t, &numbers(8_333))), &Ok(()));
+    let refused = all_same(&outcomes(&t, &numbers(8_334))).clone().unwrap_err();
+    assert_eq!(refused.0, Code::InputTooLarge);
+    assert_eq!(refused.1, "");
+    assert_eq!(refused.2, "validating this input against its schema takes more than 2500000 evaluations");
+    // An invalid item before the budget runs out is the mismatch, as without a budget.
+    let text = numbers(8_334).replacen("[0,", "[null,", 1);
+    let mismatch = all_same(&outcomes(&t, &text)).clone().unwrap_err();
+    assert_eq!(mismatch.0, Code::SchemaMismatch);
+}
+
+#[test]
+fn patterns_tried_on_member_names_count() {
+    // 100 patterns on each of 25,000 members (none matches): 2,500,000 patterns tried and the
+    // root's evaluation.
+    let patterns: Vec<String> = (0..100).map(|i| format!(r#""^p{i}_[a-z]+$":{{"type":"string"}}"#)).collect();
+    let t = tool(&format!(r#"{{"type":"object","patternProperties":{{{}}}}}"#, patterns.join(",")));
+    let members = |n: usize| {
+        let m: Vec<String> = (0..n).map(|i| format!(r#""k{i}":1"#)).collect();
+        format!("{{{}}}", m.join(","))
+    };
+    assert_eq!(all_same(&outcomes(&t, &members(24_999))), &Ok(()));
+    let refused = all_same(&outcomes(&t, &members(25_000))).clone().unwrap_err();
+    assert_eq!((refused.0, refused.1.as_str()), (Code::InputTooLarge, ""));
+}
+
+#[test]
+fn the_budget_grows_with_the_input_past_its_minimum() {
+    assert_eq!(evaluation_budget(0), MIN_EVALUATION_BUDGET);
+    assert_eq!(evaluation_budget(500_000), MIN_EVALUATION_BUDGET);
+    assert_eq!(evaluation_budget(1_000_000), 5_000_000);
+}
+
+#[test]
+fn an_enum_of_numbers_and_containers_is_searched_by_equality() {
+    let numbers_enum: Vec<String> = (0..20_000).map(|i| (i * 2).to_string()).collect();
+    let t = tool(&format!(
+        r#"{{"type":"object","properties":{{"a":{{"type":"array","items":{{"enum":[{},"x",{{"k":[1,2]}},[0,{{"b":null,"a":1}}]]}}}}}}}}"#,
+        numbers_enum.join(",")
+    ));
+    // Equal as JSON Schema compares: 2.0 is 2, -0 is 0, members in any order.
+    let good = r#"{"a":[0,-0,-0.0,2.0,39998,"x",{"k":[1,2.0]},[0,{"a":1,"b":null}],4e1]}"#;
+    assert_eq!(all_same(&outcomes(&t, good)), &Ok(()));
+    for bad in [r#"{"a":[1]}"#, r#"{"a":[40000]}"#, r#"{"a":[{"k":[2,1]}]}"#, r#"{"a":["X"]}"#, r#"{"a":[[0]]}"#] {
+        let e = all_same(&outcomes(&t, bad)).clone().unwrap_err();
+        assert_eq!((e.0, e.1.as_str()), (Code::SchemaMismatch, ""), "{bad}");
+    }
+    // 60,000 items, each looked up among 20,000 values: far under a second even in a debug build
+    // (it was 1.2e9 comparisons).
+    let many: Vec<&str> = std::iter::repeat_n("39998", 60_000).collect();
+    let text = format!(r#"{{"a":[{}]}}"#, many.join(","));
+    let start = std::time::Instant::now();
+    assert_eq!(all_same(&outcomes(&t, &text)), &Ok(()));
+    assert!(start.elapsed().as_secs_f64() < 20.0, "{:?}", start.elapsed());
+}
+
+#[test]
+fn a_failed_enum_quotes_its_values_up_to_the_message_bound() {
+    let values: Vec<String> = (0..20_000).map(|i| format!("\"value-number-{i}\"")).collect();
+    let t = tool(&format!(
+        r#"{{"type":"object","properties":{{"a":{{"type":"array","items":{{"enum":[{}]}}}}}}}}"#,
+        values.join(",")
+    ));
+    let items: Vec<String> = (0..100).map(|i| format!("\"nope{i}\"")).collect();
+    let text = format!(r#"{{"a":[{}]}}"#, items.join(","));
+    let start = std::time::Instant::now();
+    let e = api::validate_tool_input_json(&&t, text.as_bytes(), None).unwrap_err();
+    assert_eq!((e.code, e.issues.len()), (Code::SchemaMismatch, 100));
+    for issue in &e.issues {
+        assert_eq!(issue.keyword, "enum");
+        assert!(
+            issue.message.starts_with("value must be one of 'value-number-0', 'value-number-1', "),
+            "{}",
+            issue.message
+        );
+        assert!(issue.message.ends_with('…') && issue.message.len() <= 256 + '…'.len_utf8(), "{}", issue.message.len());
+    }
+    // A short enum's message is whole.
+    let short = tool(r#"{"type":"object","properties":{"a":{"enum":["x","y"]}}}"#);
+    let e = api::validate_tool_input_json(&&short, br#"{"a":"z"}"#, None).unwrap_err();
+    assert_eq!(e.issues[0].message, "value must be one of 'x', 'y'");
+    // 1.5 s in a debug build before the bound (1.45 s in Node), each message 220 KB.
+    assert!(start.elapsed().as_secs_f64() < 2.0, "{:?}", start.elapsed());
+}
+
+#[test]
+fn a_long_string_is_quoted_by_its_start_in_format_and_pattern_failures() {
+    let t = value(
+        r#"{"name":"t","description":"d","permissions":["read"],"formats":"assert","inputSchema":{"type":"object","properties":{"e":{"format":"email"},"p":{"pattern":"^x"}}}}"#,
+    );
+    let long = "é".repeat(40) + &"a".repeat(100_000);
+    let text = format!(r#"{{"e":"{long}","p":"{long}"}}"#);
+    let e = api::validate_tool_input_json(&&t, text.as_bytes(), None).unwrap_err();
+    let start = format!("'{}…'", "é".repeat(32));
+    let messages: Vec<(&str, &str)> = e.issues.iter().map(|i| (i.path.as_str(), i.message.as_str())).collect();
+    assert_eq!(messages.len(), 2);
+    assert_eq!(messages[0].0, "/e");
+    assert!(messages[0].1.starts_with(&format!("{start} is not valid email: ")), "{}", messages[0].1);
+    assert_eq!(messages[1], ("/p", format!("{start} does not match pattern '^x'").as_str()));
+    // Short strings keep the engine's words whole.
+    let e = api::validate_tool_input_json(&&t, br#"{"e":"it's","p":"y"}"#, None).unwrap_err();
+    let messages: Vec<&str> = e.issues.iter().map(|i| i.message.as_str()).collect();
+    assert_eq!(messages[1], r"'y' does not match pattern '^x'");
+    assert!(messages[0].starts_with(r"'it\'s' is not valid email: "), "{}", messages[0]);
+}

@@ -650,8 +650,13 @@ impl<'a, const BUILD: bool, S: Sink> Parser<'a, BUILD, S> {
         let value: f64 = text.parse().unwrap_or(f64::NAN);
         if !value.is_finite() {
             if self.mode == Mode::Strict {
+                // A long number is named by its start and length: the message is not the input.
+                let shown = match text.len() {
+                    n if n > 64 => format!("{}… ({n} characters)", &text[..32]),
+                    _ => text.to_owned(),
+                };
                 return Err(
-                    self.error(Code::JsonInvalid, format!("number {text} is out of the range of a 64-bit float"))
+                    self.error(Code::JsonInvalid, format!("number {shown} is out of the range of a 64-bit float"))
                 );
             }
             self.pos = i;

@@ -327,3 +327,17 @@ fn widest_object_with_a_duplicate_last() {
     assert_eq!(err.position.map(|p| p.offset), Some(offset));
     assert_eq!(parse(text.as_bytes(), Mode::Strict, &limits).map(drop), Err(err));
 }
+
+#[test]
+fn a_number_out_of_range_is_named_whole_when_short_and_by_its_start_when_long() {
+    let limits = Limits::default();
+    let short = parse(b"[1e400]", Mode::Strict, &limits).unwrap_err();
+    assert_eq!(short.message, "number 1e400 is out of the range of a 64-bit float");
+    let digits = "9".repeat(400_000);
+    let long = parse(format!("[{digits}]").as_bytes(), Mode::Strict, &limits).unwrap_err();
+    assert_eq!(
+        long.message,
+        format!("number {}… (400000 characters) is out of the range of a 64-bit float", "9".repeat(32))
+    );
+    assert_eq!(check(format!("[{digits}]").as_bytes(), &limits).unwrap_err(), long);
+}

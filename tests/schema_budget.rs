@@ -160,3 +160,76 @@ fn a_long_string_is_quoted_by_its_start_in_format_and_pattern_failures() {
     assert_eq!(messages[1], r"'y' does not match pattern '^x'");
     assert!(messages[0].starts_with(r"'it\'s' is not valid email: "), "{}", messages[0]);
 }
+
+/// A tool whose `a` is an `anyOf` of 298 failing branches and a matching one: 300 evaluations
+/// for each item `{"a": <number>}` (its root and `a`'s type the schema's program checks).
+fn wide_any_of_tool_schema() -> String {
+    let mut branches = vec![r#"{"type":"string"}"#; 298];
+    branches.push(r#"{"type":"number"}"#);
+    format!(r#"{{"type":"object","properties":{{"a":{{"anyOf":[{}]}}}}}}"#, branches.join(","))
+}
+
+#[test]
+fn the_inputs_of_one_call_share_one_budget() {
+    // 65,000 items of 300 evaluations each took 3.75 s in Node (0.77 MB), each item within a
+    // budget of its own. One budget for the call: 2,500,000 for 130,000 values, 8,333 items.
+    let t = tool(&wide_any_of_tool_schema());
+    let items: Vec<String> = (0..20_000).map(|i| format!(r#"{{"a":{i}}}"#)).collect();
+    let list = value(&format!("[{}]", items.join(",")));
+    let outcomes = api::validate_tool_inputs(&&t, &&list, None).unwrap();
+    assert_eq!(outcomes.len(), 20_000);
+    // Each item takes ~300 (the engine's own wrapping adds a few): the first ~8,300 pass, then
+    // every later one is refused.
+    let first_refused = outcomes.iter().position(|o| o.is_err()).unwrap();
+    assert!((8_000..=8_333).contains(&first_refused), "{first_refused}");
+    for refused in &outcomes[first_refused..] {
+        let e = refused.as_ref().unwrap_err();
+        assert_eq!((e.code, e.path.as_str()), (Code::InputTooLarge, ""));
+        assert_eq!(
+            e.message,
+            "validating the inputs of this call against their schemas takes more than 2500000 evaluations"
+        );
+    }
+    // Through the compiled tool, the same outcomes.
+    let handle = api::compile_tool(&&t, None).unwrap();
+    let through: Vec<bool> =
+        api::handle_validate_inputs(&handle, &&list, None).unwrap().iter().map(|o| o.is_ok()).collect();
+    assert_eq!(through, outcomes.iter().map(|o| o.is_ok()).collect::<Vec<_>>());
+}
+
+#[test]
+fn the_tool_calls_of_dataset_rows_share_one_budget() {
+    // One row of 9,000 calls to a tool of ~300 evaluations per call: its calls share the call's
+    // budget, so the calls past 2,500,000 evaluations are refused, each as a mismatch of its
+    // arguments saying why (the report lists the first 100 problems).
+    let calls: Vec<String> = (0..9_000)
+        .map(|i| format!(r#"{{"id":"c{i}","type":"function","function":{{"name":"f","arguments":"{{\"a\":{i}}}"}}}}"#))
+        .collect();
+    let answers: Vec<String> =
+        (0..9_000).map(|i| format!(r#"{{"role":"tool","tool_call_id":"c{i}","content":"ok"}}"#)).collect();
+    let row = format!(
+        r#"{{"messages":[{{"role":"user","content":"go"}},{{"role":"assistant","tool_calls":[{}]}},{}],"tools":[{{"type":"function","function":{{"name":"f","parameters":{}}}}}]}}"#,
+        calls.join(","),
+        answers.join(","),
+        wide_any_of_tool_schema()
+    );
+    let report = api::check_chat_row(&&value(&row), None).unwrap();
+    let problems = match report.get("problems") {
+        Some(Value::Array(p)) => p.clone(),
+        other => panic!("{other:?}"),
+    };
+    assert_eq!(problems.len(), 100);
+    assert_eq!(report.get("truncated"), Some(&Value::Bool(true)));
+    let text = |v: Option<&Value>| match v {
+        Some(Value::String(t)) => t.clone(),
+        other => panic!("{other:?}"),
+    };
+    let first: usize =
+        text(problems[0].get("path"))["/messages/1/tool_calls/".len()..].split('/').next().unwrap().parse().unwrap();
+    assert!((8_000..=8_333).contains(&first), "{first}");
+    for (i, problem) in problems.iter().enumerate() {
+        assert_eq!(text(problem.get("code")), "ROW_ARGUMENTS_MISMATCH");
+        assert_eq!(text(problem.get("path")), format!("/messages/1/tool_calls/{}/function/arguments", first + i));
+        assert!(text(problem.get("message")).ends_with("takes more than 2500000 evaluations"));
+    }
+}

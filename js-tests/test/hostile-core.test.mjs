@@ -139,6 +139,16 @@ test('a schema that multiplies the work on every value: the engine stops at its 
   }
   // Below the budget the time grows with the input; past it, it stops growing.
   assertLinear((n) => { const text = JSON.stringify(numbers(n)); return () => validateToolInputJson(t, text); }, 500);
+  // The inputs of one call share one budget: 65,000 small items, each within a budget of its
+  // own, took 3.75 s (0.77 MB). The first ~8,300 pass, every later one is refused.
+  const each = tool({ type: 'object', properties: { a: { anyOf } } });
+  const outcomes = ok(() => validateToolInputs(each, Array.from({ length: 65000 }, (_, i) => ({ a: i }))));
+  const first = outcomes.findIndex((o) => !o.ok);
+  assert.ok(first >= 8000 && first <= 8333, `first refused: ${first}`);
+  assert.ok(outcomes.slice(0, first).every((o) => o.ok));
+  for (const o of outcomes.slice(first)) {
+    assert.deepEqual([o.error.code, o.error.path, o.error.message], ['INPUT_TOO_LARGE', '', 'validating the inputs of this call against their schemas takes more than 2500000 evaluations']);
+  }
 });
 
 test('format "regex": each value parsed once, whatever its class escapes, up to the 64 KB of a pattern', () => {

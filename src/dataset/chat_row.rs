@@ -25,7 +25,7 @@ use crate::input::options::Options;
 use crate::input::{HostValue, Kind, Undefined};
 use crate::json::{self, Mode};
 use crate::session::field::{number, object, string};
-use crate::tools::schema::{self, CompiledSchema};
+use crate::tools::schema::{self, Allowance, CompiledSchema};
 use crate::value::{pointer_child, pointer_index, write_json, Value};
 
 /// The longest name OpenAI takes for a function.
@@ -38,9 +38,16 @@ const SCHEMAS_KEPT: usize = 1024;
 
 /// The tool schemas of a batch, compiled once each: keyed by their canonical JSON text, with the
 /// compile error (its path relative to the schema) when the engine refused one.
-#[derive(Default)]
 pub struct Schemas {
     compiled: HashMap<String, Result<Rc<CompiledSchema>, ContractError>>,
+    /// The evaluations the batch's tool calls share (`schema::Allowance`).
+    allowance: Allowance,
+}
+
+impl Default for Schemas {
+    fn default() -> Self {
+        Schemas { compiled: HashMap::new(), allowance: Allowance::shared() }
+    }
 }
 
 impl Schemas {
@@ -84,11 +91,20 @@ pub struct RowCheck<'o> {
     truncated: bool,
     messages: usize,
     tool_calls: usize,
+    /// The batch's allowance, lent to the row while it is checked.
+    allowance: Allowance,
 }
 
 impl<'o> RowCheck<'o> {
     fn new(options: &'o Options) -> Self {
-        RowCheck { options, problems: Vec::new(), truncated: false, messages: 0, tool_calls: 0 }
+        RowCheck {
+            options,
+            problems: Vec::new(),
+            truncated: false,
+            messages: 0,
+            tool_calls: 0,
+            allowance: Allowance::shared(),
+        }
     }
 
     /// The report of a row that could not be read at all: that one error.
@@ -620,7 +636,10 @@ impl<'o> RowCheck<'o> {
                     }
                     Ok(arguments) => {
                         if let (Some(n), Some(Tool { schema: Some(compiled) })) = (&name, tool) {
-                            if let Err(e) = schema::validate(compiled, &arguments, self.options.max_issues) {
+                            let max_issues = self.options.max_issues;
+                            if let Err(e) =
+                                schema::validate_within(compiled, &arguments, max_issues, &mut self.allowance)
+                            {
                                 self.problem(Code::RowArgumentsMismatch, apath, mismatch(n, &e));
                             }
                         }
@@ -715,7 +734,9 @@ pub fn is_openai_name(name: &str) -> bool {
 /// One row given as a value (already read).
 pub fn check_row_value(row: &Value, options: &Options, schemas: &mut Schemas) -> Value {
     let mut check = RowCheck::new(options);
+    check.allowance = std::mem::take(&mut schemas.allowance);
     check.check(row, schemas);
+    schemas.allowance = std::mem::take(&mut check.allowance);
     check.report()
 }
 

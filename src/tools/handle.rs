@@ -20,8 +20,8 @@ use crate::error::{Code, ContractError, Layer, Result};
 use crate::input::options::Options;
 use crate::input::{HostValue, Kind};
 use crate::tools::contract::{self, ToolDefinition};
-use crate::tools::input::{check_input, check_input_json, read_tool, verdict_input_json};
-use crate::tools::schema::CompiledSchema;
+use crate::tools::input::{check_input, check_input_json, check_input_within, read_tool, verdict_input_json};
+use crate::tools::schema::{Allowance, CompiledSchema};
 use crate::value::Value;
 
 /// A defined tool's compiled input schema (shared with the per-instance cache).
@@ -146,8 +146,9 @@ pub fn validate_tool_inputs<V: HostValue>(
     each_input(&compiled, inputs, options, sink)
 }
 
-/// One outcome per element of `inputs`, each with its own size budget; the list is an array of
-/// at most `maxArrayLength` elements (as `parseAgentActions`'s list).
+/// One outcome per element of `inputs`, each with its own size budget and all sharing one budget
+/// of evaluations (`schema::Allowance`); the list is an array of at most `maxArrayLength`
+/// elements (as `parseAgentActions`'s list).
 fn each_input<V: HostValue>(
     compiled: &CompiledSchema,
     inputs: &V,
@@ -173,9 +174,10 @@ fn each_input<V: HostValue>(
             ),
         ));
     }
+    let mut allowance = Allowance::shared();
     for i in 0..len {
         sink(match inputs.index(i) {
-            Ok(item) => check_input(compiled, &item, options),
+            Ok(item) => check_input_within(compiled, &item, options, &mut allowance),
             Err(fault) => Err(fault.at(&format!("/{i}"))),
         });
     }

@@ -9,7 +9,7 @@ use crate::input::options::Options;
 use crate::input::{Budget, Copier, HostValue, Path, Undefined};
 use crate::json::{self, Mode};
 use crate::tools::contract::{self, ToolDefinition};
-use crate::tools::schema::{validate, validate_json, CompiledSchema};
+use crate::tools::schema::{validate, validate_json, validate_within, Allowance, CompiledSchema};
 use crate::value::Value;
 
 /// `validateToolInput(tool, input)`: the tool is read as a definition (so a changed or forged
@@ -27,6 +27,18 @@ pub fn validate_tool_input<V: HostValue>(tool: &V, input: &V, options: &Options)
 pub fn check_input<V: HostValue>(compiled: &CompiledSchema, input: &V, options: &Options) -> Result<Value> {
     let copied = copy_input(input, options)?;
     validate(compiled, &copied, options.max_issues)?;
+    Ok(copied)
+}
+
+/// `check_input` for one of many inputs of a call, spending the call's `allowance`.
+pub fn check_input_within<V: HostValue>(
+    compiled: &CompiledSchema,
+    input: &V,
+    options: &Options,
+    allowance: &mut Allowance,
+) -> Result<Value> {
+    let copied = copy_input(input, options)?;
+    validate_within(compiled, &copied, options.max_issues, allowance)?;
     Ok(copied)
 }
 

@@ -37,8 +37,8 @@ mod instance;
 mod issues;
 mod regex_budget;
 
-pub use complexity::{evaluation_budget, MIN_EVALUATION_BUDGET};
 use compile_errors::{check_patterns, compile_error, first_uncompilable_pattern, in_resource, regex_error, unresolved};
+pub use complexity::{evaluation_budget, Allowance, MIN_EVALUATION_BUDGET};
 use instance::{to_instance, to_json};
 use issues::issues;
 
@@ -351,11 +351,22 @@ pub const MAX_ENGINE_OBJECTS: usize = 80_000;
 /// enough (`MAX_ISSUE_COST`): a self-referencing schema over a large nested input can fail at
 /// every value, and the engine would build every failure, with a copy of its location, first.
 ///
-/// Each run of the engine (the program's delegations, the verdict, the issues) may take
-/// `complexity::evaluation_budget` evaluations: past it, the input is `INPUT_TOO_LARGE` (the
-/// issues: one for the whole input, `truncated`).
+/// The engine's runs on the input (the program's delegations, the verdict, the issues) take
+/// together at most `complexity::evaluation_budget` evaluations: past it, the input is
+/// `INPUT_TOO_LARGE` (while listing the issues: one for the whole input, `truncated`).
 pub fn validate(compiled: &CompiledSchema, input: &Value, max_issues: usize) -> Result<()> {
-    validate_after(compiled, input, max_issues, None)
+    validate_after(compiled, input, max_issues, None, &mut Allowance::default())
+}
+
+/// `validate` for one of the inputs of a call that validates many, spending the call's
+/// `allowance` (`complexity::Allowance`).
+pub fn validate_within(
+    compiled: &CompiledSchema,
+    input: &Value,
+    max_issues: usize,
+    allowance: &mut Allowance,
+) -> Result<()> {
+    validate_after(compiled, input, max_issues, None, allowance)
 }
 
 /// `validate`, where `program` is what the schema's program already found on this very input
@@ -367,17 +378,16 @@ fn validate_after(
     input: &Value,
     max_issues: usize,
     program: Option<(bool, u64)>,
+    allowance: &mut Allowance,
 ) -> Result<()> {
     let (depth, nodes) = shape(input);
     let work = compiled.bounds.admit(depth, nodes)?;
-    let budget = complexity::evaluation_budget(nodes);
+    let budget = allowance.admit(nodes);
     if let Some(fast) = &compiled.fast {
         let (proven, spent) = program.unwrap_or_else(|| {
             complexity::with_budget(budget, || fast::Eval::new(fast, &compiled.schemas).value(input))
         });
-        if spent > budget {
-            return Err(complexity::over_budget(budget));
-        }
+        allowance.spend(spent)?;
         if proven {
             return Ok(());
         }
@@ -392,21 +402,19 @@ fn validate_after(
     let mut undefined = Vec::new();
     let instance = to_instance(input, &mut String::new(), &mut undefined);
     let (valid, spent) =
-        complexity::with_budget(budget, || compiled.schemas.validate(&instance, compiled.verdict).is_ok());
-    if spent > budget {
-        return Err(complexity::over_budget(budget));
-    }
+        complexity::with_budget(allowance.left(), || compiled.schemas.validate(&instance, compiled.verdict).is_ok());
+    allowance.spend(spent)?;
     if valid {
         return Ok(());
     }
     let (error, spent) = if work.saturating_mul(depth as u64 + 1) > MAX_ISSUE_COST {
         (None, 0)
     } else {
-        complexity::with_budget(budget, || compiled.schemas.validate(&instance, compiled.index).err())
+        complexity::with_budget(allowance.left(), || compiled.schemas.validate(&instance, compiled.index).err())
     };
     // Listed only when that is cheap enough and takes no more than the budget (the list is the
     // full run; it cannot be valid where the verdict was not, both being the same evaluation).
-    let Some(error) = error.filter(|_| spent <= budget) else {
+    let Some(error) = error.filter(|_| allowance.spend(spent).is_ok()) else {
         let issue = Issue {
             path: String::new(),
             keyword: "schema".to_owned(),
@@ -458,7 +466,13 @@ pub fn validate_json(compiled: &CompiledSchema, text: &[u8], limits: &crate::Lim
             }
         }
         let input = json::parse(text, Mode::Strict, limits)?;
-        return validate_after(compiled, &input, max_issues, Some((proven.is_some(), spent)));
+        return validate_after(
+            compiled,
+            &input,
+            max_issues,
+            Some((proven.is_some(), spent)),
+            &mut Allowance::default(),
+        );
     }
     let input = json::parse(text, Mode::Strict, limits)?;
     validate(compiled, &input, max_issues)

@@ -62,6 +62,57 @@ pub fn evaluation_budget(values: usize) -> u64 {
     (values as u64).saturating_mul(EVALUATIONS_PER_VALUE).max(MIN_EVALUATION_BUDGET)
 }
 
+/// The budget one call spends over all the inputs it validates: `evaluation_budget` of all their
+/// values, spent by every run of the engine in turn. A call validating many inputs (a batch, a
+/// dataset's rows and their tool calls) shares one, so many small inputs against a schema that
+/// multiplies the work cannot each take a budget of their own.
+#[derive(Debug, Default)]
+pub struct Allowance {
+    values: usize,
+    spent: u64,
+    /// Shared by several inputs (the refusal then says so).
+    pub shared: bool,
+}
+
+impl Allowance {
+    /// One allowance for every input of a call.
+    pub fn shared() -> Allowance {
+        Allowance { shared: true, ..Allowance::default() }
+    }
+
+    /// Counts an input's values in; the evaluations left for it.
+    pub(super) fn admit(&mut self, values: usize) -> u64 {
+        self.values = self.values.saturating_add(values);
+        self.left()
+    }
+
+    pub(super) fn left(&self) -> u64 {
+        evaluation_budget(self.values).saturating_sub(self.spent)
+    }
+
+    /// Records a run that took `spent` evaluations of the `left()` it had; the refusal when that
+    /// was more.
+    pub(super) fn spend(&mut self, spent: u64) -> Result<()> {
+        let left = self.left();
+        self.spent = self.spent.saturating_add(spent);
+        if spent > left {
+            return Err(self.refusal());
+        }
+        Ok(())
+    }
+
+    /// The refusal of the input that ran past the budget.
+    pub(super) fn refusal(&self) -> ContractError {
+        let budget = evaluation_budget(self.values);
+        let message = if self.shared {
+            format!("validating the inputs of this call against their schemas takes more than {budget} evaluations")
+        } else {
+            format!("validating this input against its schema takes more than {budget} evaluations")
+        };
+        ContractError::new(Code::InputTooLarge, "", message)
+    }
+}
+
 /// Runs `run` (the engine, on one input) within `budget` evaluations: its result and the
 /// evaluations it took, `budget + 1` when it ran out (every evaluation past the budget fails at
 /// once, so an exhausted run's verdict means nothing). The engine is unbounded again after.
@@ -74,14 +125,6 @@ pub fn with_budget<T>(budget: u64, run: impl FnOnce() -> T) -> (T, u64) {
     (out, spent)
 }
 
-/// The refusal of an input whose validation takes more than `budget` evaluations.
-pub fn over_budget(budget: u64) -> ContractError {
-    ContractError::new(
-        Code::InputTooLarge,
-        "",
-        format!("validating this input against its schema takes more than {budget} evaluations"),
-    )
-}
 /// A metaschema (a `$ref` to json-schema.org) counts as this many nested evaluations per value,
 /// and this many evaluations, recursing into every child value.
 const META_FRAMES: u64 = 24;

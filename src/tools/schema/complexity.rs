@@ -71,7 +71,7 @@ pub struct Allowance {
     values: usize,
     spent: u64,
     /// Shared by several inputs (the refusal then says so).
-    pub shared: bool,
+    shared: bool,
 }
 
 impl Allowance {
@@ -102,7 +102,7 @@ impl Allowance {
     }
 
     /// The refusal of the input that ran past the budget.
-    pub(super) fn refusal(&self) -> ContractError {
+    fn refusal(&self) -> ContractError {
         let budget = evaluation_budget(self.values);
         let message = if self.shared {
             format!("validating the inputs of this call against their schemas takes more than {budget} evaluations")

@@ -243,6 +243,26 @@ test("a schema's patterns: rewritten in one pass, measured together before any i
   assert.deepEqual([mismatch.code, mismatch.issues[0].keyword], ['SCHEMA_MISMATCH', 'pattern']);
 });
 
+test("the patterns of a registry's definitions share one budget", () => {
+  // 100 tools of 200 bytes, each with a distinct pattern of 150 letters of any script (~3.5 MiB
+  // of automata, within a definition's 4 MiB): with a budget each, 21 s and 700 MB. They share
+  // 12 MiB (16 bytes per byte of their schemas when that is more): the fourth is refused.
+  const { createRegistry, catalog } = api;
+  const costly = (n) => Array.from({ length: n }, (_, i) => ({ name: `t${i}`, description: 'd', permission: 'read',
+    inputSchema: { type: 'object', properties: { s: { type: 'string', pattern: `^\\p{L}{150}${'b'.repeat(i)}$` } } } }));
+  const refused = fails('TOOL_SCHEMA_UNSUPPORTED', () => createRegistry(costly(100)));
+  assert.equal(refused.path, '/3/inputSchema/properties/s/pattern');
+  assert.match(refused.message, /^the regular expressions of the definitions in this call need more than 12\.0 MiB/);
+  // Whatever the cache holds: each tool defined alone first (each within its own budget).
+  for (const t of costly(4)) ok(() => defineTool(t));
+  assert.equal(fails('TOOL_SCHEMA_UNSUPPORTED', () => createRegistry(costly(4))).path, refused.path);
+  assert.equal(fails('TOOL_SCHEMA_UNSUPPORTED', () => catalog({ tools: costly(4) })).path, '/tools/3/inputSchema/properties/s/pattern');
+  // Ordinary patterns: 1,000 tools, each a distinct short one, compile.
+  const short = Array.from({ length: 1000 }, (_, i) => ({ name: `t${i}`, description: 'd', permission: 'read',
+    inputSchema: { type: 'object', properties: { s: { type: 'string', pattern: `^[a-z0-9_-]{1,64}${i}$` } } } }));
+  assert.equal(ok(() => createRegistry(short)).tools.length, 1000);
+});
+
 test('the schema cache is bounded by what it holds, not by its text', () => {
   // 300 distinct schemas of 200 empty properties: ~1.4 KB of text, ~300 KB compiled in wasm.
   // Bounded by its keys' text, the cache kept enough of them to pass 64 MiB (the fuzzer found

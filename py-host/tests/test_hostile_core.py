@@ -311,6 +311,35 @@ def test_a_schemas_patterns_are_rewritten_in_one_pass_and_measured_together() ->
     assert (mismatch.code, mismatch.issues[0]["keyword"]) == ("SCHEMA_MISMATCH", "pattern")
 
 
+def test_the_patterns_of_a_registrys_definitions_share_one_budget() -> None:
+    """100 tools of 200 bytes, each with a distinct pattern of 150 letters of any script (~3.5 MiB
+    of automata, within a definition's 4 MiB): with a budget each, 21 s and 700 MB in Node. They
+    share 12 MiB (16 bytes per byte of their schemas when that is more): the fourth is refused."""
+
+    def costly(n: int) -> list:
+        return [
+            {"name": f"t{i}", "description": "d", "permission": "read",
+             "inputSchema": {"type": "object", "properties": {"s": {"type": "string", "pattern": "^\\p{L}{150}" + "b" * i + "$"}}}}
+            for i in range(n)
+        ]
+
+    refused = fails("TOOL_SCHEMA_UNSUPPORTED", ac.create_registry, costly(100))
+    assert refused.path == "/3/inputSchema/properties/s/pattern"
+    assert refused.message.startswith("the regular expressions of the definitions in this call need more than 12.0 MiB")
+    # Whatever the cache holds: each tool defined alone first (each within its own budget).
+    for t in costly(4):
+        ok(ac.define_tool, t)
+    assert fails("TOOL_SCHEMA_UNSUPPORTED", ac.create_registry, costly(4)).path == refused.path
+    assert fails("TOOL_SCHEMA_UNSUPPORTED", ac.catalog, {"tools": costly(4)}).path == "/tools/3/inputSchema/properties/s/pattern"
+    # Ordinary patterns: 1,000 tools, each a distinct short one, compile.
+    short = [
+        {"name": f"t{i}", "description": "d", "permission": "read",
+         "inputSchema": {"type": "object", "properties": {"s": {"type": "string", "pattern": f"^[a-z0-9_-]{{1,64}}{i}$"}}}}
+        for i in range(1000)
+    ]
+    assert len(ok(ac.create_registry, short)["tools"]) == 1000
+
+
 def test_the_schema_cache_is_bounded_by_what_it_holds() -> None:
     # 300 distinct schemas of 200 empty properties: ~1.4 KB of text, ~300 KB compiled in wasm.
     # Bounded by its keys' text, the cache kept enough of them to pass 64 MiB (the Node fuzzer

@@ -25,7 +25,7 @@ use crate::input::options::Options;
 use crate::input::{HostValue, Kind, Undefined};
 use crate::json::{self, Mode};
 use crate::session::field::{number, object, string};
-use crate::tools::schema::{self, Allowance, CompiledSchema};
+use crate::tools::schema::{self, Allowance, CompiledSchema, PatternScope};
 use crate::value::{pointer_child, pointer_index, write_json, Value};
 
 /// The longest name OpenAI takes for a function.
@@ -42,11 +42,13 @@ pub struct Schemas {
     compiled: HashMap<String, Result<Rc<CompiledSchema>, ContractError>>,
     /// The evaluations the batch's tool calls share (`schema::Allowance`).
     allowance: Allowance,
+    /// The regular expressions the batch's schemas share (`schema::PatternScope`).
+    _patterns: PatternScope,
 }
 
 impl Default for Schemas {
     fn default() -> Self {
-        Schemas { compiled: HashMap::new(), allowance: Allowance::shared() }
+        Schemas { compiled: HashMap::new(), allowance: Allowance::shared(), _patterns: PatternScope::open() }
     }
 }
 

@@ -34,6 +34,7 @@ fn invalid(path: &str, message: impl Into<String>) -> ContractError {
 /// `createRegistry(tools)`: `tools` is a list of tool definitions, or `{tools, resources}` with
 /// schema documents the tools share (each tool takes those its schemas reference).
 pub fn create_registry<V: HostValue>(tools: &V, options: &Options) -> Result<Vec<ToolDefinition>> {
+    let _patterns = crate::tools::schema::PatternScope::open();
     if tools.kind() == Kind::Object && tools.get("tools").map_err(|f| f.at("/tools"))?.is_some() {
         return create_sharing(tools, options);
     }
@@ -165,6 +166,7 @@ pub fn read_registry<V: HostValue>(registry: &V, strict: bool) -> Result<Vec<Too
 /// Reads a registry; with `compile` false the schemas are not compiled (the caller compiles the
 /// one tool it uses, with `compile_at`). Each definition comes with its index in `tools`.
 pub fn read_indexed<V: HostValue>(registry: &V, strict: bool, compile: bool) -> Result<Vec<(usize, ToolDefinition)>> {
+    let _patterns = crate::tools::schema::PatternScope::open();
     let tools = tools_list(registry)?;
     let options = Options { strict, limits: Limits::ceilings(), ..Options::default() };
     let len = tools.len().map_err(|f| f.at("/tools"))?;

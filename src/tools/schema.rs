@@ -39,6 +39,7 @@ mod regex_budget;
 
 use compile_errors::{check_patterns, compile_error, first_uncompilable_pattern, in_resource, regex_error, unresolved};
 pub use complexity::{evaluation_budget, Allowance, MIN_EVALUATION_BUDGET};
+pub use regex_budget::{CallScope as PatternScope, CALL_BUDGET_BYTES, CALL_BYTES_PER_SCHEMA_BYTE};
 use instance::{to_instance, to_json};
 use issues::issues;
 
@@ -139,10 +140,25 @@ pub fn compile_for(
         // After a second `\n` (or the first, without documents): never the end of another key.
         key.push_str("\n\nformats");
     }
+    let admitted = match regex_budget::admit(&key) {
+        regex_budget::Admission::Charge(admitted) => Some(admitted),
+        _ => None,
+    };
     if let Some(hit) = CACHE.with(|c| c.borrow().get(&key).cloned()) {
-        return Ok(hit);
+        match admitted {
+            None => return Ok(hit),
+            Some(a) if hit.regex_bytes <= a.left => {
+                regex_budget::charge(hit.regex_bytes);
+                return Ok(hit);
+            }
+            // Compiled again within what the call has left, so that the pattern it refuses is
+            // the one a first compile would have refused.
+            Some(_) => {}
+        }
     }
-    let compiled = Rc::new(compile_formats(schema, pointer, resources, assert_formats)?);
+    let budget = regex_budget::RegexBudget::within(admitted);
+    let compiled = Rc::new(compile_within(schema, pointer, resources, assert_formats, budget)?);
+    regex_budget::charge(compiled.regex_bytes);
     let weight = key.len().saturating_add(compiled.weight());
     // A schema heavier than the whole budget is kept alone: the complexity bounds admit up to
     // MAX_SCHEMA_NODES subschemas, a little over CACHE_BYTES by this estimate, and a schema not
@@ -184,6 +200,16 @@ pub fn compile_formats(
     resources: Resources<'_>,
     assert_formats: bool,
 ) -> Result<CompiledSchema> {
+    compile_within(schema, pointer, resources, assert_formats, regex_budget::RegexBudget::new())
+}
+
+fn compile_within(
+    schema: &Value,
+    pointer: &str,
+    resources: Resources<'_>,
+    assert_formats: bool,
+    mut budget: regex_budget::RegexBudget,
+) -> Result<CompiledSchema> {
     if !crate::entropy::is_seeded() {
         return Err(contract(
             Code::ToolSchemaUnsupported,
@@ -192,7 +218,6 @@ pub fn compile_formats(
         ));
     }
     let draft = draft_of(schema, pointer, resources)?;
-    let mut budget = regex_budget::RegexBudget::new();
     check_patterns(schema, pointer, &mut budget)?;
     for (uri, doc) in resources {
         check_patterns(doc, &crate::value::pointer_child("/resources", uri), &mut budget)?;

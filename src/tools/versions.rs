@@ -366,6 +366,7 @@ fn read_catalog<V: HostValue>(v: &V, prefix: &str) -> Result<Vec<ToolDefinition>
 /// by name. `{change, tools: [{name, change, reasons?, bump?}], addedPermissions: [{tool,
 /// permission}]}`; a removed tool is breaking, an added one compatible.
 pub fn diff_catalogs<V: HostValue>(old: &V, new: &V) -> Result<Value> {
+    let _patterns = crate::tools::schema::PatternScope::open();
     let old = read_catalog(old, "/old")?;
     let new = read_catalog(new, "/new")?;
     let mut names: Vec<&str> = old.iter().chain(new.iter()).map(|d| d.name.as_str()).collect();

@@ -153,6 +153,14 @@ fn within_budget<T>(r: agent_contract::error::Result<T>) {
     }
 }
 
+/// Done, or refused by the regular-expression budget its definitions share.
+fn within_pattern_budget<T>(r: agent_contract::error::Result<T>) {
+    if let Err(e) = r {
+        assert_eq!(e.code, agent_contract::Code::ToolSchemaUnsupported, "{}", e.message);
+        assert!(e.message.contains("regular expressions of the definitions in this call"), "{}", e.message);
+    }
+}
+
 fn built(bytes: usize, call: impl Fn() + 'static) -> Built {
     Built { bytes, call: Box::new(call) }
 }
@@ -403,6 +411,22 @@ pub fn cases() -> Vec<Case> {
                 let text = list(n, |i| tool(i, r#"{"p":{"type":"string"}}"#));
                 let v = keep(value(&text));
                 built(text.len(), move || ok(api::create_registry(&v, none())))
+            },
+        },
+        Case {
+            name: "createRegistry [n tools, each a distinct costly pattern] (the call's regex budget)",
+            build: |n| {
+                let text = list(n, |i| tool(i, &format!(r#"{{"p":{{"type":"string","pattern":"^\\p{{L}}{{150}}{i}$"}}}}"#)));
+                let v = keep(value(&text));
+                built(text.len(), move || within_pattern_budget(api::create_registry(&v, none())))
+            },
+        },
+        Case {
+            name: "createRegistry [n tools, each a distinct short pattern]",
+            build: |n| {
+                let text = list(n, |i| tool(i, &format!(r#"{{"p":{{"type":"string","pattern":"^[a-z0-9_-]{{1,64}}{i}$"}}}}"#)));
+                let v = keep(value(&text));
+                built(text.len(), move || within_pattern_budget(api::create_registry(&v, none())))
             },
         },
         Case {

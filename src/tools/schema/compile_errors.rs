@@ -63,10 +63,20 @@ fn check_pattern(pattern: &str, path: &str, budget: &mut regex_budget::RegexBudg
             "the pattern is longer than {} KiB once its classes are spelled out (\\d as [0-9], ...)",
             MAX_PATTERN_BYTES >> 10
         ),
-        Err(Refused::OverBudget) => format!(
-            "the definition's regular expressions need more than {} MiB for their automata by this pattern; use fewer or smaller patterns",
-            REGEX_BUDGET_BYTES >> 20
-        ),
+        Err(Refused::OverBudget) => match budget.call_limit() {
+            None => format!(
+                "the definition's regular expressions need more than {} MiB for their automata by this pattern; use fewer or smaller patterns",
+                REGEX_BUDGET_BYTES >> 20
+            ),
+            // In tenths of a MiB by integers: float formatting would add ~4 KB to the wasm.
+            Some(limit) => format!(
+                "the regular expressions of the definitions in this call need more than {}.{} MiB for their automata by this pattern (a call's definitions share {} MiB, or {} bytes per byte of their schemas when that is more); use fewer or smaller patterns",
+                limit >> 20,
+                ((limit & ((1 << 20) - 1)) * 10) >> 20,
+                regex_budget::CALL_BUDGET_BYTES >> 20,
+                regex_budget::CALL_BYTES_PER_SCHEMA_BYTE
+            ),
+        },
     };
     Err(contract(Code::ToolSchemaUnsupported, path.to_owned(), message))
 }

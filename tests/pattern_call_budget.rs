@@ -1,0 +1,113 @@
+//! The regular expressions of the definitions one call compiles share one budget: a registry
+//! (or a batch of dataset rows, or a catalog read again) of many small definitions, each with a
+//! costly pattern, is refused at the pattern that takes the call past it, whatever the
+//! compiled-schema cache already holds; a definition alone keeps its own budget.
+
+use agent_contract::api;
+use agent_contract::json::{parse, Mode};
+use agent_contract::tools::schema::clear_cache;
+use agent_contract::value::Value;
+use agent_contract::{Code, Limits};
+
+fn value(text: &str) -> Value {
+    parse(text.as_bytes(), Mode::Strict, &Limits::ceilings()).unwrap()
+}
+
+/// A tool whose one pattern costs ~3.6 MiB of automata (150 letters of any script): under the
+/// definition's 4 MiB, a quarter of the call's 12 MiB.
+fn heavy(i: usize) -> String {
+    format!(
+        r#"{{"name":"t{i}","description":"d","permissions":["read"],"inputSchema":{{"type":"object","properties":{{"s":{{"type":"string","pattern":"^\\p{{L}}{{150}}{}$"}}}}}}}}"#,
+        "b".repeat(i)
+    )
+}
+
+fn list(items: impl Iterator<Item = String>) -> Value {
+    value(&format!("[{}]", items.collect::<Vec<_>>().join(",")))
+}
+
+fn refusal(r: agent_contract::error::Result<Value>) -> (Code, String, String) {
+    let e = r.expect_err("refused");
+    (e.code, e.path.clone(), e.message.clone())
+}
+
+const CALL_MESSAGE: &str = "the regular expressions of the definitions in this call need more than 12.0 MiB for their automata by this pattern (a call's definitions share 12 MiB, or 16 bytes per byte of their schemas when that is more); use fewer or smaller patterns";
+
+#[test]
+fn a_registry_of_costly_patterns_is_refused_where_the_call_runs_out() {
+    clear_cache();
+    let tools = list((0..6).map(heavy));
+    let cold = refusal(api::create_registry(&&tools, None));
+    assert_eq!(
+        cold,
+        (Code::ToolSchemaUnsupported, "/3/inputSchema/properties/s/pattern".to_owned(), CALL_MESSAGE.to_owned())
+    );
+    // Each definition alone is within its own budget, and compiling them first (the cache now
+    // holds every schema) changes nothing for the registry.
+    for i in 0..6 {
+        let one = value(&heavy(i));
+        api::define_tool(&&one, None).expect("a definition alone keeps its 4 MiB");
+    }
+    assert_eq!(refusal(api::create_registry(&&tools, None)), cold);
+    // The same through a registry read again (the projections and the catalog compile it).
+    let mut text = String::new();
+    agent_contract::value::write_json(&mut text, &tools);
+    let registry = value(&format!(r#"{{"tools":{text}}}"#));
+    let read_again = refusal(api::catalog(&&registry));
+    assert_eq!(read_again.1, "/tools/3/inputSchema/properties/s/pattern");
+    assert_eq!(read_again.2, CALL_MESSAGE);
+}
+
+#[test]
+fn one_schema_in_many_tools_is_charged_once() {
+    // Six tools, one schema: compiled (and charged) once.
+    let schema = r#"{"type":"object","properties":{"s":{"type":"string","pattern":"^\\p{L}{150}$"}}}"#;
+    let tools = list(
+        (0..6).map(|i| format!(r#"{{"name":"t{i}","description":"d","permissions":["read"],"inputSchema":{schema}}}"#)),
+    );
+    let registry = api::create_registry(&&tools, None).expect("one schema, one charge");
+    assert!(matches!(registry.get("tools"), Some(Value::Array(tools)) if tools.len() == 6));
+}
+
+#[test]
+fn the_budget_grows_with_the_schemas_text() {
+    // The four costly patterns that took the call past 12 MiB, in schemas of 300 KB each:
+    // 16 bytes per byte of 1.2 MB of schemas is 19.2 MB, room for all four.
+    let pad = "x".repeat(300_000);
+    let tools = list((0..4).map(|i| {
+        format!(
+            r#"{{"name":"t{i}","description":"d","permissions":["read"],"inputSchema":{{"type":"object","description":"{pad}","properties":{{"s":{{"type":"string","pattern":"^\\p{{L}}{{150}}{}$"}}}}}}}}"#,
+            "b".repeat(i)
+        )
+    }));
+    api::create_registry(&&tools, None).expect("1.2 MB of schemas allow 19.2 MB of automata");
+}
+
+fn row(i: usize) -> String {
+    format!(
+        r#"{{"messages":[{{"role":"user","content":"hi"}},{{"role":"assistant","content":"ok"}}],"tools":[{{"type":"function","function":{{"name":"f","parameters":{{"type":"object","properties":{{"s":{{"type":"string","pattern":"^\\p{{L}}{{150}}{}$"}}}}}}}}}}]}}"#,
+        "b".repeat(i)
+    )
+}
+
+#[test]
+fn the_rows_of_a_batch_share_the_call_budget() {
+    let rows = list((0..5).map(row));
+    let reports = api::check_chat_rows(&&rows, None).unwrap();
+    let Value::Array(reports) = reports else { panic!("a list of reports") };
+    let problems: Vec<String> = reports
+        .iter()
+        .map(|r| {
+            let mut s = String::new();
+            agent_contract::value::write_json(&mut s, r.get("problems").unwrap());
+            s
+        })
+        .collect();
+    assert_eq!(&problems[..3], ["[]", "[]", "[]"]);
+    assert!(problems[3].contains("ROW_TOOL_SCHEMA_INVALID"), "{}", problems[3]);
+    assert!(problems[3].contains("/tools/0/function/parameters/properties/s/pattern"), "{}", problems[3]);
+    assert!(problems[3].contains("in this call need more than 12.0 MiB"), "{}", problems[3]);
+    // Alone, the row is within its definition's budget.
+    let alone = api::check_chat_row(&&value(&row(3)), None).unwrap();
+    assert_eq!(alone.get("ok"), Some(&Value::Bool(true)));
+}

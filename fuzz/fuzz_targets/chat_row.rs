@@ -61,6 +61,21 @@ fn without_line(report: &Value) -> Value {
     }
 }
 
+/// Whether the report has a problem from a budget the rows of one call share (the engine's
+/// evaluations, the automata of their tools' patterns): such a report may differ from the row's
+/// own, checked alone.
+fn shares_a_call_budget(report: &Value) -> bool {
+    let Some(Value::Array(problems)) = report.get("problems") else { return false };
+    problems.iter().any(|p| matches!(p.get("message"), Some(Value::String(m)) if m.contains("this call")))
+}
+
+/// A row's report in a batch: the row's own, unless a budget of the batch refused it.
+fn same_as_alone(in_batch: &Value, alone: &Value, what: &str) {
+    if !shares_a_call_budget(in_batch) {
+        assert_eq!(in_batch, alone, "{what}");
+    }
+}
+
 fuzz_target!(|data: &[u8]| {
     let Some((&op, text)) = data.split_first() else { return };
     let (o, max_issues, limits) = options(op);
@@ -87,13 +102,16 @@ fuzz_target!(|data: &[u8]| {
             continue;
         }
         let alone = api::check_chat_row_json(line, Some(&o)).expect("the options are valid");
-        assert_eq!(without_line(got), alone, "a line's report is checkChatRow's on that line");
+        same_as_alone(&without_line(got), &alone, "a line's report is checkChatRow's on that line");
         if let Ok(s) = std::str::from_utf8(line) {
             rows.push((Value::String(s.to_owned()), alone));
         }
     }
     let list = Value::Array(rows.iter().map(|(row, _)| row.clone()).collect());
     let batch = api::check_chat_rows(&&list, Some(&o)).expect("the options are valid");
-    let expected = Value::Array(rows.into_iter().map(|(_, report)| report).collect());
-    assert_eq!(batch, expected, "checkChatRows gives each row's own report");
+    let Value::Array(batch) = batch else { panic!("a list of reports") };
+    assert_eq!(batch.len(), rows.len(), "one report per row");
+    for (got, (_, alone)) in batch.iter().zip(&rows) {
+        same_as_alone(got, alone, "checkChatRows gives each row's own report");
+    }
 });

@@ -111,3 +111,21 @@ fn the_rows_of_a_batch_share_the_call_budget() {
     let alone = api::check_chat_row(&&value(&row(3)), None).unwrap();
     assert_eq!(alone.get("ok"), Some(&Value::Bool(true)));
 }
+
+#[test]
+fn a_schema_met_again_is_not_charged_again_when_the_cache_let_it_go() {
+    // Three costly schemas (~10.8 MiB of the 12): the cache, bounded by what it holds, keeps at
+    // most two of them, so the first is compiled again when it comes back. Charged once, it
+    // leaves room for a short pattern after it; charged again, the call would have none.
+    let short = r#"{"name":"short","description":"d","permissions":["read"],"inputSchema":{"type":"object","properties":{"s":{"type":"string","pattern":"^[a-z]{1,64}$"}}}}"#;
+    let again = heavy(0).replacen(r#""name":"t0""#, r#""name":"again""#, 1);
+    let tools = list([heavy(0), heavy(1), heavy(2), again, short.to_owned()].into_iter());
+    for warm in [false, true] {
+        clear_cache();
+        if warm {
+            api::define_tool(&&value(&heavy(0)), None).unwrap();
+        }
+        let registry = api::create_registry(&&tools, None).expect("the schema met again is charged once");
+        assert!(matches!(registry.get("tools"), Some(Value::Array(t)) if t.len() == 5));
+    }
+}

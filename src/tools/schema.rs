@@ -157,8 +157,20 @@ pub fn compile_for(
         }
     }
     let budget = regex_budget::RegexBudget::within(admitted);
-    let compiled = Rc::new(compile_within(schema, pointer, resources, assert_formats, budget)?);
-    regex_budget::charge(compiled.regex_bytes);
+    let compiled = match compile_within(schema, pointer, resources, assert_formats, budget) {
+        Ok(compiled) => Rc::new(compiled),
+        Err(e) => {
+            if let Some(a) = &admitted {
+                regex_budget::withdraw(a);
+            }
+            return Err(e);
+        }
+    };
+    // A schema already charged in this call, compiled again (the cache no longer held it), is
+    // not charged twice: what the call has left never depends on the cache.
+    if admitted.is_some() {
+        regex_budget::charge(compiled.regex_bytes);
+    }
     let weight = key.len().saturating_add(compiled.weight());
     // A schema heavier than the whole budget is kept alone: the complexity bounds admit up to
     // MAX_SCHEMA_NODES subschemas, a little over CACHE_BYTES by this estimate, and a schema not

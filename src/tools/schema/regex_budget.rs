@@ -91,7 +91,7 @@ impl RegexBudget {
     /// The definition's budget, or what `call` has left when that is less.
     pub fn within(call: Option<Admitted>) -> Self {
         match call {
-            Some(Admitted { left, limit }) if left < REGEX_BUDGET_BYTES => {
+            Some(Admitted { left, limit, .. }) if left < REGEX_BUDGET_BYTES => {
                 RegexBudget { left, start: left, call: Some(limit), class_ranges: HashMap::new() }
             }
             _ => Self::new(),
@@ -203,6 +203,9 @@ pub enum Admission {
 pub struct Admitted {
     pub left: usize,
     pub limit: usize,
+    /// The schema's hash and bytes, to withdraw it (`withdraw`).
+    hash: u64,
+    bytes: usize,
 }
 
 /// Admits a schema (its cache key) into the open call's budget, if any.
@@ -213,12 +216,24 @@ pub fn admit(key: &str) -> Admission {
         // SipHash with fixed keys: the same hash on every host and run.
         let mut hasher = std::collections::hash_map::DefaultHasher::new();
         key.hash(&mut hasher);
-        if !call.seen.insert(hasher.finish()) {
+        let hash = hasher.finish();
+        if !call.seen.insert(hash) {
             return Admission::Seen;
         }
         call.schema_bytes = call.schema_bytes.saturating_add(key.len());
         let limit = CALL_BUDGET_BYTES.max(call.schema_bytes.saturating_mul(CALL_BYTES_PER_SCHEMA_BYTE));
-        Admission::Charge(Admitted { left: limit.saturating_sub(call.spent), limit })
+        Admission::Charge(Admitted { left: limit.saturating_sub(call.spent), limit, hash, bytes: key.len() })
+    })
+}
+
+/// Takes back a schema that did not compile: met again in the call, it is admitted again (and
+/// refused again while the call has no more room), not passed as one already charged.
+pub fn withdraw(admitted: &Admitted) {
+    CALL.with(|c| {
+        if let Some(call) = c.borrow_mut().as_mut() {
+            call.seen.remove(&admitted.hash);
+            call.schema_bytes = call.schema_bytes.saturating_sub(admitted.bytes);
+        }
     })
 }
 

@@ -39,7 +39,7 @@ mod regex_budget;
 
 use compile_errors::{check_patterns, compile_error, first_uncompilable_pattern, in_resource, regex_error, unresolved};
 pub use complexity::{evaluation_budget, Allowance, MIN_EVALUATION_BUDGET};
-pub use regex_budget::{CallScope as PatternScope, CALL_BUDGET_BYTES, CALL_BYTES_PER_SCHEMA_BYTE};
+pub use regex_budget::PatternScope;
 use instance::{to_instance, to_json};
 use issues::issues;
 
@@ -140,10 +140,7 @@ pub fn compile_for(
         // After a second `\n` (or the first, without documents): never the end of another key.
         key.push_str("\n\nformats");
     }
-    let admitted = match regex_budget::admit(&key) {
-        regex_budget::Admission::Charge(admitted) => Some(admitted),
-        _ => None,
-    };
+    let admitted = regex_budget::admit(&key);
     if let Some(hit) = CACHE.with(|c| c.borrow().get(&key).cloned()) {
         match admitted {
             None => return Ok(hit),

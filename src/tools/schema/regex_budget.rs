@@ -22,7 +22,7 @@
 //! nothing here: the engine reports it.
 //!
 //! A call that compiles many definitions (a registry, a batch of dataset rows) shares one
-//! budget among them (`CallScope`), in proportion to their schemas' text: with a budget each,
+//! budget among them (`PatternScope`), in proportion to their schemas' text: with a budget each,
 //! 100 tools of 200 bytes, each with a distinct `^\p{L}{150}…$`, took `createRegistry` 21 s
 //! and 700 MB in Node.
 
@@ -147,7 +147,7 @@ impl RegexBudget {
     }
 }
 
-/// The budget the definitions of one call share, while a `CallScope` is open.
+/// The budget the definitions of one call share, while a `PatternScope` is open.
 struct CallBudget {
     /// Bytes of the schemas admitted so far (their canonical text, documents included).
     schema_bytes: usize,
@@ -164,24 +164,24 @@ thread_local! {
 /// While alive, the definitions compiled on this thread share one budget; scopes opened inside
 /// it join it. The budget depends only on the call's schemas, in their order, never on which
 /// of them the cache holds, so every host refuses the same definition.
-pub struct CallScope {
+pub struct PatternScope {
     opened: bool,
 }
 
-impl CallScope {
+impl PatternScope {
     pub fn open() -> Self {
         CALL.with(|c| {
             let mut c = c.borrow_mut();
             if c.is_some() {
-                return CallScope { opened: false };
+                return PatternScope { opened: false };
             }
             *c = Some(CallBudget { schema_bytes: 0, spent: 0, seen: HashSet::new() });
-            CallScope { opened: true }
+            PatternScope { opened: true }
         })
     }
 }
 
-impl Drop for CallScope {
+impl Drop for PatternScope {
     fn drop(&mut self) {
         if self.opened {
             CALL.with(|c| *c.borrow_mut() = None);
@@ -189,16 +189,7 @@ impl Drop for CallScope {
     }
 }
 
-/// A schema's place in the call's budget.
-pub enum Admission {
-    /// No scope is open: the definition's budget alone.
-    Alone,
-    /// Already charged in this call.
-    Seen,
-    /// What the call has left, and its budget now.
-    Charge(Admitted),
-}
-
+/// A schema charged to the open call: what the call had left before it, and its budget then.
 #[derive(Clone, Copy)]
 pub struct Admitted {
     pub left: usize,
@@ -208,21 +199,23 @@ pub struct Admitted {
     bytes: usize,
 }
 
-/// Admits a schema (its cache key) into the open call's budget, if any.
-pub fn admit(key: &str) -> Admission {
+/// Admits a schema (its cache key) into the open call's budget: what the call has left, and its
+/// budget now. None when no scope is open (the definition's budget alone) or when the call has
+/// already charged this schema.
+pub fn admit(key: &str) -> Option<Admitted> {
     CALL.with(|c| {
         let mut c = c.borrow_mut();
-        let Some(call) = c.as_mut() else { return Admission::Alone };
+        let call = c.as_mut()?;
         // SipHash with fixed keys: the same hash on every host and run.
         let mut hasher = std::collections::hash_map::DefaultHasher::new();
         key.hash(&mut hasher);
         let hash = hasher.finish();
         if !call.seen.insert(hash) {
-            return Admission::Seen;
+            return None;
         }
         call.schema_bytes = call.schema_bytes.saturating_add(key.len());
         let limit = CALL_BUDGET_BYTES.max(call.schema_bytes.saturating_mul(CALL_BYTES_PER_SCHEMA_BYTE));
-        Admission::Charge(Admitted { left: limit.saturating_sub(call.spent), limit, hash, bytes: key.len() })
+        Some(Admitted { left: limit.saturating_sub(call.spent), limit, hash, bytes: key.len() })
     })
 }
 

@@ -96,6 +96,15 @@ pub fn array_reply(produce: impl FnOnce(&mut dyn FnMut(Value)) -> Result<(), Con
     }
 }
 
+/// `{ok: true, value}`, the value written into the reply by `write` (JSON holding no
+/// `undefined`), for a value the core would otherwise build only to write it.
+pub fn written_reply(write: impl FnOnce(&mut String)) -> String {
+    let mut out = String::from(r#"{"ok":true,"value":"#);
+    write(&mut out);
+    out.push('}');
+    out
+}
+
 /// An admission's reply: `{ok: true, value, payloads}`, `payloads` holding for each decoded
 /// payload, in order, the JSON Pointer of the plan entry it belongs to, with its canonical base64
 /// text when `base64` (`[pointer, text]`; else the host is handed the bytes, in the same order).

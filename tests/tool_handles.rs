@@ -85,7 +85,12 @@ proptest! {
         let (Ok(registry), Ok(plain)) = (api::compile_registry(&&list, None), api::create_registry(&&list, None)) else {
             return Ok(());
         };
-        prop_assert_eq!(registry.take_value(), Some(plain.clone()));
+        let (mut written, mut expected, mut again) = (String::new(), String::new(), String::new());
+        registry.write_value(&mut written);
+        agent_contract::value::write_json(&mut expected, &plain);
+        prop_assert_eq!(written, expected);
+        registry.write_value(&mut again);
+        prop_assert_eq!(again, "null");
         for provider in [api::Provider::OpenAi, api::Provider::Anthropic, api::Provider::Mcp, api::Provider::Gemini] {
             prop_assert_eq!(api::registry_project(&registry, Some(provider)), api::project(&&plain, provider));
         }
@@ -145,4 +150,33 @@ fn the_heaviest_admitted_schema_is_compiled_once_and_kept() {
     assert_eq!(api::validate_tool_input(&&def, &&input, None).unwrap(), input);
     let bad = Value::Array(vec![]);
     assert_eq!(api::handle_validate_input(&handle, &&bad, None).unwrap_err().code, Code::SchemaMismatch);
+}
+
+/// A compiled registry holds the schemas its definitions' checks compiled: each distinct schema
+/// is compiled once, also when there are more of them than the compile cache keeps (a registry
+/// that compiled them again took twice the time once past it).
+#[test]
+fn a_compiled_registry_compiles_each_schema_once() {
+    use agent_contract::tools::schema::{clear_cache, compiles};
+    let count = 2_500;
+    let tools = Value::Array(
+        (0..count).map(|i| tool(&format!("t{i}"), obj(vec![("maxLength", n(i as f64))]), "read")).collect(),
+    );
+    for shared in [false, true] {
+        let arg = if shared { obj(vec![("tools", tools.clone())]) } else { tools.clone() };
+        clear_cache();
+        let before = compiles();
+        let registry = api::compile_registry(&&arg, None).unwrap();
+        assert_eq!(compiles() - before, count as u64, "one compile per distinct schema (shared: {shared})");
+        // The held schemas are the ones used: a call compiles nothing.
+        let call = obj(vec![
+            ("type", s("tool_call")),
+            ("callId", s("c")),
+            ("tool", s("t7")),
+            ("input", obj(vec![("a", s("abcdefg"))])),
+        ]);
+        let before = compiles();
+        assert!(api::registry_check_tool_call(&registry, &&call, &&policy(0), None).is_ok());
+        assert_eq!(compiles(), before);
+    }
 }

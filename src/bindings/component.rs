@@ -823,10 +823,10 @@ impl wit_tools::GuestCompiledRegistry for ComponentCompiledRegistry {
     }
 
     fn reply(&self) -> String {
-        reply(match &self.inner {
-            Ok(h) => Ok(h.take_value().unwrap_or(Value::Null)),
-            Err(e) => Err(e.clone()),
-        })
+        match &self.inner {
+            Ok(h) => crate::wire::written_reply(|out| h.write_value(out)),
+            Err(e) => reply(Err(e.clone())),
+        }
     }
 
     fn check_tool_call(&self, action: String, policy: String, options: String) -> String {

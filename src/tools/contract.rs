@@ -106,7 +106,7 @@ pub fn define_tool_sharing<V: HostValue>(
     def: &V,
     options: &Options,
     shared: &[(String, Value)],
-) -> Result<ToolDefinition> {
+) -> Result<(ToolDefinition, Rc<CompiledSchema>)> {
     let mut tool = define_with(def, options, Source::Host)?;
     if !shared.is_empty() {
         let own = tool.resources.len();
@@ -135,8 +135,8 @@ pub fn define_tool_sharing<V: HostValue>(
             .in_layer(Layer::Contract));
         }
     }
-    check_schemas(&tool)?;
-    Ok(tool)
+    let compiled = check_schemas(&tool)?;
+    Ok((tool, compiled))
 }
 
 /// The definition rules without compiling the schemas: a registry read again compiles only the

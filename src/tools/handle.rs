@@ -200,30 +200,35 @@ fn freed() -> ContractError {
 pub struct RegistryHandle {
     names: Vec<(usize, String)>,
     tools: Vec<(Rc<ToolDefinition>, Rc<CompiledSchema>)>,
-    /// The value, until the host takes it.
-    value: RefCell<Option<Value>>,
+    /// Whether the host took the value (it is given once).
+    taken: std::cell::Cell<bool>,
 }
 
 impl RegistryHandle {
     /// `createRegistry(tools, options)`.
     pub fn create<V: HostValue>(tools: &V, options: &Options) -> Result<RegistryHandle> {
-        let defs = crate::tools::registry::create_registry(tools, options)?;
-        let mut held = Vec::with_capacity(defs.len());
-        for d in &defs {
-            let compiled = d.compile_input()?;
-            held.push((Rc::new(d.clone()), compiled));
-        }
-        let names = defs.iter().enumerate().map(|(i, d)| (i, d.name.clone())).collect();
-        Ok(RegistryHandle {
-            names,
-            tools: held,
-            value: RefCell::new(Some(crate::tools::registry::registry_value(defs))),
-        })
+        let compiled = crate::tools::registry::create_compiled(tools, options)?;
+        let names = compiled.iter().enumerate().map(|(i, (d, _))| (i, d.name.clone())).collect();
+        let tools = compiled.into_iter().map(|(d, schema)| (Rc::new(d), schema)).collect();
+        Ok(RegistryHandle { names, tools, taken: std::cell::Cell::new(false) })
     }
 
-    /// The registry value (`createRegistry`'s), once.
-    pub fn take_value(&self) -> Option<Value> {
-        self.value.borrow_mut().take()
+    /// Writes the registry value (`createRegistry`'s `{tools: [...]}`) as JSON into `out`, once
+    /// (`null` after), one definition at a time: the definitions are held once, not again as
+    /// a value beside them (a registry of many small tools is mostly its definitions).
+    pub fn write_value(&self, out: &mut String) {
+        if self.taken.replace(true) {
+            out.push_str("null");
+            return;
+        }
+        out.push_str(r#"{"tools":["#);
+        for (i, (def, _)) in self.tools.iter().enumerate() {
+            if i > 0 {
+                out.push(',');
+            }
+            crate::value::write_json(out, &(**def).clone().into_value());
+        }
+        out.push_str("]}");
     }
 
     /// `checkToolCall(registry, call, policy, options)` with this registry.

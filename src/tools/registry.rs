@@ -13,6 +13,9 @@ use crate::input::{Budget, Copier, HostValue, Kind, Path, Undefined};
 use crate::tools::contract::{self, ToolDefinition};
 use crate::value::Value;
 
+/// A definition and its compiled input schema.
+pub type Compiled = (ToolDefinition, std::rc::Rc<crate::tools::schema::CompiledSchema>);
+
 /// A host value as a pure-JSON `Value` (the configuration a program hands over: registries,
 /// policies, tool definitions), under `limits`.
 pub fn read_value<V: HostValue>(value: &V, limits: &Limits, undefined: Undefined) -> Result<Value> {
@@ -34,6 +37,13 @@ fn invalid(path: &str, message: impl Into<String>) -> ContractError {
 /// `createRegistry(tools)`: `tools` is a list of tool definitions, or `{tools, resources}` with
 /// schema documents the tools share (each tool takes those its schemas reference).
 pub fn create_registry<V: HostValue>(tools: &V, options: &Options) -> Result<Vec<ToolDefinition>> {
+    Ok(create_compiled(tools, options)?.into_iter().map(|(def, _)| def).collect())
+}
+
+/// `create_registry` with each definition's compiled input schema, the one its check made: a
+/// holder of the registry (`RegistryHandle`) compiling them again paid every compile twice once
+/// the registry outgrew the compile cache.
+pub fn create_compiled<V: HostValue>(tools: &V, options: &Options) -> Result<Vec<Compiled>> {
     let _patterns = crate::tools::schema::PatternScope::open();
     if tools.kind() == Kind::Object && tools.get("tools").map_err(|f| f.at("/tools"))?.is_some() {
         return create_sharing(tools, options);
@@ -52,13 +62,13 @@ pub fn create_registry<V: HostValue>(tools: &V, options: &Options) -> Result<Vec
     for i in 0..len {
         let prefix = format!("/{i}");
         let item = tools.index(i).map_err(|f| f.at(&prefix))?;
-        defs.push(contract::define_tool(&item, options).map_err(|e| under(e, &prefix))?);
+        defs.push(contract::define_tool_compiled(&item, options).map_err(|e| under(e, &prefix))?);
     }
     finish(defs, "")
 }
 
 /// `createRegistry({tools: [...], resources?: {uri: schema}})`.
-fn create_sharing<V: HostValue>(arg: &V, options: &Options) -> Result<Vec<ToolDefinition>> {
+fn create_sharing<V: HostValue>(arg: &V, options: &Options) -> Result<Vec<Compiled>> {
     let keys = arg.keys().map_err(|e| e.at(""))?;
     if let Some(k) = keys.iter().find(|k| k.as_str() != "tools" && k.as_str() != "resources") {
         return Err(invalid(
@@ -101,20 +111,20 @@ fn create_sharing<V: HostValue>(arg: &V, options: &Options) -> Result<Vec<ToolDe
 }
 
 /// Sorts by name and refuses duplicates (reported at the later one's `name`, in given order).
-fn finish(mut defs: Vec<ToolDefinition>, prefix: &str) -> Result<Vec<ToolDefinition>> {
-    unique_names(&defs, prefix)?;
-    crate::order::sort_by(&mut defs, |a, b| a.name.cmp(&b.name));
+fn finish(mut defs: Vec<Compiled>, prefix: &str) -> Result<Vec<Compiled>> {
+    unique_names(defs.iter().map(|(d, _)| d.name.as_str()), prefix)?;
+    crate::order::sort_by(&mut defs, |(a, _), (b, _)| a.name.cmp(&b.name));
     Ok(defs)
 }
 
-fn unique_names(defs: &[ToolDefinition], prefix: &str) -> Result<()> {
+fn unique_names<'a>(names: impl Iterator<Item = &'a str>, prefix: &str) -> Result<()> {
     let mut seen: std::collections::HashMap<&str, usize> = std::collections::HashMap::new();
-    for (i, d) in defs.iter().enumerate() {
-        if let Some(first) = seen.insert(d.name.as_str(), i) {
+    for (i, name) in names.enumerate() {
+        if let Some(first) = seen.insert(name, i) {
             return Err(ContractError::new(
                 Code::ToolDuplicate,
                 format!("{prefix}/{i}/name"),
-                format!("tool name {:?} is already registered (at {prefix}/{first})", d.name),
+                format!("tool name {name:?} is already registered (at {prefix}/{first})"),
             ));
         }
     }
@@ -180,7 +190,7 @@ pub fn read_indexed<V: HostValue>(registry: &V, strict: bool, compile: bool) -> 
     }
     // Checked in place: a copy of every definition (schemas included) only to sort the copy
     // was a second walk of the whole registry.
-    unique_names(&defs, "/tools")?;
+    unique_names(defs.iter().map(|d| d.name.as_str()), "/tools")?;
     // Indices in the given list, for error paths.
     let mut indexed: Vec<(usize, ToolDefinition)> = defs.into_iter().enumerate().collect();
     crate::order::sort_by(&mut indexed, |a, b| a.1.name.cmp(&b.1.name));

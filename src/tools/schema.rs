@@ -66,9 +66,6 @@ const SCHEMA_NODE_BYTES: usize = 2 << 10;
 pub struct CompiledSchema {
     schemas: boon::Schemas,
     index: boon::SchemaIndex,
-    /// `{"not": {"not": {"$ref": <the schema>}}}`: the same verdict, but the engine evaluates
-    /// `not` in its yes/no mode, which stops at the first failure and builds no error tree.
-    verdict: boon::SchemaIndex,
     bounds: complexity::Bounds,
     /// The schema as a program that proves common inputs valid without the engine (`fast`), when
     /// it uses only the keywords that module evaluates.
@@ -88,6 +85,8 @@ thread_local! {
     static CACHE: RefCell<HashMap<String, Rc<CompiledSchema>>> = RefCell::new(HashMap::new());
     /// Weight of the schemas in `CACHE` (their keys and `CompiledSchema::weight`).
     static CACHE_HELD: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
+    /// Schemas this thread compiled (cache misses), for tests that count a call's compiles.
+    static COMPILES: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
 }
 
 /// Extra documents the engine may resolve references to (the conformance suite's remotes).
@@ -107,6 +106,13 @@ fn canonical(schema: &Value) -> String {
 pub fn clear_cache() {
     CACHE.with(|c| c.borrow_mut().clear());
     CACHE_HELD.with(|h| h.set(0));
+}
+
+/// How many schemas this thread has compiled (not found in the cache): a test's measure of the
+/// work a call repeats.
+#[doc(hidden)]
+pub fn compiles() -> u64 {
+    COMPILES.with(|c| c.get())
 }
 
 /// Compiles `schema` (found at `pointer` in the caller's argument: `/inputSchema`), or finds it
@@ -154,6 +160,7 @@ pub fn compile_for(
         }
     }
     let budget = regex_budget::RegexBudget::within(admitted);
+    COMPILES.with(|c| c.set(c.get() + 1));
     let compiled = match compile_within(schema, pointer, resources, assert_formats, budget) {
         Ok(compiled) => Rc::new(compiled),
         Err(e) => {
@@ -253,10 +260,6 @@ fn compile_within(
     compiler
         .add_resource(&base, doc)
         .map_err(|e| contract(Code::ToolSchemaInvalid, pointer.to_owned(), e.to_string()))?;
-    let verdict_url = format!("{base}:verdict");
-    compiler
-        .add_resource(&verdict_url, serde_json::json!({"not": {"not": {"$ref": base}}}))
-        .map_err(|e| contract(Code::ToolSchemaInvalid, pointer.to_owned(), e.to_string()))?;
     // The engine reports a pattern its regex crate refuses as `CompileError::Bug` and, in builds
     // with debug assertions (tests, fuzzing), panics first: find such a pattern before it runs.
     // Release builds reach the same error through `compile_error` (found by `cargo fuzz`).
@@ -266,25 +269,24 @@ fn compile_within(
         }
     }
     let mut schemas = boon::Schemas::new();
-    // The engine's vector of compiled schemas, sized once: the schema's nodes and the verdict
-    // wrapper's three (a vector doubling past 8,192 schemas held twice their memory).
-    schemas.reserve(bounds.node_count() + 3);
+    // The engine's vector of compiled schemas, sized once: the schema's nodes (a vector doubling
+    // past 8,192 schemas held twice their memory).
+    schemas.reserve(bounds.node_count());
     let fail = |e: boon::CompileError| {
         in_resource(&e, resources)
             .or_else(|| unresolved(&e, schema, pointer, resources))
             .unwrap_or_else(|| compile_error(&e, &base, pointer, schema))
     };
-    // The verdict wrapper first: it references the schema, so one compile holds every
-    // subschema (and the engine's list of them is one vector, exactly sized); the schema's own
-    // compile then finds it compiled.
-    let verdict = compiler.compile(&verdict_url, &mut schemas).map_err(fail)?;
     let index = compiler.compile(&base, &mut schemas).map_err(fail)?;
     let fast = fast::build(schema, &mut |at| compiler.compile(&format!("{base}#{}", fragment(at)), &mut schemas).ok());
+    // Nothing more is compiled into them: what only compiling needs goes (about a third of a
+    // small schema's compiled form).
+    schemas.seal();
     let regex_bytes = budget.spent();
     let mut item_shifts = Vec::new();
     find_item_shifts(schema, &mut String::new(), &mut item_shifts);
     crate::order::sort(&mut item_shifts);
-    Ok(CompiledSchema { schemas, index, verdict, bounds, fast, item_shifts, base, regex_bytes })
+    Ok(CompiledSchema { schemas, index, bounds, fast, item_shifts, base, regex_bytes })
 }
 
 /// Every object in `value` (at `path`) with a `prefixItems` list or an `items` list: what
@@ -436,7 +438,7 @@ fn validate_after(
     let mut undefined = Vec::new();
     let instance = to_instance(input, &mut String::new(), &mut undefined);
     let (valid, spent) =
-        complexity::with_budget(allowance.left(), || compiled.schemas.validate(&instance, compiled.verdict).is_ok());
+        complexity::with_budget(allowance.left(), || compiled.schemas.is_valid(&instance, compiled.index));
     allowance.spend(spent)?;
     if valid {
         return Ok(());
@@ -516,7 +518,7 @@ pub fn validate_json(compiled: &CompiledSchema, text: &[u8], limits: &crate::Lim
 #[doc(hidden)]
 pub fn engine_verdict(compiled: &CompiledSchema, input: &Value) -> bool {
     let instance = to_instance(input, &mut String::new(), &mut Vec::new());
-    compiled.schemas.validate(&instance, compiled.verdict).is_ok()
+    compiled.schemas.is_valid(&instance, compiled.index)
 }
 
 /// Whether the schema has a program (`fast`): for tests.

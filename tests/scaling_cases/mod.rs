@@ -414,6 +414,14 @@ pub fn cases() -> Vec<Case> {
             },
         },
         Case {
+            name: "createRegistry [n tools, each a distinct schema] (the hosts' compiled registry)",
+            build: |n| {
+                let text = list(n, |i| tool(i, &format!(r#"{{"p":{{"type":"string","maxLength":{i}}}}}"#)));
+                let v = keep(value(&text));
+                built(text.len(), move || ok(api::compile_registry(&v, none())))
+            },
+        },
+        Case {
             name: "createRegistry [n tools, each a distinct costly pattern] (the call's regex budget)",
             build: |n| {
                 let text = list(n, |i| tool(i, &format!(r#"{{"p":{{"type":"string","pattern":"^\\p{{L}}{{150}}{i}$"}}}}"#)));

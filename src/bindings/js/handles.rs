@@ -130,10 +130,10 @@ impl RegistryHandle {
 
     /// The registry value or the error that prevented it.
     pub fn reply(&self) -> String {
-        reply(match &self.inner {
-            Ok(h) => Ok(h.take_value().unwrap_or(Value::Null)),
-            Err(e) => Err(e.clone()),
-        })
+        match &self.inner {
+            Ok(h) => crate::wire::written_reply(|out| h.write_value(out)),
+            Err(e) => reply(Err(e.clone())),
+        }
     }
 
     #[wasm_bindgen(js_name = checkToolCall)]

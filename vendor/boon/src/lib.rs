@@ -200,6 +200,15 @@ impl Schemas {
         }
     }
 
+    /// PATCH(agent-contract): drops what only compiling needs (the map from locations to
+    /// schemas, a URL per schema), for a caller that compiles nothing more into these schemas:
+    /// a later compile into them would compile again what they hold. Validation reads schemas by
+    /// index only.
+    pub fn seal(&mut self) {
+        self.map = Default::default();
+        self.list.shrink_to_fit();
+    }
+
     fn get(&self, idx: SchemaIndex) -> &Schema {
         &self.list[idx.0] // todo: return bug
     }
@@ -234,6 +243,20 @@ impl Schemas {
             panic!("Schemas::validate: schema index out of bounds");
         };
         validator::validate(v, sch, self)
+    }
+
+    // PATCH(agent-contract): see `validator::is_valid`.
+    /// Whether `v` is valid against the schema at `sch_index`, found in the yes/no mode (the
+    /// first failure decides; no error is built).
+    ///
+    /// # Panics
+    ///
+    /// Panics if `sch_index` is not generated for this instance.
+    pub fn is_valid(&self, v: &Value, sch_index: SchemaIndex) -> bool {
+        let Some(sch) = self.list.get(sch_index.0) else {
+            panic!("Schemas::is_valid: schema index out of bounds");
+        };
+        validator::is_valid(v, sch, self)
     }
 }
 

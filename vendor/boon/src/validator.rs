@@ -16,6 +16,30 @@ macro_rules! item {
     };
 }
 
+// PATCH(agent-contract): valid or not, in the yes/no mode `not` uses for its subschema (stops at
+// the first failure, builds no error tree), without a wrapper schema to enter that mode.
+pub(crate) fn is_valid(v: &Value, schema: &Schema, schemas: &Schemas) -> bool {
+    let scope = Scope {
+        sch: schema.idx,
+        ref_kw: None,
+        vid: 0,
+        parent: None,
+    };
+    let mut vloc = Vec::with_capacity(8);
+    Validator {
+        v,
+        vloc: &mut vloc,
+        schema,
+        schemas,
+        scope,
+        uneval: Uneval::from(v, schema, false),
+        errors: vec![],
+        bool_result: true,
+    }
+    .validate()
+    .is_ok()
+}
+
 pub(crate) fn validate<'s, 'v>(
     v: &'v Value,
     schema: &'s Schema,

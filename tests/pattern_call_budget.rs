@@ -83,6 +83,30 @@ fn the_budget_grows_with_the_schemas_text() {
     api::create_registry(&&tools, None).expect("1.2 MB of schemas allow 19.2 MB of automata");
 }
 
+#[test]
+fn the_budget_of_a_registry_does_not_depend_on_the_order_of_its_tools() {
+    // Four costly patterns (~14.4 MiB) beside one pattern-free schema of 1 MB named to sort last
+    // but given first: the call's budget is 16 bytes per byte of all its schemas (~16 MB) from
+    // its start, so the registry is accepted, and accepted again when read in its sorted order
+    // (with a budget grown only by the schemas compiled so far, the sorted read ran out at the
+    // fourth pattern while the given order had room).
+    let pad = "x".repeat(1_000_000);
+    let big = format!(
+        r#"{{"name":"zz","description":"d","permissions":["read"],"inputSchema":{{"type":"object","description":"{pad}"}}}}"#
+    );
+    let tools = list(std::iter::once(big).chain((0..4).map(heavy)));
+    clear_cache();
+    let created = api::create_registry(&&tools, None).expect("the call's budget counts the 1 MB schema");
+    clear_cache();
+    let catalog = api::catalog(&&created).expect("read again in sorted order, the same budget");
+    assert!(matches!(&catalog, Value::Array(tools) if tools.len() == 5));
+    // Without the large schema the same four patterns are refused, given in either order.
+    let four = list((0..4).map(heavy));
+    let reversed = list((0..4).rev().map(heavy));
+    assert_eq!(refusal(api::create_registry(&&four, None)).1, "/3/inputSchema/properties/s/pattern");
+    assert_eq!(refusal(api::create_registry(&&reversed, None)).1, "/3/inputSchema/properties/s/pattern");
+}
+
 fn row(i: usize) -> String {
     format!(
         r#"{{"messages":[{{"role":"user","content":"hi"}},{{"role":"assistant","content":"ok"}}],"tools":[{{"type":"function","function":{{"name":"f","parameters":{{"type":"object","properties":{{"s":{{"type":"string","pattern":"^\\p{{L}}{{150}}{}$"}}}}}}}}}}]}}"#,

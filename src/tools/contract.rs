@@ -99,14 +99,10 @@ pub fn define_tool_compiled<V: HostValue>(def: &V, options: &Options) -> Result<
     Ok((tool, compiled))
 }
 
-/// `define_tool` in a registry with shared documents (`createRegistry({tools, resources})`):
+/// `read_definition` in a registry with shared documents (`createRegistry({tools, resources})`):
 /// the tool keeps its own documents (its own wins on the same URI) and takes the shared ones
 /// its schemas reference, closed over references between documents.
-pub fn define_tool_sharing<V: HostValue>(
-    def: &V,
-    options: &Options,
-    shared: &[(String, Value)],
-) -> Result<(ToolDefinition, Rc<CompiledSchema>)> {
+pub fn read_sharing<V: HostValue>(def: &V, options: &Options, shared: &[(String, Value)]) -> Result<ToolDefinition> {
     let mut tool = define_with(def, options, Source::Host)?;
     if !shared.is_empty() {
         let own = tool.resources.len();
@@ -135,8 +131,7 @@ pub fn define_tool_sharing<V: HostValue>(
             .in_layer(Layer::Contract));
         }
     }
-    let compiled = check_schemas(&tool)?;
-    Ok((tool, compiled))
+    Ok(tool)
 }
 
 /// The definition rules without compiling the schemas: a registry read again compiles only the
@@ -432,7 +427,18 @@ fn check_permission(r: &Reader<'_>, p: &str, path: &str) -> Result<()> {
 
 /// `defineTool`'s last step: both schemas must compile (input first), and the input schema
 /// must admit objects at its root. The compiled input schema is returned for a holder.
-fn check_schemas(tool: &ToolDefinition) -> Result<Rc<CompiledSchema>> {
+/// Counts the definition's schemas into the budget of patterns the call shares before any of
+/// the call's definitions compiles (`schema::plan`).
+pub fn plan_schemas(tool: &ToolDefinition) {
+    crate::tools::schema::plan(&tool.input_schema, &tool.resources, tool.assert_formats);
+    if let Some(output) = &tool.output_schema {
+        crate::tools::schema::plan(output, &tool.resources, tool.assert_formats);
+    }
+}
+
+/// Compiles the definition's schemas (the input schema's compiled form returned) and checks
+/// what only a compile can.
+pub fn check_schemas(tool: &ToolDefinition) -> Result<Rc<CompiledSchema>> {
     let input = tool.compile_input()?;
     check_input_root(&tool.input_schema)?;
     if let Some(output) = &tool.output_schema {

@@ -58,13 +58,48 @@ pub fn create_compiled<V: HostValue>(tools: &V, options: &Options) -> Result<Vec
         ));
     }
     let len = tools.len().map_err(|f| f.at(""))?;
-    let mut defs = Vec::with_capacity(len.min(1 << 12));
-    for i in 0..len {
+    let read = read_each(len, |i| {
         let prefix = format!("/{i}");
         let item = tools.index(i).map_err(|f| f.at(&prefix))?;
-        defs.push(contract::define_tool_compiled(&item, options).map_err(|e| under(e, &prefix))?);
+        contract::read_definition(&item, options).map_err(|e| under(e, &prefix))
+    });
+    finish(compile_each(read, "")?, "")
+}
+
+/// Reads the definitions at 0..len in order, up to the first that fails (its error kept for
+/// after the ones before it are compiled).
+fn read_each(
+    len: usize,
+    mut read: impl FnMut(usize) -> Result<ToolDefinition>,
+) -> (Vec<ToolDefinition>, Option<ContractError>) {
+    let mut defs = Vec::with_capacity(len.min(1 << 12));
+    for i in 0..len {
+        match read(i) {
+            Ok(def) => defs.push(def),
+            Err(e) => return (defs, Some(e)),
+        }
     }
-    finish(defs, "")
+    (defs, None)
+}
+
+/// Compiles the definitions read, in order, after counting all of their schemas into the budget
+/// of patterns the call shares (`schema::plan`): the budget is then the same whatever the order,
+/// so a registry `createRegistry` accepted is accepted when read again in its sorted order. The
+/// first error is the first definition's in the given order, as when each was read and compiled
+/// in turn: a compile error before the failed read, or that read's error.
+fn compile_each((defs, failed): (Vec<ToolDefinition>, Option<ContractError>), prefix: &str) -> Result<Vec<Compiled>> {
+    for def in &defs {
+        contract::plan_schemas(def);
+    }
+    let mut compiled = Vec::with_capacity(defs.len());
+    for (i, def) in defs.into_iter().enumerate() {
+        let schema = contract::check_schemas(&def).map_err(|e| under(e, &format!("{prefix}/{i}")))?;
+        compiled.push((def, schema));
+    }
+    match failed {
+        Some(e) => Err(e),
+        None => Ok(compiled),
+    }
 }
 
 /// `createRegistry({tools: [...], resources?: {uri: schema}})`.
@@ -101,13 +136,12 @@ fn create_sharing<V: HostValue>(arg: &V, options: &Options) -> Result<Vec<Compil
         return Err(invalid("/tools", "tools must be a list of tool definitions"));
     }
     let len = tools.len().map_err(|f| f.at("/tools"))?;
-    let mut defs = Vec::with_capacity(len.min(1 << 12));
-    for i in 0..len {
+    let read = read_each(len, |i| {
         let prefix = format!("/tools/{i}");
         let item = tools.index(i).map_err(|f| f.at(&prefix))?;
-        defs.push(contract::define_tool_sharing(&item, options, &shared).map_err(|e| under(e, &prefix))?);
-    }
-    finish(defs, "/tools")
+        contract::read_sharing(&item, options, &shared).map_err(|e| under(e, &prefix))
+    });
+    finish(compile_each(read, "/tools")?, "/tools")
 }
 
 /// Sorts by name and refuses duplicates (reported at the later one's `name`, in given order).
@@ -180,14 +214,16 @@ pub fn read_indexed<V: HostValue>(registry: &V, strict: bool, compile: bool) -> 
     let tools = tools_list(registry)?;
     let options = Options { strict, limits: Limits::ceilings(), ..Options::default() };
     let len = tools.len().map_err(|f| f.at("/tools"))?;
-    let mut defs = Vec::with_capacity(len.min(1 << 12));
-    for i in 0..len {
+    let read = read_each(len, |i| {
         let prefix = format!("/tools/{i}");
         let item = tools.index(i).map_err(|f| f.at(&prefix))?;
-        let def =
-            if compile { contract::define_tool(&item, &options) } else { contract::read_definition(&item, &options) };
-        defs.push(def.map_err(|e| under(e, &prefix))?);
-    }
+        contract::read_definition(&item, &options).map_err(|e| under(e, &prefix))
+    });
+    let defs: Vec<ToolDefinition> = match (compile, read) {
+        (true, read) => compile_each(read, "/tools")?.into_iter().map(|(def, _)| def).collect(),
+        (false, (_, Some(e))) => return Err(e),
+        (false, (defs, None)) => defs,
+    };
     // Checked in place: a copy of every definition (schemas included) only to sort the copy
     // was a second walk of the whole registry.
     unique_names(defs.iter().map(|d| d.name.as_str()), "/tools")?;

@@ -115,6 +115,30 @@ pub fn compiles() -> u64 {
     COMPILES.with(|c| c.get())
 }
 
+/// The cache key of a schema compiled with `resources` and `assert_formats`.
+fn cache_key(schema: &Value, resources: Resources<'_>, assert_formats: bool) -> String {
+    let mut key = canonical(schema);
+    if !resources.is_empty() {
+        // `\n` never occurs in canonical JSON text outside a string, so the key is unambiguous.
+        key.push('\n');
+        write_json(&mut key, &Value::Object(resources.to_vec()));
+    }
+    if assert_formats {
+        // After a second `\n` (or the first, without documents): never the end of another key.
+        key.push_str("\n\nformats");
+    }
+    key
+}
+
+/// Counts a schema the open call will compile into the budget its patterns share, before any
+/// of the call's schemas compiles: a call that plans all of its schemas first has one budget
+/// from its start, so whether it is refused does not depend on the order it compiles them in.
+pub fn plan(schema: &Value, resources: Resources<'_>, assert_formats: bool) {
+    if regex_budget::scope_open() {
+        regex_budget::plan(&cache_key(schema, resources, assert_formats));
+    }
+}
+
 /// Compiles `schema` (found at `pointer` in the caller's argument: `/inputSchema`), or finds it
 /// in the cache.
 pub fn compile(schema: &Value, pointer: &str) -> Result<Rc<CompiledSchema>> {
@@ -136,16 +160,7 @@ pub fn compile_for(
     resources: Resources<'_>,
     assert_formats: bool,
 ) -> Result<Rc<CompiledSchema>> {
-    let mut key = canonical(schema);
-    if !resources.is_empty() {
-        // `\n` never occurs in canonical JSON text outside a string, so the key is unambiguous.
-        key.push('\n');
-        write_json(&mut key, &Value::Object(resources.to_vec()));
-    }
-    if assert_formats {
-        // After a second `\n` (or the first, without documents): never the end of another key.
-        key.push_str("\n\nformats");
-    }
+    let key = cache_key(schema, resources, assert_formats);
     let admitted = regex_budget::admit(&key);
     if let Some(hit) = CACHE.with(|c| c.borrow().get(&key).cloned()) {
         match admitted {

@@ -155,6 +155,23 @@ struct CallBudget {
     /// Schemas admitted, by a hash of their text: the same schema again in the call is the
     /// compiled-schema cache's (or compiles to the same automata), and is charged once.
     seen: HashSet<u64>,
+    /// Bytes of the schemas the call said it will compile (`plan`), each counted once.
+    planned_bytes: usize,
+    planned: HashSet<u64>,
+}
+
+impl CallBudget {
+    /// The call's budget: by the schemas admitted so far, or all it planned when that is more.
+    fn limit(&self) -> usize {
+        CALL_BUDGET_BYTES.max(self.schema_bytes.max(self.planned_bytes).saturating_mul(CALL_BYTES_PER_SCHEMA_BYTE))
+    }
+}
+
+fn hash_of(key: &str) -> u64 {
+    // SipHash with fixed keys: the same hash on every host and run.
+    let mut hasher = std::collections::hash_map::DefaultHasher::new();
+    key.hash(&mut hasher);
+    hasher.finish()
 }
 
 thread_local! {
@@ -175,7 +192,13 @@ impl PatternScope {
             if c.is_some() {
                 return PatternScope { opened: false };
             }
-            *c = Some(CallBudget { schema_bytes: 0, spent: 0, seen: HashSet::new() });
+            *c = Some(CallBudget {
+                schema_bytes: 0,
+                spent: 0,
+                seen: HashSet::new(),
+                planned_bytes: 0,
+                planned: HashSet::new(),
+            });
             PatternScope { opened: true }
         })
     }
@@ -206,16 +229,30 @@ pub fn admit(key: &str) -> Option<Admitted> {
     CALL.with(|c| {
         let mut c = c.borrow_mut();
         let call = c.as_mut()?;
-        // SipHash with fixed keys: the same hash on every host and run.
-        let mut hasher = std::collections::hash_map::DefaultHasher::new();
-        key.hash(&mut hasher);
-        let hash = hasher.finish();
+        let hash = hash_of(key);
         if !call.seen.insert(hash) {
             return None;
         }
         call.schema_bytes = call.schema_bytes.saturating_add(key.len());
-        let limit = CALL_BUDGET_BYTES.max(call.schema_bytes.saturating_mul(CALL_BYTES_PER_SCHEMA_BYTE));
+        let limit = call.limit();
         Some(Admitted { left: limit.saturating_sub(call.spent), limit, hash, bytes: key.len() })
+    })
+}
+
+/// Whether a `PatternScope` is open on this thread.
+pub fn scope_open() -> bool {
+    CALL.with(|c| c.borrow().is_some())
+}
+
+/// Counts a schema (its cache key) the open call will compile into its budget now, before it is
+/// admitted: the budget of a call that plans every schema first is fixed from its start.
+pub fn plan(key: &str) {
+    CALL.with(|c| {
+        if let Some(call) = c.borrow_mut().as_mut() {
+            if call.planned.insert(hash_of(key)) {
+                call.planned_bytes = call.planned_bytes.saturating_add(key.len());
+            }
+        }
     })
 }
 

@@ -107,6 +107,37 @@ fn the_budget_of_a_registry_does_not_depend_on_the_order_of_its_tools() {
     assert_eq!(refusal(api::create_registry(&&reversed, None)).1, "/3/inputSchema/properties/s/pattern");
 }
 
+/// A tool whose schema is its own (property `s{i}`) and whose pattern is `pattern`.
+fn holding(i: usize, pattern: &str) -> String {
+    format!(
+        r#"{{"name":"p{i}","description":"d","permissions":["read"],"inputSchema":{{"type":"object","properties":{{"s{i}":{{"type":"string","pattern":"{pattern}"}}}}}}}}"#
+    )
+}
+
+#[test]
+fn one_pattern_in_many_schemas_is_charged_once_per_call() {
+    // 3,000 distinct schemas holding the same ordinary pattern (~11 KB of automata each time it
+    // is compiled): the engine compiles it once in the call, and the call pays for it once.
+    let tools = list((0..3000).map(|i| holding(i, "^[a-z0-9_-]{1,64}$")));
+    let created = api::create_registry(&&tools, None).expect("one pattern, compiled once");
+    api::catalog(&&created).expect("read again");
+    // The same costly pattern (~3.6 MiB) in ten schemas is one charge, beside two other costly
+    // patterns; a third is past the call's 12 MiB, wherever the first holder of the shared
+    // pattern compiled before (alone, or in another call where it was already paid for).
+    let shared = r"^\\p{L}{150}$";
+    let mixed = list((0..10).map(|i| holding(i, shared)).chain((1..4).map(heavy)));
+    clear_cache();
+    let cold = refusal(api::create_registry(&&mixed, None));
+    assert_eq!((cold.0, cold.1.as_str()), (Code::ToolSchemaUnsupported, "/12/inputSchema/properties/s/pattern"));
+    clear_cache();
+    api::create_registry(&&list((5..7).map(|i| holding(i, shared))), None).expect("one costly pattern");
+    assert_eq!(refusal(api::create_registry(&&mixed, None)), cold);
+    for i in 0..10 {
+        api::define_tool(&&value(&holding(i, shared)), None).expect("alone, within its 4 MiB");
+    }
+    assert_eq!(refusal(api::create_registry(&&mixed, None)), cold);
+}
+
 fn row(i: usize) -> String {
     format!(
         r#"{{"messages":[{{"role":"user","content":"hi"}},{{"role":"assistant","content":"ok"}}],"tools":[{{"type":"function","function":{{"name":"f","parameters":{{"type":"object","properties":{{"s":{{"type":"string","pattern":"^\\p{{L}}{{150}}{}$"}}}}}}}}}}]}}"#,

@@ -425,8 +425,6 @@ fn check_permission(r: &Reader<'_>, p: &str, path: &str) -> Result<()> {
     }
 }
 
-/// `defineTool`'s last step: both schemas must compile (input first), and the input schema
-/// must admit objects at its root. The compiled input schema is returned for a holder.
 /// Counts the definition's schemas into the budget of patterns the call shares before any of
 /// the call's definitions compiles (`schema::plan`).
 pub fn plan_schemas(tool: &ToolDefinition) {
@@ -436,8 +434,8 @@ pub fn plan_schemas(tool: &ToolDefinition) {
     }
 }
 
-/// Compiles the definition's schemas (the input schema's compiled form returned) and checks
-/// what only a compile can.
+/// `defineTool`'s last step: both schemas must compile (input first), and the input schema
+/// must admit objects at its root. The compiled input schema is returned for a holder.
 pub fn check_schemas(tool: &ToolDefinition) -> Result<Rc<CompiledSchema>> {
     let input = tool.compile_input()?;
     check_input_root(&tool.input_schema)?;

@@ -79,6 +79,9 @@ pub struct CompiledSchema {
     base: String,
     /// Bytes of the regex budget its patterns spent.
     regex_bytes: usize,
+    /// Its distinct pattern texts (by hash) and what each was charged where it was compiled
+    /// (`regex_budget::charge_again`).
+    patterns: Vec<(u64, Option<usize>)>,
 }
 
 thread_local! {
@@ -163,16 +166,14 @@ pub fn compile_for(
     let key = cache_key(schema, resources, assert_formats);
     let admitted = regex_budget::admit(&key);
     if let Some(hit) = CACHE.with(|c| c.borrow().get(&key).cloned()) {
-        match admitted {
-            None => return Ok(hit),
-            Some(a) if hit.regex_bytes <= a.left => {
-                regex_budget::charge(hit.regex_bytes);
-                return Ok(hit);
-            }
-            // Compiled again within what the call has left, so that the pattern it refuses is
-            // the one a first compile would have refused.
-            Some(_) => {}
+        let Some(a) = admitted else { return Ok(hit) };
+        if let Some(cost) = regex_budget::charge_again(&hit.patterns).filter(|cost| *cost <= a.left) {
+            regex_budget::charge_found(&hit.patterns, cost);
+            return Ok(hit);
         }
+        // Compiled again within what the call has left, so that the pattern it refuses is the
+        // one a first compile would have refused (or so that a pattern's cost is known, where
+        // the call that compiled it had paid for it already).
     }
     let budget = regex_budget::RegexBudget::within(admitted);
     COMPILES.with(|c| c.set(c.get() + 1));
@@ -188,7 +189,7 @@ pub fn compile_for(
     // A schema already charged in this call, compiled again (the cache no longer held it), is
     // not charged twice: what the call has left never depends on the cache.
     if admitted.is_some() {
-        regex_budget::charge(compiled.regex_bytes);
+        regex_budget::charge(&compiled.patterns);
     }
     let weight = key.len().saturating_add(compiled.weight());
     // A schema heavier than the whole budget is kept alone: the complexity bounds admit up to
@@ -298,10 +299,11 @@ fn compile_within(
     // small schema's compiled form).
     schemas.seal();
     let regex_bytes = budget.spent();
+    let patterns = budget.into_patterns();
     let mut item_shifts = Vec::new();
     find_item_shifts(schema, &mut String::new(), &mut item_shifts);
     crate::order::sort(&mut item_shifts);
-    Ok(CompiledSchema { schemas, index, bounds, fast, item_shifts, base, regex_bytes })
+    Ok(CompiledSchema { schemas, index, bounds, fast, item_shifts, base, regex_bytes, patterns })
 }
 
 /// Every object in `value` (at `path`) with a `prefixItems` list or an `items` list: what

@@ -50,7 +50,9 @@ pub(super) fn check_patterns(schema: &Value, pointer: &str, budget: &mut regex_b
 
 fn check_pattern(pattern: &str, path: &str, budget: &mut regex_budget::RegexBudget) -> Result<()> {
     use regex_budget::{Refused, MAX_PATTERN_BYTES, REGEX_BUDGET_BYTES};
-    if let Some(name) = non_ecma_property(pattern) {
+    // A text met before in the schema, or paid for by the call, passed these checks then.
+    let checked = budget.checked(pattern);
+    if let Some(name) = non_ecma_property(pattern).filter(|_| !checked) {
         return Err(contract(
             Code::ToolSchemaInvalid,
             path.to_owned(),
@@ -58,6 +60,7 @@ fn check_pattern(pattern: &str, path: &str, budget: &mut regex_budget::RegexBudg
         ));
     }
     let message = match budget.spend(pattern) {
+        Ok(()) if checked => return Ok(()),
         Ok(()) => return unsupported_regex(pattern, path),
         Err(Refused::TooLong) => format!(
             "the pattern is longer than {} KiB once its classes are spelled out (\\d as [0-9], ...)",

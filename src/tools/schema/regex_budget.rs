@@ -24,7 +24,8 @@
 //! A call that compiles many definitions (a registry, a batch of dataset rows) shares one
 //! budget among them (`PatternScope`), in proportion to their schemas' text: with a budget each,
 //! 100 tools of 200 bytes, each with a distinct `^\p{L}{150}…$`, took `createRegistry` 21 s
-//! and 700 MB in Node.
+//! and 700 MB in Node. In the scope the engine compiles each pattern text once, and the call
+//! pays for it once.
 
 use std::cell::RefCell;
 use std::collections::{HashMap, HashSet};
@@ -75,6 +76,13 @@ pub enum Refused {
 
 pub struct RegexBudget {
     left: usize,
+    /// Whether the definition is compiled in a call (`PatternScope`), where the engine compiles
+    /// each pattern text once and the call is charged for it once.
+    shared: bool,
+    /// Each distinct pattern text of the definition, by hash, with what it was charged: `None`
+    /// when the call had already paid for it.
+    patterns: Vec<(u64, Option<usize>)>,
+    seen: HashSet<u64>,
     /// Where `left` started: the definition's budget, or less when the call had less left.
     start: usize,
     /// The call's budget when it is what bounds this definition (for the message).
@@ -85,17 +93,31 @@ pub struct RegexBudget {
 
 impl RegexBudget {
     pub fn new() -> Self {
-        RegexBudget { left: REGEX_BUDGET_BYTES, start: REGEX_BUDGET_BYTES, call: None, class_ranges: HashMap::new() }
+        RegexBudget {
+            left: REGEX_BUDGET_BYTES,
+            shared: false,
+            patterns: Vec::new(),
+            seen: HashSet::new(),
+            start: REGEX_BUDGET_BYTES,
+            call: None,
+            class_ranges: HashMap::new(),
+        }
     }
 
     /// The definition's budget, or what `call` has left when that is less.
     pub fn within(call: Option<Admitted>) -> Self {
         match call {
             Some(Admitted { left, limit, .. }) if left < REGEX_BUDGET_BYTES => {
-                RegexBudget { left, start: left, call: Some(limit), class_ranges: HashMap::new() }
+                RegexBudget { left, start: left, call: Some(limit), shared: true, ..Self::new() }
             }
-            _ => Self::new(),
+            Some(_) => RegexBudget { shared: true, ..Self::new() },
+            None => Self::new(),
         }
+    }
+
+    /// The definition's distinct patterns and what each was charged (see `charge_again`).
+    pub fn into_patterns(self) -> Vec<(u64, Option<usize>)> {
+        self.patterns
     }
 
     /// Bytes spent so far.
@@ -108,8 +130,37 @@ impl RegexBudget {
         self.call
     }
 
-    /// Takes `pattern`'s syntax tree and automaton out of the budget.
+    /// Whether `pattern`'s text passed the checks before: earlier in this definition, or in a
+    /// definition of the call (which pays for a pattern only once it compiled).
+    pub fn checked(&self, pattern: &str) -> bool {
+        let hash = hash_of(pattern);
+        self.seen.contains(&hash)
+            || (self.shared && CALL.with(|c| c.borrow().as_ref().is_some_and(|call| call.patterns.contains(&hash))))
+    }
+
+    /// Takes `pattern`'s syntax tree and automaton out of the budget; in a call, once per
+    /// pattern text (the engine then compiles it once and the schemas share it).
     pub fn spend(&mut self, pattern: &str) -> Result<(), Refused> {
+        let hash = hash_of(pattern);
+        let first = self.seen.insert(hash);
+        if self.shared {
+            if !first {
+                return Ok(());
+            }
+            if CALL.with(|c| c.borrow().as_ref().is_some_and(|call| call.patterns.contains(&hash))) {
+                self.patterns.push((hash, None));
+                return Ok(());
+            }
+        }
+        let before = self.left;
+        self.measure(pattern)?;
+        if first {
+            self.patterns.push((hash, Some(before - self.left)));
+        }
+        Ok(())
+    }
+
+    fn measure(&mut self, pattern: &str) -> Result<(), Refused> {
         if over_length_bound(pattern) {
             return Err(Refused::TooLong);
         }
@@ -155,6 +206,8 @@ struct CallBudget {
     /// Schemas admitted, by a hash of their text: the same schema again in the call is the
     /// compiled-schema cache's (or compiles to the same automata), and is charged once.
     seen: HashSet<u64>,
+    /// Pattern texts the call has paid for, by hash: the engine compiles each once per call.
+    patterns: HashSet<u64>,
     /// Bytes of the schemas the call said it will compile (`plan`), each counted once.
     planned_bytes: usize,
     planned: HashSet<u64>,
@@ -196,9 +249,11 @@ impl PatternScope {
                 schema_bytes: 0,
                 spent: 0,
                 seen: HashSet::new(),
+                patterns: HashSet::new(),
                 planned_bytes: 0,
                 planned: HashSet::new(),
             });
+            boon::share_regexes(true);
             PatternScope { opened: true }
         })
     }
@@ -207,6 +262,7 @@ impl PatternScope {
 impl Drop for PatternScope {
     fn drop(&mut self) {
         if self.opened {
+            boon::share_regexes(false);
             CALL.with(|c| *c.borrow_mut() = None);
         }
     }
@@ -267,10 +323,44 @@ pub fn withdraw(admitted: &Admitted) {
     })
 }
 
-/// Takes a compiled schema's bytes out of the open call's budget.
-pub fn charge(bytes: usize) {
+/// Takes a compiled schema's patterns out of the open call's budget: those it paid for when
+/// compiled in this call.
+pub fn charge(patterns: &[(u64, Option<usize>)]) {
     CALL.with(|c| {
         if let Some(call) = c.borrow_mut().as_mut() {
+            for (hash, cost) in patterns {
+                if let Some(cost) = cost {
+                    if call.patterns.insert(*hash) {
+                        call.spent = call.spent.saturating_add(*cost);
+                    }
+                }
+            }
+        }
+    })
+}
+
+/// What a schema compiled before (in another call, or before the cache let it go) costs the
+/// open call now: its patterns the call has not paid for. None when one of them was free where
+/// it was compiled (its cost unknown): the schema is then compiled again in this call.
+pub fn charge_again(patterns: &[(u64, Option<usize>)]) -> Option<usize> {
+    CALL.with(|c| {
+        let c = c.borrow();
+        let Some(call) = c.as_ref() else { return Some(0) };
+        let mut total = 0usize;
+        for (hash, cost) in patterns {
+            if !call.patterns.contains(hash) {
+                total = total.saturating_add((*cost)?);
+            }
+        }
+        Some(total)
+    })
+}
+
+/// Marks the patterns of a schema found compiled as paid for by the open call, and charges it.
+pub fn charge_found(patterns: &[(u64, Option<usize>)], bytes: usize) {
+    CALL.with(|c| {
+        if let Some(call) = c.borrow_mut().as_mut() {
+            call.patterns.extend(patterns.iter().map(|(hash, _)| *hash));
             call.spent = call.spent.saturating_add(bytes);
         }
     })

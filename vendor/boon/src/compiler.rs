@@ -1,6 +1,35 @@
 use std::{cmp::Ordering, collections::HashMap, error::Error, fmt::Display};
 
 use regex::Regex;
+use std::sync::Arc;
+
+// PATCH(agent-contract): while a caller shares them (`crate::share_regexes`), the regular
+// expressions compiled on this thread are kept by their text, so schemas compiled one after
+// another that hold the same `pattern` compile it once and share it (an `Arc`: a `Regex` clone
+// shares the automata but makes a pool of search caches of its own, ~2 KB each).
+thread_local! {
+    static SHARED_REGEXES: std::cell::RefCell<Option<std::collections::HashMap<String, Arc<Regex>>>> =
+        const { std::cell::RefCell::new(None) };
+}
+
+pub(crate) fn share_regexes(on: bool) {
+    SHARED_REGEXES.with(|c| *c.borrow_mut() = on.then(Default::default));
+}
+
+fn regex_new(text: &str) -> Result<Arc<Regex>, regex::Error> {
+    SHARED_REGEXES.with(|c| {
+        let mut c = c.borrow_mut();
+        let Some(shared) = c.as_mut() else {
+            return Regex::new(text).map(Arc::new);
+        };
+        if let Some(regex) = shared.get(text) {
+            return Ok(regex.clone());
+        }
+        let regex = Arc::new(Regex::new(text)?);
+        shared.insert(text.to_owned(), regex.clone());
+        Ok(regex)
+    })
+}
 use serde_json::{Map, Value};
 use url::Url;
 
@@ -382,7 +411,7 @@ impl ObjCompiler<'_, '_, '_, '_, '_, '_> {
                                 src,
                             })?;
                         let regex =
-                            Regex::new(ecma.as_ref()).map_err(|e| CompileError::InvalidRegex {
+                            regex_new(ecma.as_ref()).map_err(|e| CompileError::InvalidRegex {
                                 url: self.up.format("patternProperties"),
                                 regex: ecma.into_owned(),
                                 src: e.into(),
@@ -504,7 +533,7 @@ impl ObjCompiler<'_, '_, '_, '_, '_, '_> {
 
             if let Some(Value::String(p)) = self.value("pattern") {
                 let p = ecma::convert(p).map_err(CompileError::Bug)?;
-                s.pattern = Some(Regex::new(p.as_ref()).map_err(|e| CompileError::Bug(e.into()))?);
+                s.pattern = Some(regex_new(p.as_ref()).map_err(|e| CompileError::Bug(e.into()))?);
             }
 
             s.max_items = self.usize("maxItems");

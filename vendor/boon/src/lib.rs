@@ -144,6 +144,12 @@ pub fn set_evaluation_budget(evaluations: u64) {
     validator::set_budget(evaluations);
 }
 
+// PATCH(agent-contract): from `share_regexes(true)` to `share_regexes(false)`, schemas compiled
+// on this thread that hold the same pattern text compile it once (PATCHES.md, 16).
+pub fn share_regexes(on: bool) {
+    compiler::share_regexes(on);
+}
+
 // PATCH(agent-contract): whether a validation since the last `set_evaluation_budget` ran out.
 pub fn evaluations_exhausted() -> bool {
     validator::exhausted()
@@ -295,7 +301,8 @@ struct Schema {
     max_properties: Option<usize>,
     required: Vec<String>,
     properties: AHashMap<String, SchemaIndex>,
-    pattern_properties: Vec<(Regex, SchemaIndex)>,
+    // PATCH(agent-contract): shared (PATCHES.md, 16).
+    pattern_properties: Vec<(std::sync::Arc<Regex>, SchemaIndex)>,
     property_names: Option<SchemaIndex>,
     additional_properties: Option<Additional>,
     dependent_required: Vec<(String, Vec<String>)>,
@@ -319,7 +326,8 @@ struct Schema {
     // string --
     min_length: Option<usize>,
     max_length: Option<usize>,
-    pattern: Option<Regex>,
+    // PATCH(agent-contract): shared (PATCHES.md, 16).
+    pattern: Option<std::sync::Arc<Regex>>,
     content_encoding: Option<Decoder>,
     content_media_type: Option<MediaType>,
     content_schema: Option<SchemaIndex>,

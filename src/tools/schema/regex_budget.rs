@@ -134,8 +134,7 @@ impl RegexBudget {
     /// definition of the call (which pays for a pattern only once it compiled).
     pub fn checked(&self, pattern: &str) -> bool {
         let hash = hash_of(pattern);
-        self.seen.contains(&hash)
-            || (self.shared && CALL.with(|c| c.borrow().as_ref().is_some_and(|call| call.patterns.contains(&hash))))
+        self.seen.contains(&hash) || (self.shared && paid_by_call(hash))
     }
 
     /// Takes `pattern`'s syntax tree and automaton out of the budget; in a call, once per
@@ -147,7 +146,7 @@ impl RegexBudget {
             if !first {
                 return Ok(());
             }
-            if CALL.with(|c| c.borrow().as_ref().is_some_and(|call| call.patterns.contains(&hash))) {
+            if paid_by_call(hash) {
                 self.patterns.push((hash, None));
                 return Ok(());
             }
@@ -218,6 +217,11 @@ impl CallBudget {
     fn limit(&self) -> usize {
         CALL_BUDGET_BYTES.max(self.schema_bytes.max(self.planned_bytes).saturating_mul(CALL_BYTES_PER_SCHEMA_BYTE))
     }
+}
+
+/// Whether the open call has paid for the pattern text with this hash.
+fn paid_by_call(hash: u64) -> bool {
+    CALL.with(|c| c.borrow().as_ref().is_some_and(|call| call.patterns.contains(&hash)))
 }
 
 fn hash_of(key: &str) -> u64 {

@@ -107,6 +107,28 @@ fn the_budget_of_a_registry_does_not_depend_on_the_order_of_its_tools() {
     assert_eq!(refusal(api::create_registry(&&reversed, None)).1, "/3/inputSchema/properties/s/pattern");
 }
 
+#[test]
+fn the_budget_of_a_diff_does_not_depend_on_which_catalog_is_old() {
+    // The four costly patterns of the test above in one catalog, the 1 MB pattern-free schema in
+    // the other: the call counts both catalogs' schemas before compiling either, so the diff is
+    // answered both ways (with the budget grown only by the schemas compiled so far, the costly
+    // catalog given first ran out at its fourth pattern).
+    let pad = "x".repeat(1_000_000);
+    let big = list(std::iter::once(format!(
+        r#"{{"name":"zz","description":"d","permissions":["read"],"inputSchema":{{"type":"object","description":"{pad}"}}}}"#
+    )));
+    let four = list((0..4).map(heavy));
+    for (old, new) in [(&four, &big), (&big, &four)] {
+        clear_cache();
+        let diff = api::diff_catalogs(&old, &new).expect("one budget for both catalogs");
+        assert_eq!(diff.get("change"), Some(&Value::String("breaking".into())));
+    }
+    // The costly catalog beside an empty one is refused where it runs out, pointing into it.
+    let empty = list(std::iter::empty());
+    clear_cache();
+    assert_eq!(refusal(api::diff_catalogs(&&four, &&empty)).1, "/old/3/inputSchema/properties/s/pattern");
+}
+
 /// A tool whose schema is its own (property `s{i}`) and whose pattern is `pattern`.
 fn holding(i: usize, pattern: &str) -> String {
     format!(

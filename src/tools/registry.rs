@@ -175,7 +175,7 @@ pub fn catalog_value(defs: Vec<ToolDefinition>) -> Value {
 }
 
 /// The `tools` list of a registry: `{tools: [...]}` and nothing else.
-fn tools_list<V: HostValue>(registry: &V) -> Result<V> {
+pub fn tools_list<V: HostValue>(registry: &V) -> Result<V> {
     if registry.kind() != Kind::Object {
         return Err(invalid(
             "",
@@ -204,33 +204,57 @@ fn tools_list<V: HostValue>(registry: &V) -> Result<V> {
 /// Reads a registry handed back by the program: `{tools: [definitions]}`, each definition read
 /// again under the ceilings (like `validateToolInput` reads its tool), names unique; sorted.
 pub fn read_registry<V: HostValue>(registry: &V, strict: bool) -> Result<Vec<ToolDefinition>> {
-    Ok(read_indexed(registry, strict, true)?.into_iter().map(|(_, d)| d).collect())
+    let _patterns = crate::tools::schema::PatternScope::open();
+    read_definitions(&tools_list(registry)?, "/tools", strict)?.compile()
 }
 
-/// Reads a registry; with `compile` false the schemas are not compiled (the caller compiles the
-/// one tool it uses, with `compile_at`). Each definition comes with its index in `tools`.
-pub fn read_indexed<V: HostValue>(registry: &V, strict: bool, compile: bool) -> Result<Vec<(usize, ToolDefinition)>> {
-    let _patterns = crate::tools::schema::PatternScope::open();
-    let tools = tools_list(registry)?;
+/// A list of definitions as read, their schemas not compiled yet: those before the first that
+/// failed to read, that failure, and the pointer of the list in the call's arguments.
+#[derive(Default)]
+pub struct Read {
+    defs: Vec<ToolDefinition>,
+    failed: Option<ContractError>,
+    at: String,
+}
+
+/// Reads a list of definitions (at `at` in the call's arguments: errors point there) without
+/// compiling their schemas, for a call that reads more than one list and counts all of their
+/// schemas into its budget first (`Read::plan`).
+pub fn read_definitions<V: HostValue>(tools: &V, at: &str, strict: bool) -> Result<Read> {
     let options = Options { strict, limits: Limits::ceilings(), ..Options::default() };
-    let len = tools.len().map_err(|f| f.at("/tools"))?;
-    let read = read_each(len, |i| {
-        let prefix = format!("/tools/{i}");
+    let len = tools.len().map_err(|f| f.at(at))?;
+    let (defs, failed) = read_each(len, |i| {
+        let prefix = format!("{at}/{i}");
         let item = tools.index(i).map_err(|f| f.at(&prefix))?;
         contract::read_definition(&item, &options).map_err(|e| under(e, &prefix))
     });
-    let defs: Vec<ToolDefinition> = match (compile, read) {
-        (true, read) => compile_each(read, "/tools")?.into_iter().map(|(def, _)| def).collect(),
-        (false, (_, Some(e))) => return Err(e),
-        (false, (defs, None)) => defs,
-    };
-    // Checked in place: a copy of every definition (schemas included) only to sort the copy
-    // was a second walk of the whole registry.
-    unique_names(defs.iter().map(|d| d.name.as_str()), "/tools")?;
-    // Indices in the given list, for error paths.
-    let mut indexed: Vec<(usize, ToolDefinition)> = defs.into_iter().enumerate().collect();
-    crate::order::sort_by(&mut indexed, |a, b| a.1.name.cmp(&b.1.name));
-    Ok(indexed)
+    Ok(Read { defs, failed, at: at.to_owned() })
+}
+
+impl Read {
+    /// Whether every definition was read.
+    pub fn is_whole(&self) -> bool {
+        self.failed.is_none()
+    }
+
+    /// Counts the schemas read into the budget of patterns the open call shares.
+    pub fn plan(&self) {
+        for def in &self.defs {
+            contract::plan_schemas(def);
+        }
+    }
+
+    /// Compiles the schemas (the first error as when each definition was read and compiled in
+    /// turn), refuses a name given twice, and sorts by name.
+    pub fn compile(self) -> Result<Vec<ToolDefinition>> {
+        let mut defs: Vec<ToolDefinition> =
+            compile_each((self.defs, self.failed), &self.at)?.into_iter().map(|(def, _)| def).collect();
+        // Checked in place: a copy of every definition (schemas included) only to sort the copy
+        // was a second walk of the whole registry.
+        unique_names(defs.iter().map(|d| d.name.as_str()), &self.at)?;
+        crate::order::sort_by(&mut defs, |a, b| a.name.cmp(&b.name));
+        Ok(defs)
+    }
 }
 
 /// The registry's shape and its tools' names only (unique, valid), each with its index: what

@@ -14,8 +14,9 @@ use std::collections::{HashMap, HashSet};
 use crate::error::Result;
 use crate::input::limits::Limits;
 use crate::input::options::Options;
-use crate::input::{HostValue, Kind, Undefined};
+use crate::input::{HostValue, Kind};
 use crate::tools::contract::ToolDefinition;
+use crate::tools::registry::{self, Read};
 use crate::value::{pointer_child, write_json, Value};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
@@ -49,7 +50,7 @@ fn text(v: &Value) -> String {
 
 fn read_tool<V: HostValue>(def: &V, prefix: &str) -> Result<ToolDefinition> {
     let options = Options { limits: Limits::ceilings(), ..Options::default() };
-    crate::tools::contract::define_tool(def, &options).map_err(|e| crate::tools::registry::under(e, prefix))
+    crate::tools::contract::define_tool(def, &options).map_err(|e| registry::under(e, prefix))
 }
 
 /// The reasons a change from `old` to `new` (two definitions of one tool) is what it is.
@@ -351,15 +352,14 @@ pub fn compare_contracts<V: HostValue>(old: &V, new: &V) -> Result<Value> {
     Ok(tool_report(&old, &new).1)
 }
 
-fn read_catalog<V: HostValue>(v: &V, prefix: &str) -> Result<Vec<ToolDefinition>> {
-    let result = if v.kind() == Kind::Array {
-        let list = crate::tools::registry::read_value(v, &Limits::ceilings(), Undefined::Reject)?;
-        let registry = Value::Object(vec![("tools".into(), list)]);
-        crate::tools::registry::read_registry(&&registry, false)
-    } else {
-        crate::tools::registry::read_registry(v, false)
-    };
-    result.map_err(|e| crate::tools::registry::under(e, prefix))
+/// A catalog's definitions read, not compiled: a registry's `tools` or a list of definitions,
+/// errors pointing into the argument at `at`.
+fn read_catalog<V: HostValue>(v: &V, at: &str) -> Result<Read> {
+    if v.kind() == Kind::Array {
+        return registry::read_definitions(v, at, false);
+    }
+    let tools = registry::tools_list(v).map_err(|e| registry::under(e, at))?;
+    registry::read_definitions(&tools, &format!("{at}/tools"), false)
 }
 
 /// `diffCatalogs(old, new)`: registries (or catalogs: lists of definitions) compared tool by tool
@@ -368,7 +368,14 @@ fn read_catalog<V: HostValue>(v: &V, prefix: &str) -> Result<Vec<ToolDefinition>
 pub fn diff_catalogs<V: HostValue>(old: &V, new: &V) -> Result<Value> {
     let _patterns = crate::tools::schema::PatternScope::open();
     let old = read_catalog(old, "/old")?;
-    let new = read_catalog(new, "/new")?;
+    // Both catalogs' schemas are counted into the call's budget before either compiles, so the
+    // verdict does not depend on which catalog is old. A catalog that failed to read answers
+    // with its first error; the other is then not read.
+    let new = if old.is_whole() { read_catalog(new, "/new")? } else { Read::default() };
+    old.plan();
+    new.plan();
+    let old = old.compile()?;
+    let new = new.compile()?;
     let mut names: Vec<&str> = old.iter().chain(new.iter()).map(|d| d.name.as_str()).collect();
     crate::order::sort(&mut names);
     names.dedup();

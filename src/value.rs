@@ -218,3 +218,47 @@ pub fn pointer_child(path: &str, segment: &str) -> String {
 pub fn pointer_index(path: &str, index: usize) -> String {
     format!("{path}/{index}")
 }
+
+/// The positions of a walk over a document, each kept as its parent and the segments that lead
+/// from it, its JSON Pointer written out only when asked for (an issue at it). A walk holding
+/// every pending position's whole pointer held its depth times its size: long member names
+/// nested deep.
+pub struct Positions {
+    nodes: Vec<(usize, String)>,
+}
+
+impl Positions {
+    /// Position 0 is the walk's start, at `root`.
+    pub fn new(root: &str) -> Positions {
+        Positions { nodes: vec![(usize::MAX, root.to_owned())] }
+    }
+
+    /// The position of member `key` (one segment) under `at`.
+    pub fn member(&mut self, at: usize, key: &str) -> usize {
+        let mut segment = String::with_capacity(key.len() + 1);
+        push_pointer(&mut segment, key);
+        self.nodes.push((at, segment));
+        self.nodes.len() - 1
+    }
+
+    /// The position of item `index` under `at`.
+    pub fn item(&mut self, at: usize, index: usize) -> usize {
+        self.nodes.push((at, format!("/{index}")));
+        self.nodes.len() - 1
+    }
+
+    /// The JSON Pointer of `at`.
+    pub fn pointer(&self, mut at: usize) -> String {
+        let mut parts = Vec::new();
+        while at != usize::MAX {
+            let (parent, segment) = &self.nodes[at];
+            parts.push(segment.as_str());
+            at = *parent;
+        }
+        let mut out = String::with_capacity(parts.iter().map(|p| p.len()).sum());
+        for part in parts.iter().rev() {
+            out.push_str(part);
+        }
+        out
+    }
+}

@@ -233,3 +233,60 @@ fn the_tool_calls_of_dataset_rows_share_one_budget() {
         assert!(text(problem.get("message")).ends_with("takes more than 2500000 evaluations"));
     }
 }
+
+/// `properties` nested `levels` deep under `key`, with `leaves` subschemas `leaf` at the bottom.
+fn nested(key: &str, levels: usize, leaves: usize, leaf: &str) -> String {
+    let members: Vec<String> = (0..leaves).map(|i| format!(r#""p{i}":{leaf}"#)).collect();
+    let mut s = format!(r#"{{"properties":{{{}}}}}"#, members.join(","));
+    for _ in 0..levels {
+        s = format!(r#"{{"properties":{{"{key}":{s}}}}}"#);
+    }
+    s
+}
+
+/// Runs `f` on a stack like the wasm builds' (8 MiB), doubled for the debug build's frames: the
+/// schemas here nest over a hundred levels.
+fn on_wasm_stack(f: impl FnOnce() + Send + 'static) {
+    std::thread::Builder::new().stack_size(16 << 20).spawn(f).unwrap().join().unwrap();
+}
+
+#[test]
+fn the_pointers_of_a_schemas_subschemas_are_bounded_before_any_is_held() {
+    on_wasm_stack(pointers_bounded);
+}
+
+fn pointers_bounded() {
+    let long = "k".repeat(1000);
+    for leaf in ["true", "{}", r#"{"type":"string"}"#] {
+        let e = api::define_tool(&&tool(&nested(&long, 62, 4000, leaf)), None).unwrap_err();
+        assert_eq!((e.code, e.path.as_str()), (Code::ToolSchemaUnsupported, "/inputSchema"), "{leaf}");
+        assert!(e.message.contains("JSON Pointers of the schema's subschemas"), "{}", e.message);
+    }
+    api::define_tool(&&tool(&nested("k", 62, 4000, "true")), None).expect("short names nest freely");
+}
+
+#[test]
+fn gemini_schema_issues_are_cut_at_their_byte_bound() {
+    on_wasm_stack(gemini_issues_cut);
+}
+
+fn gemini_issues_cut() {
+    let members: Vec<String> = (0..60_000).map(|i| format!(r#""x{i}":1"#)).collect();
+    let mut s = format!("{{{}}}", members.join(","));
+    let name = "n".repeat(100);
+    for _ in 0..120 {
+        s = format!(r#"{{"type":"object","properties":{{"{name}":{s}}}}}"#);
+    }
+    let issues = api::gemini_schema_issues(&&value(&s)).unwrap();
+    let Value::Array(issues) = issues else { panic!("a list") };
+    let text = |i: &Value, k: &str| match i.get(k) {
+        Some(Value::String(s)) => s.clone(),
+        other => panic!("{k}: {other:?}"),
+    };
+    let bytes: usize =
+        issues.iter().map(|i| text(i, "path").len() + text(i, "keyword").len() + text(i, "message").len()).sum();
+    assert!(bytes <= 4 << 20, "{bytes}");
+    let last = issues.last().unwrap();
+    assert_eq!((text(last, "path"), text(last, "keyword")), (String::new(), "truncated".to_owned()));
+    assert_eq!(text(&issues[0], "path"), format!("{}/x0", format!("/properties/{name}").repeat(120)));
+}

@@ -392,3 +392,34 @@ test('an input the schema engine checks holds at most 80,000 objects', () => {
   assert.equal(fails('SCHEMA_MISMATCH', () => validateToolInput(engine, atCount)).truncated, true);
   assert.deepEqual(ok(() => validateToolInput(tool({ type: 'object' }), atCount)), atCount);
 });
+
+test("a schema's subschemas under long names nested deep: their pointers are bounded before any is held", () => {
+  // Every subschema's JSON Pointer is held while a schema compiles: 62 levels of 1,000-byte
+  // names over 4,000 subschemas (a 114 KB definition) took 16 s and 1 GiB. Refused at once past
+  // 4 MiB of pointers, with `{}` leaves too (each pending one held its whole path); the same
+  // nesting with short names compiles.
+  const nest = (key, leaves, leaf) => {
+    let s = { properties: Object.fromEntries(Array.from({ length: leaves }, (_, i) => [`p${i}`, leaf])) };
+    for (let d = 0; d < 62; d++) s = { properties: { [key]: s } };
+    return s;
+  };
+  for (const leaf of [true, {}, { type: 'string' }]) {
+    const refused = fails('TOOL_SCHEMA_UNSUPPORTED', () => tool(nest('k'.repeat(1000), 4000, leaf)));
+    assert.equal(refused.path, '/inputSchema');
+    assert.match(refused.message, /JSON Pointers of the schema's subschemas/);
+  }
+  assert.equal(ok(() => tool(nest('k', 4000, true))).name, 't');
+});
+
+test('geminiSchemaIssues lists at most 4 MiB of issues, however long their paths', () => {
+  // 60,000 unknown keywords under 120 nested properties of 100-byte names: each issue's path
+  // repeats every level (150 MB of issues, 460 MiB of memory). The list ends with `truncated`.
+  let s = Object.fromEntries(Array.from({ length: 60000 }, (_, i) => [`x${i}`, 1]));
+  for (let d = 0; d < 120; d++) s = { type: 'object', properties: { ['n'.repeat(100)]: s } };
+  const issues = ok(() => api.geminiSchemaIssues(s));
+  const bytes = issues.reduce((n, i) => n + i.path.length + i.keyword.length + i.message.length, 0);
+  assert.ok(bytes <= 4 * 2 ** 20, `${bytes} bytes of issues`);
+  assert.deepEqual(issues.at(-1), { path: '', keyword: 'truncated', message: `more issues than fit in ${4 * 2 ** 20} bytes; the first are listed` });
+  assert.equal(issues[0].keyword, 'x0');
+  assert.equal(issues[0].path, `${'/properties/'.concat('n'.repeat(100)).repeat(120)}/x0`);
+});

@@ -17,7 +17,8 @@
 use crate::error::{Issue, Result};
 use crate::tools::contract::ToolDefinition;
 use crate::tools::names::{check_for_target, NameRule};
-use crate::value::{pointer_child, Value};
+use crate::tools::projection::IssueList;
+use crate::value::{pointer_child, Positions, Value};
 
 /// The fields of Gemini's `Schema` (the js-genai `Schema` interface and the REST reference).
 const SCHEMA_FIELDS: [&str; 22] = [
@@ -67,47 +68,62 @@ pub fn gemini(defs: Vec<ToolDefinition>) -> Result<Value> {
 }
 
 /// Why `schema` could not be sent as Gemini's `parameters` (`{path, keyword, message}`, JSON
-/// Pointers into the schema, in document order); empty when it could. Reads only.
+/// Pointers into the schema, in document order, at most `MAX_ISSUE_BYTES` of them); empty when
+/// it could. Reads only.
 pub fn gemini_schema_issues(schema: &Value) -> Vec<Issue> {
-    let mut issues = Vec::new();
-    walk(schema, "", &mut issues);
-    issues
+    let mut issues = IssueList::default();
+    walk(schema, &mut issues);
+    issues.finish()
 }
 
-fn push(issues: &mut Vec<Issue>, path: String, keyword: &str, message: String) {
-    issues.push(Issue { path, keyword: keyword.to_owned(), message });
+/// An issue at `suffix` under position `at`; its pointer is written only while the list has room.
+fn push(issues: &mut IssueList, positions: &Positions, at: usize, suffix: &str, keyword: &str, message: String) {
+    if !issues.is_full() {
+        issues.push(&format!("{}{suffix}", positions.pointer(at)), keyword, message);
+    }
 }
 
-fn walk(schema: &Value, path: &str, issues: &mut Vec<Issue>) {
-    // Explicit stack: a schema may nest as deep as the limits allow.
-    let mut stack: Vec<(&Value, String)> = vec![(schema, path.to_owned())];
-    while let Some((schema, path)) = stack.pop() {
+fn walk(schema: &Value, issues: &mut IssueList) {
+    // Explicit stack: a schema may nest as deep as the limits allow. Positions, not pointers,
+    // wait on it (a pointer is written for an issue only).
+    let mut positions = Positions::new("");
+    let mut stack: Vec<(&Value, usize)> = vec![(schema, 0)];
+    while let Some((schema, at)) = stack.pop() {
+        if issues.is_full() {
+            return;
+        }
         let Value::Object(entries) = schema else {
-            push(issues, path, "type", "a boolean schema has no Gemini Schema form".into());
+            push(issues, &positions, at, "", "type", "a boolean schema has no Gemini Schema form".into());
             continue;
         };
-        let mut children: Vec<(&Value, String)> = Vec::new();
+        let mut children: Vec<(&Value, usize)> = Vec::new();
         for (k, v) in entries {
-            let child = pointer_child(&path, k);
+            let key = pointer_child("", k);
             if !SCHEMA_FIELDS.contains(&k.as_str()) {
-                push(issues, child, k, format!("keyword {k:?} is not a field of Gemini's Schema"));
+                push(issues, &positions, at, &key, k, format!("keyword {k:?} is not a field of Gemini's Schema"));
                 continue;
             }
             match (k.as_str(), v) {
                 ("type", Value::String(t)) if TYPES.contains(&t.as_str()) => {}
                 ("type", Value::Array(_)) => push(
                     issues,
-                    child,
+                    &positions,
+                    at,
+                    &key,
                     "type",
                     "Gemini's Schema takes one type (a list of types has no form; use nullable or anyOf)".into(),
                 ),
-                ("type", _) => push(issues, child, "type", "type must be one JSON Schema type name".into()),
+                ("type", _) => {
+                    push(issues, &positions, at, &key, "type", "type must be one JSON Schema type name".into())
+                }
                 ("enum", Value::Array(items)) => {
                     for (i, item) in items.iter().enumerate() {
                         if !matches!(item, Value::String(_)) {
                             push(
                                 issues,
-                                format!("{child}/{i}"),
+                                &positions,
+                                at,
+                                &format!("{key}/{i}"),
                                 "enum",
                                 "Gemini's Schema enum holds strings only".into(),
                             );
@@ -115,15 +131,17 @@ fn walk(schema: &Value, path: &str, issues: &mut Vec<Issue>) {
                     }
                 }
                 ("properties", Value::Object(props)) => {
+                    let properties = positions.member(at, k);
                     for (name, sub) in props {
-                        children.push((sub, pointer_child(&child, name)));
+                        children.push((sub, positions.member(properties, name)));
                     }
                 }
-                ("items", sub @ Value::Object(_)) => children.push((sub, child)),
-                ("items", _) => push(issues, child, "items", "items must be one schema".into()),
+                ("items", sub @ Value::Object(_)) => children.push((sub, positions.member(at, k))),
+                ("items", _) => push(issues, &positions, at, &key, "items", "items must be one schema".into()),
                 ("anyOf", Value::Array(subs)) => {
+                    let any_of = positions.member(at, k);
                     for (i, sub) in subs.iter().enumerate() {
-                        children.push((sub, format!("{child}/{i}")));
+                        children.push((sub, positions.item(any_of, i)));
                     }
                 }
                 _ => {}

@@ -189,15 +189,53 @@ pub const STRICT_MAX_DEPTH: usize = 10;
 pub const STRICT_MAX_PROPERTIES: usize = 5000;
 pub const STRICT_MAX_ENUM_VALUES: usize = 1000;
 
-/// The most bytes of issues (paths, keywords, messages) `strictSchemaIssues` lists: paths are
-/// copies of the walk's position, so a schema nesting long member names could otherwise make
-/// its issues many times larger than itself. Past it the list ends with one `truncated` issue.
-pub const STRICT_MAX_ISSUE_BYTES: usize = 4 << 20;
+/// The most bytes of issues (paths, keywords, messages) `strictSchemaIssues` and
+/// `geminiSchemaIssues` list: paths are copies of the walk's position, so a schema nesting long
+/// member names could otherwise make its issues many times larger than itself. Past it the list
+/// ends with one `truncated` issue.
+pub const MAX_ISSUE_BYTES: usize = 4 << 20;
+
+/// A schema's issues, listed up to MAX_ISSUE_BYTES.
+#[derive(Default)]
+pub struct IssueList {
+    issues: Vec<Issue>,
+    bytes: usize,
+    cut: bool,
+}
+
+impl IssueList {
+    /// Whether the list is full: a walk can stop, or at least stop writing paths.
+    pub fn is_full(&self) -> bool {
+        self.cut
+    }
+
+    pub fn push(&mut self, path: &str, keyword: &str, message: String) {
+        let size = path.len() + keyword.len() + message.len();
+        if self.cut || self.bytes + size > MAX_ISSUE_BYTES {
+            self.cut = true;
+            return;
+        }
+        self.bytes += size;
+        self.issues.push(Issue { path: path.to_owned(), keyword: keyword.to_owned(), message });
+    }
+
+    /// The issues, ending with the `truncated` one when some did not fit.
+    pub fn finish(mut self) -> Vec<Issue> {
+        if self.cut {
+            self.issues.push(Issue {
+                path: String::new(),
+                keyword: "truncated".into(),
+                message: format!("more issues than fit in {MAX_ISSUE_BYTES} bytes; the first are listed"),
+            });
+        }
+        self.issues
+    }
+}
 
 /// Why OpenAI's strict mode would not accept `schema`, as `{path, keyword, message}` with JSON
 /// Pointers into the schema, in document order; empty when it would. Reads only.
 pub fn strict_schema_issues(schema: &Value) -> Vec<Issue> {
-    let mut found = Found { issues: Vec::new(), bytes: 0, cut: false, counts: (0, 0) };
+    let mut found = Found { list: IssueList::default(), counts: (0, 0) };
     match schema {
         Value::Object(_) => {
             if schema.get("anyOf").is_some() {
@@ -209,7 +247,7 @@ pub fn strict_schema_issues(schema: &Value) -> Vec<Issue> {
         }
         _ => {
             found.push("", "type", "the root schema must be an object schema".into());
-            return found.issues;
+            return found.list.finish();
         }
     }
     // One path buffer for the whole walk (each level pushes its segment and truncates back),
@@ -221,33 +259,18 @@ pub fn strict_schema_issues(schema: &Value) -> Vec<Issue> {
     if found.counts.1 > STRICT_MAX_ENUM_VALUES {
         found.push("", "enum", format!("more than {STRICT_MAX_ENUM_VALUES} enum values in all"));
     }
-    if found.cut {
-        found.issues.push(Issue {
-            path: String::new(),
-            keyword: "truncated".into(),
-            message: format!("more issues than fit in {STRICT_MAX_ISSUE_BYTES} bytes; the first are listed"),
-        });
-    }
-    found.issues
+    found.list.finish()
 }
 
-/// The issues found so far, their size, and the property / enum counts.
+/// The issues found so far and the property / enum counts.
 struct Found {
-    issues: Vec<Issue>,
-    bytes: usize,
-    cut: bool,
+    list: IssueList,
     counts: (usize, usize),
 }
 
 impl Found {
     fn push(&mut self, path: &str, keyword: &str, message: String) {
-        let size = path.len() + keyword.len() + message.len();
-        if self.cut || self.bytes + size > STRICT_MAX_ISSUE_BYTES {
-            self.cut = true;
-            return;
-        }
-        self.bytes += size;
-        self.issues.push(Issue { path: path.to_owned(), keyword: keyword.to_owned(), message });
+        self.list.push(path, keyword, message);
     }
 }
 

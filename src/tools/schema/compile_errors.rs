@@ -6,39 +6,43 @@
 use super::issues::deepest;
 use super::{contract, regex_budget, NoLoader, Resources, BASE};
 use crate::error::{Code, ContractError, Result};
-use crate::value::Value;
+use crate::value::{Positions, Value};
 
 /// Regular expressions the engine cannot run (look-around, backreferences) are refused with
 /// their pointer before the engine sees them, so they never become a silent pass; so are
 /// patterns past the definition's budget of automata (`regex_budget`), before any is compiled.
 pub(super) fn check_patterns(schema: &Value, pointer: &str, budget: &mut regex_budget::RegexBudget) -> Result<()> {
-    let mut stack: Vec<(&Value, String)> = vec![(schema, pointer.to_owned())];
-    while let Some((value, path)) = stack.pop() {
+    // Pointers are written out only for the patterns (`Positions`): every member's would cost
+    // the schema's depth times its size.
+    let mut positions = Positions::new(pointer);
+    let mut stack: Vec<(&Value, usize)> = vec![(schema, 0)];
+    while let Some((value, at)) = stack.pop() {
         match value {
             Value::Object(entries) => {
                 for (key, item) in entries {
-                    let child = crate::value::pointer_child(&path, key);
                     if key == "pattern" {
                         if let Value::String(p) = item {
-                            check_pattern(p, &child, budget)?;
+                            let child = positions.member(at, key);
+                            check_pattern(p, || positions.pointer(child), budget)?;
                         }
                     }
                     if key == "patternProperties" {
                         if let Value::Object(props) = item {
+                            let child = positions.member(at, key);
                             for (p, _) in props {
-                                check_pattern(p, &crate::value::pointer_child(&child, p), budget)?;
+                                check_pattern(p, || crate::value::pointer_child(&positions.pointer(child), p), budget)?;
                             }
                         }
                     }
                     if matches!(item, Value::Object(_) | Value::Array(_)) && key != "enum" && key != "const" {
-                        stack.push((item, child));
+                        stack.push((item, positions.member(at, key)));
                     }
                 }
             }
             Value::Array(items) => {
                 for (i, item) in items.iter().enumerate() {
                     if matches!(item, Value::Object(_) | Value::Array(_)) {
-                        stack.push((item, format!("{path}/{i}")));
+                        stack.push((item, positions.item(at, i)));
                     }
                 }
             }
@@ -48,14 +52,15 @@ pub(super) fn check_patterns(schema: &Value, pointer: &str, budget: &mut regex_b
     Ok(())
 }
 
-fn check_pattern(pattern: &str, path: &str, budget: &mut regex_budget::RegexBudget) -> Result<()> {
+/// `path` writes the pattern's pointer, asked for only when the pattern is refused.
+fn check_pattern(pattern: &str, path: impl Fn() -> String, budget: &mut regex_budget::RegexBudget) -> Result<()> {
     use regex_budget::{Refused, MAX_PATTERN_BYTES, REGEX_BUDGET_BYTES};
     // A text met before in the schema, or paid for by the call, passed these checks then.
     let checked = budget.checked(pattern);
     if let Some(name) = non_ecma_property(pattern).filter(|_| !checked) {
         return Err(contract(
             Code::ToolSchemaInvalid,
-            path.to_owned(),
+            path(),
             format!("pattern {pattern:?} names the Unicode property {name:?}, which ECMA-262 regular expressions do not have"),
         ));
     }
@@ -81,10 +86,10 @@ fn check_pattern(pattern: &str, path: &str, budget: &mut regex_budget::RegexBudg
             ),
         },
     };
-    Err(contract(Code::ToolSchemaUnsupported, path.to_owned(), message))
+    Err(contract(Code::ToolSchemaUnsupported, path(), message))
 }
 
-fn unsupported_regex(pattern: &str, path: &str) -> Result<()> {
+fn unsupported_regex(pattern: &str, path: impl Fn() -> String) -> Result<()> {
     use regex_syntax::ast::ErrorKind as K;
     let Err(e) = regex_syntax::ast::parse::Parser::new().parse(pattern) else {
         return Ok(());
@@ -97,7 +102,7 @@ fn unsupported_regex(pattern: &str, path: &str) -> Result<()> {
     };
     Err(contract(
         Code::ToolSchemaUnsupported,
-        path.to_owned(),
+        path(),
         format!("pattern {pattern:?} uses {what}, which the linear-time regex engine does not run"),
     ))
 }

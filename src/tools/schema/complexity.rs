@@ -40,6 +40,11 @@ pub const MAX_EVALUATIONS: u64 = 100_000;
 /// default 512 KiB wasm stack runs out near 1,000 nested `items` evaluations. 300 keeps both
 /// (and native threads with 2 MiB stacks) well clear.
 pub const MAX_FRAMES: u64 = 300;
+/// The JSON Pointers of a schema's subschemas together. Every subschema's pointer is held, here
+/// and in the engine (its locations), so a schema nesting long member names costs its depth
+/// times its size: 62 levels of 1,000-byte names over 4,000 subschemas (a 114 KB definition)
+/// took 16 s and 1 GiB of wasm memory to compile. At this bound the pointers cost a few MiB.
+pub const MAX_POINTER_BYTES: usize = 4 << 20;
 /// Nesting of the schema itself (JSON levels): checking it against the metaschema recurses per
 /// level, and wasmtime's stack runs out near 200 schema levels.
 pub const MAX_SCHEMA_DEPTH: usize = 128;
@@ -180,6 +185,15 @@ pub fn analyze(schema: &Value, pointer: &str, resources: &[(String, Value)]) -> 
         b.walk(d, String::new(), doc, &base);
     }
     b.resolve_all();
+    if b.pointer_bytes > MAX_POINTER_BYTES {
+        return Err(unsupported(
+            pointer,
+            format!(
+                "the JSON Pointers of the schema's subschemas come to more than {} MiB (long member names nested deep)",
+                MAX_POINTER_BYTES >> 20
+            ),
+        ));
+    }
     if b.nodes.len() > MAX_SCHEMA_NODES {
         return Err(unsupported(pointer, format!("the schema has more than {MAX_SCHEMA_NODES} subschemas")));
     }
@@ -314,6 +328,9 @@ struct Builder<'a> {
     recursive: Vec<usize>,
     refs: Vec<(usize, Url, String, &'static str)>,
     meta: Option<usize>,
+    /// The pointers of the subschemas walked so far, in bytes (past MAX_POINTER_BYTES the walk
+    /// stops and the schema is refused).
+    pointer_bytes: usize,
 }
 
 const SAME_ONE: [&str; 4] = ["not", "if", "then", "else"];
@@ -345,10 +362,14 @@ fn escape(segment: &str) -> String {
 
 impl<'a> Builder<'a> {
     fn walk(&mut self, doc: usize, ptr: String, value: &'a Value, base: &Url) -> usize {
+        if self.pointer_bytes > MAX_POINTER_BYTES {
+            return 0;
+        }
         let key = (doc, ptr.clone());
         if let Some(&i) = self.keys.get(&key) {
             return i;
         }
+        self.pointer_bytes += ptr.len();
         let i = self.nodes.len();
         self.nodes.push(Node {
             weight: (1, 1),
@@ -385,6 +406,9 @@ impl<'a> Builder<'a> {
             self.recursive.push(i);
         }
         for (k, v) in entries {
+            if self.pointer_bytes > MAX_POINTER_BYTES {
+                break;
+            }
             let child = |s: &str| format!("{ptr}/{}", escape(s));
             let is_schema = |v: &Value| matches!(v, Value::Object(_) | Value::Bool(_));
             let k = k.as_str();
@@ -413,6 +437,9 @@ impl<'a> Builder<'a> {
                 }
                 Value::Array(items) if SAME_LIST.contains(&k) || DESC_LIST.contains(&k) => {
                     for (n, item) in items.iter().enumerate() {
+                        if self.pointer_bytes > MAX_POINTER_BYTES {
+                            break;
+                        }
                         if is_schema(item) {
                             let t = self.walk(doc, format!("{}/{n}", child(k)), item, &base);
                             edges.push((t, desc));
@@ -421,6 +448,9 @@ impl<'a> Builder<'a> {
                 }
                 Value::Object(map) if SAME_MAP.contains(&k) || DESC_MAP.contains(&k) || defs => {
                     for (name, item) in map {
+                        if self.pointer_bytes > MAX_POINTER_BYTES {
+                            break;
+                        }
                         if is_schema(item) {
                             let t = self.walk(doc, format!("{}/{}", child(k), escape(name)), item, &base);
                             if !defs {

@@ -22,3 +22,19 @@ fn a_back_reference_is_value_cycle_where_a_rule_reads_it() {
     let err = api::parse_agent_action(&&field, None).unwrap_err();
     assert_eq!((err.code, err.path.as_str()), (Code::ValueCycle, "/content"));
 }
+
+#[test]
+fn a_container_the_host_did_not_write_out_is_never_read_as_empty() {
+    // A host writes a container deeper than the limits it writes with as a marker. Read under
+    // higher limits (a tool is read under the ceilings), the marker is INPUT_TOO_DEEP where a
+    // rule reads into it, never an empty schema that accepts every input.
+    let tool = host(
+        r#"{"name":"t","description":"d","permissions":["read"],"inputSchema":{"type":"object","properties":!!{,"required":!![}}"#,
+    );
+    let input = host("{}");
+    let err = api::validate_tool_input(&&tool, &&input, None).unwrap_err();
+    assert_eq!((err.code, err.path.as_str()), (Code::InputTooDeep, "/inputSchema/properties"));
+    let list = host(r#"{"role":"user","content":!![,"timestamp":0}"#);
+    let err = api::parse_agent_message(&&list, None).unwrap_err();
+    assert_eq!((err.code, err.path.as_str()), (Code::InputTooDeep, "/content"));
+}

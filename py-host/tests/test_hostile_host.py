@@ -496,3 +496,45 @@ def test_options_holding_shared_references_are_read_by_their_names() -> None:
             ac.parse_agent_action(action, options)
         within(SECOND, time.perf_counter() - started)
         assert (info.value.code, info.value.path, info.value.message) == ("OPTION_INVALID", path, message)
+
+
+def test_the_calls_limits_never_cut_the_tool() -> None:
+    # The tool is configuration, read under the ceilings whatever the call's maxDepth: written
+    # under the input's limits, its schema's deeper keywords became depth markers the core read
+    # as empty containers, and {} passed a schema that requires `path`. Every path that sends
+    # the tool: a plain dict, the batch, and a Tool used from a thread whose instance does not
+    # hold its compiled schema.
+    import threading
+
+    tool = {"name": "t", "description": "A tool.", "permission": "read", "inputSchema": {"type": "object", "properties": {"path": {"type": "string", "pattern": "^[a-z]+$"}}, "required": ["path"]}}
+    for depth in (1, 2, 3):
+        options = {"maxDepth": depth}
+        for outcome in (ac.safe_validate_tool_input(tool, {}, options), ac.safe_validate_tool_input_json(tool, "{}", options), *ac.validate_tool_inputs(tool, [{}], options)):
+            assert not outcome["ok"] and outcome["error"].code == "SCHEMA_MISMATCH"
+            assert [(i["path"], i["keyword"]) for i in outcome["error"].issues] == [("/path", "required")]
+    defined = ac.define_tool(tool)
+    found: list[Any] = []
+    thread = threading.Thread(target=lambda: found.append(ac.safe_validate_tool_input(defined, {"path": "../x"}, {"maxDepth": 2})))
+    thread.start()
+    thread.join()
+    assert [(i["path"], i["keyword"]) for i in found[0]["error"].issues] == [("/path", "pattern")]
+
+
+def test_a_value_the_core_accepted_is_decoded_on_a_deep_stack() -> None:
+    # The core accepts nesting up to its maxDepth ceiling (512); the host decodes the accepted
+    # text with json's scanner, one Python recursion level per nesting level. A caller already
+    # 600 frames deep got a RecursionError, from the safe_ forms too.
+    text = "[" * 512 + "0" + "]" * 512
+    nested: Any = 0
+    for _ in range(510):
+        nested = {"a": nested}
+    tool = {"name": "t", "description": "d", "permission": "read", "inputSchema": {}}
+
+    def at_depth(n: int, f: Callable[[], Any]) -> Any:
+        return f() if n == 0 else at_depth(n - 1, f)
+
+    depth = sys.getrecursionlimit() - 400
+    assert at_depth(depth, lambda: ac.parse_json(text, {"maxDepth": 512})) == ac.parse_json(text, {"maxDepth": 512})
+    assert at_depth(depth, lambda: ac.safe_validate_tool_input(tool, nested, {"maxDepth": 512}))["value"] == nested
+    action = {"type": "tool_call", "callId": "c", "tool": "t", "input": nested}
+    assert at_depth(depth, lambda: ac.safe_parse_agent_action(action, {"maxDepth": 512}))["value"] == action

@@ -68,6 +68,11 @@ pub enum HostFault {
     /// `VALUE_CYCLE` at its path, in every host, before any depth limit is reached: a cycle
     /// has no JSON form, and following it would only spend the limits.
     Cycle,
+    /// The container read is one a host did not write out because it was deeper than the
+    /// limit it wrote the value with (`Value::TooDeep`). Reported as `INPUT_TOO_DEEP` at its
+    /// path: read as an empty container, a part of a value cut off by a host writing under
+    /// smaller limits than the core reads with would pass unseen (a schema's keywords).
+    TooDeep,
 }
 
 impl HostFault {
@@ -79,6 +84,11 @@ impl HostFault {
             HostFault::Cycle => {
                 ContractError::new(Code::ValueCycle, path, "the value contains itself (a reference cycle)")
             }
+            HostFault::TooDeep => ContractError::new(
+                Code::InputTooDeep,
+                path,
+                "nesting is deeper than the limit the host wrote the value with",
+            ),
         }
     }
 }
@@ -238,13 +248,14 @@ impl<'a> HostValue for &'a Value {
                     found => Ok(found.map(|(_, v)| v)),
                 }
             }
+            Value::TooDeep { .. } => Err(HostFault::TooDeep),
             _ => Ok(None),
         }
     }
 
     fn keys(&self) -> std::result::Result<Vec<String>, KeysError> {
         let Value::Object(entries) = self else {
-            return Ok(Vec::new());
+            return too_deep(self).map(|()| Vec::new());
         };
         if entries.iter().any(|(_, v)| matches!(v, Value::IllFormedKey)) {
             return Err(KeysError::IllFormedKey);
@@ -256,7 +267,7 @@ impl<'a> HostValue for &'a Value {
 
     fn members(&self) -> std::result::Result<Vec<(String, Option<HostResult<Self>>)>, KeysError> {
         let Value::Object(entries) = self else {
-            return Ok(Vec::new());
+            return too_deep(self).map(|()| Vec::new());
         };
         let mut members = Vec::with_capacity(entries.len());
         let mut indexed = false;
@@ -283,10 +294,11 @@ impl<'a> HostValue for &'a Value {
     }
 
     fn len(&self) -> HostResult<usize> {
-        Ok(match self {
-            Value::Array(items) => items.len(),
-            _ => 0,
-        })
+        match self {
+            Value::Array(items) => Ok(items.len()),
+            Value::TooDeep { .. } => Err(HostFault::TooDeep),
+            _ => Ok(0),
+        }
     }
 
     fn index(&self, i: usize) -> HostResult<Self> {
@@ -295,6 +307,7 @@ impl<'a> HostValue for &'a Value {
                 Value::Cycle => Err(HostFault::Cycle),
                 item => Ok(item),
             },
+            Value::TooDeep { .. } => Err(HostFault::TooDeep),
             _ => Err(HostFault::Threw("index out of range".into())),
         }
     }
@@ -304,6 +317,14 @@ impl<'a> HostValue for &'a Value {
             Value::NotJson(kind) => kind.clone(),
             other => other.kind_name().to_owned(),
         }
+    }
+}
+
+/// A container a host did not write out cannot be listed.
+fn too_deep(value: &Value) -> std::result::Result<(), KeysError> {
+    match value {
+        Value::TooDeep { .. } => Err(KeysError::Fault(HostFault::TooDeep)),
+        _ => Ok(()),
     }
 }
 

@@ -247,7 +247,8 @@ def validate_tool_input(tool: Any, value: Any, options: Any = None) -> Any:
     limits = limits_of(options)
     text = write(value, *limits) if shallow is None else shallow
     if resource is None:
-        arguments = (write(tool, *limits), text)
+        # The tool is configuration, read under the ceilings: the call's limits are the input's.
+        arguments = (config(tool), text)
         return unwrap(reply(_runtime.call_args("validate-tool-input", (*arguments, options_text(options)))))
     return unwrap(reply(tool._instance.resource_call("compiled-tool", "validate", resource, text, options_text(options))))
 
@@ -265,7 +266,7 @@ def validate_tool_input_json(tool: Any, text: Any, options: Any = None) -> Any:
     max_bytes = max_text_bytes(options)
     snap = snapshot(text, max_bytes)
     if resource is None:
-        before = (write(tool, *limits_of(options)),)
+        before = (config(tool),)
         return text_value(_call_text("validate-tool-input-json", text if snap is None else snap, options, before), snap)
     if snap is None:
         return text_value(not_text(text), snap)
@@ -287,7 +288,7 @@ def validate_tool_inputs(tool: Any, values: Any, options: Any = None) -> list[Ou
     _runtime.make_room(_runtime.need_of("validate-tool-inputs", len(text)))
     resource = _compiled(tool)
     if resource is None:
-        answer = _runtime.call_rpc("validate-tool-inputs", write(tool, max_depth, max_bytes), text, options_text(options))
+        answer = _runtime.call_rpc("validate-tool-inputs", config(tool), text, options_text(options))
         return outcomes(answer)
     if shallow is not None:
         # The batch's text twin: accepted inputs answer a verdict, each its own JSON here.

@@ -7,6 +7,7 @@ from __future__ import annotations
 import contextlib
 import gc
 import json
+import threading
 from typing import Any, Iterator, Literal, Optional
 
 from . import _runtime
@@ -68,7 +69,29 @@ ContractError.__module__ = "agent_contract"  # its public name, which pickling f
 # and looks for whitespace around the value in Python, ~1 us a call, more than the scan of a
 # small value. Used only on text the core wrote, or accepted as exactly one I-JSON value (so
 # that only JSON whitespace can surround it).
-_scan = json.JSONDecoder().scan_once
+_scan_once = json.JSONDecoder().scan_once
+
+
+def _scan(text: str, at: int) -> Any:
+    """The scanner's answer; on a stack too deep for the value (the scanner counts one level of
+    Python recursion per level of nesting, and the core accepts 512, so a caller already deep in
+    its own frames could get a RecursionError for a value the core accepted) the same scan on a
+    fresh thread's stack."""
+    try:
+        return _scan_once(text, at)
+    except RecursionError:
+        found: list[Any] = []
+
+        def scan() -> None:
+            with contextlib.suppress(RecursionError):  # a recursion limit below the nesting
+                found.append(_scan_once(text, at))
+
+        thread = threading.Thread(target=scan)
+        thread.start()
+        thread.join()
+        if not found:
+            raise
+        return found[0]
 
 
 def loads(text: str) -> Any:

@@ -1077,11 +1077,12 @@ pub fn classify_json_rpc_json(text: JsValue, options: JsValue) -> String {
     let o = rpc_options(&options);
     reply(
         (|| {
-            let options = api::rpc_options(Some(&o), crate::rpc::options::RpcOptionSet::Classify)?;
+            // What is not text is refused before the options are read, as by every text call.
             let text = Text::of(&text);
             if let Text::Other(v) = &text {
                 return Err(api::not_text(&JsInput::root(v.clone(), Caps::FLOOR)));
             }
+            let options = api::rpc_options(Some(&o), crate::rpc::options::RpcOptionSet::Classify)?;
             let max = options.max_bytes;
             if text.len() > max {
                 let len = text.utf8_len();
@@ -1166,7 +1167,9 @@ fn push_text(
         return Err(e);
     }
     let is_string = matches!(text, Text::Str { .. });
-    if !is_string {
+    // Bytes cannot complete a held lead surrogate, so it goes on alone; an empty chunk brings
+    // nothing, and the pair may still come whole with the next string.
+    if !is_string && text.len() > 0 {
         held.flush(&mut sink);
     }
     let mut from = 0;

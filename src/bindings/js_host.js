@@ -404,7 +404,9 @@ export function readOwnStringInto(node, key, cap, memory, ptr, len) {
   }
 }
 
-// A well-formed string (already read) into the buffer: its UTF-8 length, -1 or -3.
+// A well-formed string (already read) into the buffer: its UTF-8 length, -1 or -3. Any other
+// value is the empty string, as the core's own values answer (a rule asks for a string only
+// after its kind; the text encoder would throw a TypeError past every guard).
 export function encodeShort(s, memory, ptr, len) {
-  return intoBuffer(s, memory, ptr, len);
+  return typeof s === 'string' ? intoBuffer(s, memory, ptr, len) : 0;
 }

@@ -109,9 +109,9 @@ impl RpcOptions {
                     options.allow_null_id = item.boolean();
                 }
                 "profile" => {
-                    options.profile = match (item.kind(), item.string().as_str()) {
-                        (Kind::String, "jsonrpc") => Profile::JsonRpc,
-                        (Kind::String, "mcp") => Profile::Mcp,
+                    options.profile = match string_of(&item).as_deref() {
+                        Some("jsonrpc") => Profile::JsonRpc,
+                        Some("mcp") => Profile::Mcp,
                         _ => return Err(invalid(&path, "profile must be \"jsonrpc\" or \"mcp\"")),
                     }
                 }
@@ -124,9 +124,9 @@ impl RpcOptions {
                 "maxDepth" => options.max_depth = read_count(&item, &path, MAX_DEPTH_CEILING)?,
                 "maxBatchLength" => options.max_batch_length = read_count(&item, &path, MAX_BYTES_CEILING)?,
                 "onMalformed" if set == RpcOptionSet::Decoder => {
-                    options.on_malformed = match (item.kind(), item.string().as_str()) {
-                        (Kind::String, "ignore") => OnMalformed::Ignore,
-                        (Kind::String, "reply") => OnMalformed::Reply,
+                    options.on_malformed = match string_of(&item).as_deref() {
+                        Some("ignore") => OnMalformed::Ignore,
+                        Some("reply") => OnMalformed::Reply,
                         _ => return Err(invalid(&path, "onMalformed must be \"ignore\" or \"reply\"")),
                     }
                 }
@@ -135,4 +135,10 @@ impl RpcOptions {
         }
         Ok(options)
     }
+}
+
+/// The option's string, `None` for any other kind (a host answers `string()` only for a
+/// string: the JS binding would hand any other value to the text encoder).
+fn string_of<V: HostValue>(item: &V) -> Option<String> {
+    (item.kind() == Kind::String).then(|| item.string())
 }

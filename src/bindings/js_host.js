@@ -89,10 +89,9 @@ function found(v, up, cap) {
   return kind;
 }
 
-// What the mirror keeps of what found() just read. JSON has no -0: the core's copy writes 0.
+// What the mirror keeps of what found() just read (-0 stays -0: the core's copy writes it so).
 function mirrored(kind) {
-  if (kind === ARRAY || kind === OBJECT) return last.m;
-  return kind === NUMBER && last === 0 ? 0 : last;
+  return kind === ARRAY || kind === OBJECT ? last.m : last;
 }
 
 const ObjectProto = Object.prototype;

@@ -6,7 +6,7 @@
 // (dist/operations.js, generated from `describe()`): one adapter per reply kind (a tool or a
 // registry the package returned answered by its handle), and written out here only the rows
 // that make what the host holds (tools, registries, sessions, stateful objects) or batches.
-import { OPERATIONS, NDJSON_SLICE_UNITS as NDJSON_SLICE } from './dist/operations.js';
+import { OPERATIONS, NDJSON_SLICE_UNITS as NDJSON_SLICE, OBJECT_FREED } from './dist/operations.js';
 
 export class ContractError extends Error {
   constructor(error) {
@@ -306,8 +306,10 @@ function providerTransform(assembler) {
 
 // The chunks of a stream (an iterable, or for `wait` an async iterable too; one string or
 // Uint8Array is one chunk). An iterator that throws (or a value that is not iterable) ends the
-// stream with the core's verdict on what it threw, pushed as a chunk: a ContractError.
+// stream with the core's verdict on what it threw, pushed as a chunk: a ContractError. A thrown
+// string or byte view would be taken as text, so it is pushed as a String object, which is not.
 const isChunk = (chunks) => typeof chunks === 'string' || ArrayBuffer.isView(chunks);
+const thrownChunk = (error) => (isChunk(error) ? new String() : error);
 function* chunksOf(decoder, chunks) {
   if (isChunk(chunks)) return yield chunks;
   let iterator, done, value;
@@ -320,7 +322,7 @@ function* chunksOf(decoder, chunks) {
     try {
       ({ done, value } = iterator.next());
     } catch (error) {
-      decoder.push(error);
+      decoder.push(thrownChunk(error));
     }
     if (done) return;
     yield value;
@@ -341,7 +343,7 @@ async function* chunksOfAsync(decoder, chunks) {
     try {
       ({ done, value } = await iterator.next());
     } catch (error) {
-      decoder.push(error);
+      decoder.push(thrownChunk(error));
     }
     if (done) return;
     yield [value];
@@ -565,7 +567,7 @@ export function createApi(load, renew, schema = true) {
     const object = {};
     for (const [name, method] of Object.entries(methods)) {
       object[name] = (...args) => {
-        if (freed) throw new Error('this object was freed');
+        if (freed) throw new ContractError(OBJECT_FREED);
         return method(answer, inner, ...args);
       };
     }

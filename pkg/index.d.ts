@@ -332,6 +332,8 @@ export type ErrorCode =
   | 'EVENT_MESSAGE_UNKNOWN'
   // Compiled tools
   | 'TOOL_HANDLE_FREED'
+  // A stateful object used after free()
+  | 'OBJECT_FREED'
   | 'ROW_FIELD_INVALID'
   | 'ROW_FIELD_UNKNOWN'
   | 'ROW_ROLE_UNKNOWN'

@@ -184,6 +184,8 @@ codes! {
     EventMessageUnknown => "EVENT_MESSAGE_UNKNOWN", Protocol, false;
     // Compiled tools
     ToolHandleFreed => "TOOL_HANDLE_FREED", Contract, false;
+    // A stateful object (an assembler, a decoder, a session...) used after it was freed
+    ObjectFreed => "OBJECT_FREED", Contract, false;
     // Dataset rows (`dataset::chat_row`): problems of training data, never the model's to retry
     RowFieldInvalid => "ROW_FIELD_INVALID", Protocol, false;
     RowFieldUnknown => "ROW_FIELD_UNKNOWN", Protocol, false;

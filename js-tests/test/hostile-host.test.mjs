@@ -275,3 +275,50 @@ test('ndjsonFramesAsync: a chunk that is a thenable (a revoked Proxy, a throwing
     }
   }
 });
+
+test('ndjsonFrames: a chunk iterator that throws a string or bytes ends the stream, as any throw does', async () => {
+  // A thrown string (or byte view) is text: pushed as the chunk it is not, it was decoded and
+  // the same iterator asked again, forever.
+  const line = '{"jsonrpc":"2.0","method":"first"}\n';
+  for (const thrown of ['connection reset', new Uint8Array([0x7b, 0x7d, 0x0a]), new Error('reset')]) {
+    const source = () => {
+      let calls = 0;
+      return { [Symbol.iterator]: () => ({ next() { if (calls++ === 0) return { done: false, value: line }; throw thrown; } }) };
+    };
+    const got = [];
+    assert.throws(() => { for (const f of api.ndjsonFrames(source())) got.push(f.method); },
+      (e) => e instanceof ContractError && e.code === 'JSON_INVALID' && e.path === '');
+    assert.deepEqual(got, ['first']);
+    const gotAsync = [];
+    await assert.rejects(async () => { for await (const f of api.ndjsonFramesAsync(source())) gotAsync.push(f.method); },
+      (e) => e instanceof ContractError && e.code === 'JSON_INVALID');
+    assert.deepEqual(gotAsync, ['first']);
+  }
+});
+
+test('an empty byte chunk between the halves of a surrogate pair cut between strings changes nothing', () => {
+  const line = '{"jsonrpc":"2.0","method":"m","params":{"t":"\u{1F600}"}}\n';
+  const cut = line.indexOf('\u{1F600}') + 1;
+  const pieces = [line.slice(0, cut), new Uint8Array(0), line.slice(cut)];
+  const decoder = api.createNdjsonDecoder();
+  const frames = pieces.flatMap((p) => decoder.push(p));
+  decoder.free();
+  assert.equal(frames.length, 1);
+  assert.equal(frames[0].kind, 'notification');
+  assert.deepEqual(frames[0].message.params, { t: '\u{1F600}' });
+  assert.equal(api.checkStdoutPurity(pieces).pure, true);
+  // The session checker reports the split text as it reports the whole.
+  const entry = `{"type":"message","id":"a","parentId":null,"timestamp":"2026-01-01T00:00:01.000Z","message":{"role":"user","content":"\u{1F600}","timestamp":1}}\n`;
+  const at = entry.indexOf('\u{1F600}') + 1;
+  const report = (chunks) => {
+    const checker = api.createSessionChecker();
+    try {
+      return [chunks.flatMap((c) => checker.push(c)), checker.finish()];
+    } finally {
+      checker.free();
+    }
+  };
+  const whole = report([entry]);
+  assert.ok(!JSON.stringify(whole).includes('SURROGATE'), JSON.stringify(whole));
+  assert.deepEqual(report([entry.slice(0, at), new Uint8Array(0), entry.slice(at)]), whole);
+});

@@ -159,8 +159,9 @@ def test_provider_assemblers_do_not_interfere() -> None:
     assert a.finish()["calls"] == [{"callId": "a1", "name": "read_file", "arguments": {"n": 1}}]
     a.close()
     b.close()
-    with pytest.raises(RuntimeError):
+    with pytest.raises(ac.ContractError) as e:
         a.push_sse("")
+    assert (e.value.layer, e.value.code, e.value.path, e.value.retryable) == ("contract", "OBJECT_FREED", "", False)
 
 
 def memory() -> int:

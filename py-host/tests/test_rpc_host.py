@@ -49,8 +49,9 @@ def test_decoder_errors_and_closing() -> None:
     assert e.value.code == "JSON_INVALID"
     assert decoder.push(memoryview(b'{"jsonrpc":"2.0","method":"a"}\n'))[0]["kind"] == "notification"
     decoder.close()
-    with pytest.raises(RuntimeError):
+    with pytest.raises(ac.ContractError) as e:
         decoder.push("x")
+    assert e.value.code == "OBJECT_FREED"
     with pytest.raises(ac.ContractError) as e:
         ac.check_stdout_purity(["ok\n", 5])  # type: ignore[list-item]
     assert (e.value.code, e.value.path) == ("JSON_INVALID", "/1")

@@ -170,8 +170,9 @@ def test_assemblers_do_not_interfere() -> None:
     assert a.finish() == {"finishReason": "stop", "calls": [{"callId": "c", "name": "a", "arguments": {"n": 1}}]}
     a.close()
     b.close()
-    with pytest.raises(RuntimeError):
+    with pytest.raises(ac.ContractError) as e:
         a.finish()
+    assert e.value.code == "OBJECT_FREED"
 
 
 def test_invalid_options_raise() -> None:

@@ -124,6 +124,19 @@ fn reply_name(reply: Reply) -> Value {
     }
 }
 
+/// The error a host raises when a stateful object it made is used after `free()` / `close()`:
+/// the object's state is gone, so the host answers without the core, with the core's words.
+fn object_freed() -> Value {
+    let code = crate::error::Code::ObjectFreed;
+    object(vec![
+        ("layer", text(code.default_layer().as_str())),
+        ("code", text(code.as_str())),
+        ("path", text("")),
+        ("message", text("this object was freed (free(), `using`, close() or `with`): make a new one")),
+        ("retryable", Value::Bool(code.retryable_default())),
+    ])
+}
+
 /// The description every host reads once per instance.
 pub fn describe() -> Value {
     let operations = OPERATIONS
@@ -201,6 +214,7 @@ pub fn describe() -> Value {
             ]),
         ),
         ("projections", Value::Array(PROJECTIONS.iter().map(|p| text(p)).collect())),
+        ("objectFreed", object_freed()),
         ("operations", Value::Array(operations)),
         ("objects", Value::Array(objects)),
     ];

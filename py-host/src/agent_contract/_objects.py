@@ -13,7 +13,7 @@ from typing import Any, AsyncIterable, AsyncIterator, Callable, Iterable, Iterat
 from . import _runtime
 from ._host_text import write
 from ._text import cross, is_text, limit_options, limits_of, numbers, snapshot
-from ._wire import collector_paused, config, loads, not_text, options_text, reply, unwrap
+from ._wire import collector_paused, config, error, loads, not_text, options_text, reply, unwrap
 from ._types import AssembledResponse, NdjsonFrame, ProviderResponse, RpcObservation, SessionReport, StopReason
 
 
@@ -44,7 +44,7 @@ class Handle:
 
     def _raw(self, method: str, *args: Any) -> Any:
         if self._finalizer is None:
-            raise RuntimeError(f"this {self._kind} is closed")
+            raise error(_runtime.described()["objectFreed"])
         if threading.get_ident() != self._thread:
             raise RuntimeError(f"a {self._kind} must be used from the thread that created it")
         return self._instance.resource_call(self._kind, method, self._resource, *args)

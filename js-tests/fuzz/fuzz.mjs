@@ -134,12 +134,20 @@ function makers(r, floodBytes = 1e6) {
     const o = r.chance(0.5) ? { kind: 'tool', calls: [{ callId: field(pool), name: field(pool), arguments: value(1, pool) }] } : { kind: 'final', answer: field(pool) };
     return r.chance(0.2) ? hostile(o) : o;
   };
+  const OPTION_KEYS = ['strict', 'maxBytes', 'maxDepth', 'maxStringBytes', 'maxArrayLength', 'maxObjectMembers', 'maxCalls', 'maxIssues',
+    'names', 'formats', 'dialect', 'allowNullId', 'profile', 'maxLineBytes', 'maxBatchLength', 'onMalformed', 'maxArgumentsBytes',
+    'maxResponseBytes', 'target'];
   const options = () => {
     if (r.chance(0.6)) return [undefined, true];
     const pool = [];
     const o = r.pick([{ strict: true }, { maxBytes: 1 << 22 }, { maxDepth: r.pick([1, 512, 0, 1e9]) }, { maxStringBytes: 64 * MB }, { typo: 1 },
-      { names: r.pick(['mcp', 'gemini', field(pool)]) }, { formats: r.pick(['assert', field(pool)]) }, value(1, pool), null]);
-    const raised = o && typeof o === 'object' && (o.maxStringBytes || o.maxBytes > 4 * MB);
+      { names: r.pick(['mcp', 'gemini', field(pool)]) }, { formats: r.pick(['assert', field(pool)]) }, value(1, pool), null,
+      // Any option the core reads, holding a value of any kind (a word option given a number
+      // once reached the text encoder, whose TypeError escaped).
+      { [r.pick(OPTION_KEYS)]: value(1, pool) }]);
+    // Limits past the defaults void the time and memory bounds (a random option may raise one).
+    const raised = o && typeof o === 'object' && (o.maxStringBytes || o.maxBytes > 4 * MB
+      || Object.keys(o).some((k) => k.startsWith('max') && typeof o[k] === 'number' && k !== 'maxBytes' && k !== 'maxDepth'));
     return [r.chance(0.2) ? hostile(o ?? {}) : o, !raised && r.chance(0.9)];
   };
   const bytes = (n) => { const b = new Uint8Array(n); for (let i = 0; i < n; i++) b[i] = r.int(256); return b; };

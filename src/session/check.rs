@@ -332,11 +332,15 @@ impl Checker {
             _ => String::new(),
         };
         let (call_id, name) = (text("toolCallId"), text("toolName"));
-        let call = self.calls.get(&call_id).and_then(|list| {
-            list.iter()
-                .filter(|(a, _)| *a != node && self.tree.is_ancestor(*a, node))
-                .max_by_key(|(a, _)| self.tree.depth[*a as usize])
-                .cloned()
+        let call = self.calls.get(&call_id).and_then(|sites| {
+            let holds = |u: u32| {
+                let end = sites.partition_point(|(a, _)| *a <= u);
+                (end > 0 && sites[end - 1].0 == u).then(|| end - 1)
+            };
+            nearest(sites, |&(a, _)| a != node && self.tree.is_ancestor(a, node), self.tree.parent_of(node), holds, |u| {
+                self.tree.parent_of(u)
+            })
+            .map(|i| sites[i].clone())
         });
         let Some((call_node, call_name)) = call else {
             return Err(ContractError::new(
@@ -354,7 +358,15 @@ impl Checker {
         }
         let key = (call_node, call_id);
         if let Some(done) = self.results.get(&key) {
-            if done.iter().any(|&r| self.tree.is_ancestor(r, node)) {
+            // Every result of the call is below it: the path up from `node` stops there.
+            let answered = nearest(
+                done,
+                |&r| self.tree.is_ancestor(r, node),
+                self.tree.parent_of(node).filter(|&u| u != call_node),
+                |u| done.binary_search(&u).ok(),
+                |u| self.tree.parent_of(u).filter(|&p| p != call_node),
+            );
+            if answered.is_some() {
                 return Err(ContractError::new(
                     Code::ToolResultDuplicate,
                     "/message/toolCallId",
@@ -402,6 +414,38 @@ impl Checker {
 
 /// A line over `maxBytes`: judged by its length alone (so a reader that has seen only its first
 /// `maxBytes + 1` bytes reaches the same verdict).
+/// The index in `sites` (nodes in file order, so an ancestor comes before its descendants) of
+/// the deepest ancestor of a node: the last site `is_above` holds for, which is also the first
+/// `holds` names on the path up from `from` (`up` gives the next node; None ends the path).
+/// The two searches run in turns and the first to answer decides, so the cost is twice the
+/// cheaper one: a toolCall id reused turn after turn made every result scan all earlier calls,
+/// and results of one call on many sibling branches scanned every sibling (quadratic).
+fn nearest<T>(
+    sites: &[T],
+    is_above: impl Fn(&T) -> bool,
+    from: Option<u32>,
+    holds: impl Fn(u32) -> Option<usize>,
+    up: impl Fn(u32) -> Option<u32>,
+) -> Option<usize> {
+    let (mut back, mut at) = (sites.len(), from);
+    loop {
+        if back > 0 {
+            back -= 1;
+            if is_above(&sites[back]) {
+                return Some(back);
+            }
+        } else if at.is_none() {
+            return None;
+        }
+        if let Some(u) = at {
+            if let Some(i) = holds(u) {
+                return Some(i);
+            }
+            at = up(u);
+        }
+    }
+}
+
 fn line_too_large(offset: usize, line: usize, max: usize) -> ContractError {
     ContractError::new(Code::InputTooLarge, "", format!("the line is longer than the limit of {max} bytes (maxBytes)"))
         .at(Position { offset: offset + max, line, column: max + 1 })

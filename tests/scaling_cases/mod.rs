@@ -719,6 +719,30 @@ pub fn cases() -> Vec<Case> {
                 session_text(text)
             },
         },
+        Case {
+            name: "checkSession n/2 turns reusing one toolCall id, each answered",
+            build: |n| {
+                let mut text = String::from(SESSION_HEADER);
+                let mut parent = "null".to_owned();
+                for i in 0..n / 2 {
+                    let _ = write!(text, "\n{{\"type\":\"message\",\"id\":\"a{i}\",\"parentId\":{parent},\"timestamp\":\"t\",\"message\":{{\"role\":\"assistant\",\"content\":[{{\"type\":\"toolCall\",\"id\":\"call_0\",\"name\":\"f\",\"arguments\":{{}}}}],\"stopReason\":\"toolUse\",\"usage\":{{\"input\":0,\"output\":0,\"totalTokens\":0}},\"timestamp\":1}}}}");
+                    let _ = write!(text, "\n{{\"type\":\"message\",\"id\":\"r{i}\",\"parentId\":\"a{i}\",\"timestamp\":\"t\",\"message\":{{\"role\":\"toolResult\",\"toolCallId\":\"call_0\",\"toolName\":\"f\",\"content\":[],\"isError\":false,\"timestamp\":1}}}}");
+                    parent = format!("\"r{i}\"");
+                }
+                session_text(text)
+            },
+        },
+        Case {
+            name: "checkSession n/2 results of one call, each on a branch of its own",
+            build: |n| {
+                let mut text = String::from(SESSION_HEADER);
+                text.push_str("\n{\"type\":\"message\",\"id\":\"a\",\"parentId\":null,\"timestamp\":\"t\",\"message\":{\"role\":\"assistant\",\"content\":[{\"type\":\"toolCall\",\"id\":\"c\",\"name\":\"f\",\"arguments\":{}}],\"stopReason\":\"toolUse\",\"usage\":{\"input\":0,\"output\":0,\"totalTokens\":0},\"timestamp\":1}}");
+                for i in 0..n / 2 {
+                    let _ = write!(text, "\n{{\"type\":\"message\",\"id\":\"r{i}\",\"parentId\":\"a\",\"timestamp\":\"t\",\"message\":{{\"role\":\"toolResult\",\"toolCallId\":\"c\",\"toolName\":\"f\",\"content\":[],\"isError\":false,\"timestamp\":1}}}}");
+                }
+                session_text(text)
+            },
+        },
         // Dataset rows
         Case {
             name: "checkChatRow n/48 calls in one message, answered in reverse",

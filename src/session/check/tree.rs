@@ -52,6 +52,11 @@ impl Tree {
         node
     }
 
+    /// The parent of `x`, if it has one.
+    pub(super) fn parent_of(&self, x: u32) -> Option<u32> {
+        self.parent[x as usize]
+    }
+
     /// Whether `a` is `x` or one of its ancestors.
     pub(super) fn is_ancestor(&self, a: u32, x: u32) -> bool {
         let d = self.depth[a as usize];

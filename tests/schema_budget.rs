@@ -290,3 +290,38 @@ fn gemini_issues_cut() {
     assert_eq!((text(last, "path"), text(last, "keyword")), (String::new(), "truncated".to_owned()));
     assert_eq!(text(&issues[0], "path"), format!("{}/x0", format!("/properties/{name}").repeat(120)));
 }
+
+/// `createRegistry({tools, resources})` with `n` tools each referencing one shared document of
+/// `size` bytes of description.
+fn sharing(n: usize, size: usize) -> Value {
+    let u = "https://example.com/s.json";
+    let tools: Vec<String> = (0..n)
+        .map(|k| {
+            format!(
+                r#"{{"name":"t{k}","description":"d","permissions":["read"],"inputSchema":{{"type":"object","properties":{{"a":{{"$ref":"{u}"}}}}}}}}"#
+            )
+        })
+        .collect();
+    value(&format!(
+        r#"{{"tools":[{}],"resources":{{"{u}":{{"type":"string","description":"{}"}}}}}}"#,
+        tools.join(","),
+        "x".repeat(size)
+    ))
+}
+
+#[test]
+fn what_the_tools_take_of_shared_resources_is_bounded() {
+    // Each tool holds and compiles its own copy of the documents it references: 3,000 tools
+    // referencing 550 KB (a 0.97 MB call) ran the wasm instance out of memory. Past 8 MiB taken
+    // in all the registry is refused at the tool that takes it past, at once.
+    let e = api::create_registry(&&sharing(3000, 550_000), None).unwrap_err();
+    assert_eq!((e.code, e.path.as_str()), (Code::InputTooLarge, "/tools/15"));
+    assert!(e.message.contains("more than 8 MiB of the shared resources"), "{}", e.message);
+    let e = api::create_registry(&&sharing(1000, 100_000), None).unwrap_err();
+    assert_eq!((e.code, e.path.as_str()), (Code::InputTooLarge, "/tools/83"));
+    // Under the bound, and many tools sharing a small document, are accepted.
+    for (n, size) in [(80, 100_000), (1000, 5_000)] {
+        let registry = api::create_registry(&&sharing(n, size), None).expect("within the budget");
+        assert!(matches!(registry.get("tools"), Some(Value::Array(t)) if t.len() == n));
+    }
+}

@@ -423,3 +423,21 @@ test('geminiSchemaIssues lists at most 4 MiB of issues, however long their paths
   assert.equal(issues[0].keyword, 'x0');
   assert.equal(issues[0].path, `${'/properties/'.concat('n'.repeat(100)).repeat(120)}/x0`);
 });
+
+test("a registry's tools take at most 8 MiB of its shared resources, each holding a copy", () => {
+  // 3,000 tools referencing one 550 KB document (0.97 MB of call) ran the instance out of memory
+  // after 9.6 s; 1,000 referencing 100 KB took 0.9 s and 319 MiB. Refused at once now; under
+  // the bound the registry, its projections and its catalog stay within the memory bound.
+  const u = 'https://example.com/s.json';
+  const sharing = (n, size) => ({
+    tools: Array.from({ length: n }, (_, k) => ({ name: `t${k}`, description: 'd', permission: 'read', inputSchema: { type: 'object', properties: { a: { $ref: u } } } })),
+    resources: { [u]: { type: 'string', description: 'x'.repeat(size) } },
+  });
+  const refused = fails('INPUT_TOO_LARGE', () => api.createRegistry(sharing(3000, 550000)));
+  assert.equal(refused.path, '/tools/15');
+  assert.equal(fails('INPUT_TOO_LARGE', () => api.createRegistry(sharing(1000, 100000))).path, '/tools/83');
+  const registry = ok(() => api.createRegistry(sharing(80, 100000)));
+  assert.equal(registry.tools.length, 80);
+  assert.equal(ok(() => api.toOpenAITools(registry)).length, 80);
+  assert.equal(ok(() => api.catalog(JSON.parse(JSON.stringify(registry)))).length, 80);
+});

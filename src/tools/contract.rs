@@ -101,35 +101,62 @@ pub fn define_tool_compiled<V: HostValue>(def: &V, options: &Options) -> Result<
 
 /// `read_definition` in a registry with shared documents (`createRegistry({tools, resources})`):
 /// the tool keeps its own documents (its own wins on the same URI) and takes the shared ones
-/// its schemas reference, closed over references between documents.
-pub fn read_sharing<V: HostValue>(def: &V, options: &Options, shared: &[(String, Value)]) -> Result<ToolDefinition> {
+/// its schemas reference, closed over references between documents; `taken` counts the bytes
+/// of the shared documents it took.
+pub fn read_sharing<V: HostValue>(
+    def: &V,
+    options: &Options,
+    shared: &crate::tools::resources::Shared,
+    taken: &mut usize,
+) -> Result<ToolDefinition> {
+    use crate::tools::resources::Owners;
     let mut tool = define_with(def, options, Source::Host)?;
-    if !shared.is_empty() {
-        let own = tool.resources.len();
-        let mut all = std::mem::take(&mut tool.resources);
-        for (uri, doc) in shared {
-            if !all[..own].iter().any(|(u, _)| u == uri) {
-                all.push((uri.clone(), doc.clone()));
-            }
+    if shared.docs.is_empty() {
+        return Ok(tool);
+    }
+    let own = tool.resources.len();
+    // The shared documents the tool does not shadow with its own, numbered after its own.
+    let kept: Vec<usize> =
+        (0..shared.docs.len()).filter(|&j| !tool.resources.iter().any(|(u, _)| *u == shared.docs[j].0)).collect();
+    let owners = if kept.len() == shared.docs.len() {
+        if own == 0 {
+            std::borrow::Cow::Borrowed(&shared.owners)
+        } else {
+            std::borrow::Cow::Owned(Owners::after(&tool.resources, &shared.owners))
         }
-        let mut needed = crate::tools::resources::referenced(&tool.input_schema, &all);
+    } else {
+        let mut all = tool.resources.clone();
+        all.extend(kept.iter().map(|&j| shared.docs[j].clone()));
+        std::borrow::Cow::Owned(Owners::of(&all))
+    };
+    let at = |i: usize| if i < own { i } else { kept.get(i - own).copied().unwrap_or(i - own) };
+    let mut needed = {
+        let doc = |i: usize| if i < own { &tool.resources[i].1 } else { &shared.docs[at(i)].1 };
+        let mut needed = owners.referenced(&tool.input_schema, doc);
         if let Some(output) = &tool.output_schema {
-            needed.extend(crate::tools::resources::referenced(output, &all));
+            needed.extend(owners.referenced(output, doc));
         }
-        tool.resources =
-            all.into_iter().enumerate().filter(|(i, _)| *i < own || needed.contains(i)).map(|(_, r)| r).collect();
-        if tool.resources.len() > crate::tools::resources::MAX_RESOURCES {
-            return Err(ContractError::new(
-                Code::ToolResourceInvalid,
-                "/resources",
-                format!(
-                    "the tool needs {} documents with the registry's shared ones; at most {}",
-                    tool.resources.len(),
-                    crate::tools::resources::MAX_RESOURCES
-                ),
-            )
-            .in_layer(Layer::Contract));
-        }
+        needed
+    };
+    needed.retain(|&i| i >= own);
+    needed.sort_unstable();
+    needed.dedup();
+    for i in needed {
+        let j = at(i);
+        *taken = taken.saturating_add(shared.sizes[j]);
+        tool.resources.push(shared.docs[j].clone());
+    }
+    if tool.resources.len() > crate::tools::resources::MAX_RESOURCES {
+        return Err(ContractError::new(
+            Code::ToolResourceInvalid,
+            "/resources",
+            format!(
+                "the tool needs {} documents with the registry's shared ones; at most {}",
+                tool.resources.len(),
+                crate::tools::resources::MAX_RESOURCES
+            ),
+        )
+        .in_layer(Layer::Contract));
     }
     Ok(tool)
 }

@@ -115,10 +115,10 @@ fn create_sharing<V: HostValue>(arg: &V, options: &Options) -> Result<Vec<Compil
         ));
     }
     let shared = match arg.get("resources").map_err(|f| f.at("/resources"))? {
-        None => Vec::new(),
+        None => crate::tools::resources::Shared::new(Vec::new()),
         Some(r) if r.kind() == Kind::Object => {
             let value = read_value(&r, &options.limits, Undefined::Reject).map_err(|e| under(e, "/resources"))?;
-            crate::tools::resources::read(value)?
+            crate::tools::resources::Shared::new(crate::tools::resources::read(value)?)
         }
         Some(_) => {
             return Err(ContractError::new(
@@ -136,10 +136,22 @@ fn create_sharing<V: HostValue>(arg: &V, options: &Options) -> Result<Vec<Compil
         return Err(invalid("/tools", "tools must be a list of tool definitions"));
     }
     let len = tools.len().map_err(|f| f.at("/tools"))?;
+    let mut taken = 0;
     let read = read_each(len, |i| {
         let prefix = format!("/tools/{i}");
         let item = tools.index(i).map_err(|f| f.at(&prefix))?;
-        contract::read_sharing(&item, options, &shared).map_err(|e| under(e, &prefix))
+        let tool = contract::read_sharing(&item, options, &shared, &mut taken).map_err(|e| under(e, &prefix))?;
+        if taken > crate::tools::resources::MAX_SHARED_TAKEN_BYTES {
+            return Err(ContractError::new(
+                Code::InputTooLarge,
+                prefix,
+                format!(
+                    "the tools take more than {} MiB of the shared resources in all (each tool holds a copy of every document it references)",
+                    crate::tools::resources::MAX_SHARED_TAKEN_BYTES >> 20
+                ),
+            ));
+        }
+        Ok(tool)
     });
     finish(compile_each(read, "/tools")?, "/tools")
 }

@@ -332,8 +332,9 @@ export type ErrorCode =
   | 'EVENT_MESSAGE_UNKNOWN'
   // Compiled tools
   | 'TOOL_HANDLE_FREED'
-  // A stateful object used after free()
+  // A stateful object used after free(), or (Python) from another thread
   | 'OBJECT_FREED'
+  | 'OBJECT_OTHER_THREAD'
   | 'ROW_FIELD_INVALID'
   | 'ROW_FIELD_UNKNOWN'
   | 'ROW_ROLE_UNKNOWN'

@@ -186,6 +186,9 @@ codes! {
     ToolHandleFreed => "TOOL_HANDLE_FREED", Contract, false;
     // A stateful object (an assembler, a decoder, a session...) used after it was freed
     ObjectFreed => "OBJECT_FREED", Contract, false;
+    // A stateful object used from a thread other than its own (Python: a wasm store is
+    // single-threaded)
+    ObjectOtherThread => "OBJECT_OTHER_THREAD", Contract, false;
     // Dataset rows (`dataset::chat_row`): problems of training data, never the model's to retry
     RowFieldInvalid => "ROW_FIELD_INVALID", Protocol, false;
     RowFieldUnknown => "ROW_FIELD_UNKNOWN", Protocol, false;

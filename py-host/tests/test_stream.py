@@ -184,10 +184,10 @@ def test_invalid_options_raise() -> None:
 def test_other_thread_is_refused() -> None:
     with ac.Assembler() as a:
         errors: list[BaseException] = []
-        t = threading.Thread(target=lambda: errors.append(pytest.raises(RuntimeError, a.preview).value))
+        t = threading.Thread(target=lambda: errors.append(pytest.raises(ac.ContractError, a.preview).value))
         t.start()
         t.join()
-        assert errors
+        assert [(e.layer, e.code, e.path) for e in errors] == [("contract", "OBJECT_OTHER_THREAD", "")]  # type: ignore[attr-defined]
 
 
 def memory() -> int:

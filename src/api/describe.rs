@@ -124,15 +124,15 @@ fn reply_name(reply: Reply) -> Value {
     }
 }
 
-/// The error a host raises when a stateful object it made is used after `free()` / `close()`:
-/// the object's state is gone, so the host answers without the core, with the core's words.
-fn object_freed() -> Value {
-    let code = crate::error::Code::ObjectFreed;
+/// The errors a host raises when a stateful object it made is used after `free()` / `close()`,
+/// or from a thread other than its own (its state lives in that thread's instance): the host
+/// answers without the core, with the core's words.
+fn object_error(code: crate::error::Code, message: &str) -> Value {
     object(vec![
         ("layer", text(code.default_layer().as_str())),
         ("code", text(code.as_str())),
         ("path", text("")),
-        ("message", text("this object was freed (free(), `using`, close() or `with`): make a new one")),
+        ("message", text(message)),
         ("retryable", Value::Bool(code.retryable_default())),
     ])
 }
@@ -214,7 +214,20 @@ pub fn describe() -> Value {
             ]),
         ),
         ("projections", Value::Array(PROJECTIONS.iter().map(|p| text(p)).collect())),
-        ("objectFreed", object_freed()),
+        (
+            "objectFreed",
+            object_error(
+                crate::error::Code::ObjectFreed,
+                "this object was freed (free(), `using`, close() or `with`): make a new one",
+            ),
+        ),
+        (
+            "objectOtherThread",
+            object_error(
+                crate::error::Code::ObjectOtherThread,
+                "this object is used from a thread other than the one that made it (its state lives in that thread's instance)",
+            ),
+        ),
         ("operations", Value::Array(operations)),
         ("objects", Value::Array(objects)),
     ];

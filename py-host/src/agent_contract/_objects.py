@@ -46,7 +46,7 @@ class Handle:
         if self._finalizer is None:
             raise error(_runtime.described()["objectFreed"])
         if threading.get_ident() != self._thread:
-            raise RuntimeError(f"a {self._kind} must be used from the thread that created it")
+            raise error(_runtime.described()["objectOtherThread"])
         return self._instance.resource_call(self._kind, method, self._resource, *args)
 
     def _call(self, method: str, *args: Any) -> Any:

@@ -67,13 +67,16 @@ function putMember(o, key, value) {
 const typedArrayProto = Object.getPrototypeOf(Uint8Array.prototype);
 const [tagOf, bufferOf, byteOffsetOf, lengthOf] = [Symbol.toStringTag, 'buffer', 'byteOffset', 'length']
   .map((name) => Object.getOwnPropertyDescriptor(typedArrayProto, name).get);
-const sharedByteLength = typeof SharedArrayBuffer === 'function'
-  ? Object.getOwnPropertyDescriptor(SharedArrayBuffer.prototype, 'byteLength').get : undefined;
+// A genuine typed array's buffer is an ArrayBuffer (which has ArrayBuffer's `byteLength`; a
+// detached one answers 0) or a SharedArrayBuffer: asked this way round, an ordinary buffer
+// throws nothing.
+const plainByteLength = Object.getOwnPropertyDescriptor(ArrayBuffer.prototype, 'byteLength').get;
 const isShared = (buffer) => {
   try {
-    return sharedByteLength !== undefined && (sharedByteLength.call(buffer), true);
-  } catch (_) {
+    plainByteLength.call(buffer);
     return false;
+  } catch (_) {
+    return true;
   }
 };
 const isBytes = (value) => typeof value !== 'string' && tagOf.call(value) === 'Uint8Array';

@@ -150,10 +150,6 @@ fn write_number(out: &mut String, n: &Number) {
     } else if !n.value.is_finite() {
         // Unreachable for values that passed a rule; written as null so the text stays JSON.
         out.push_str("null");
-    } else if n.value == 0.0 && n.value.is_sign_negative() {
-        // A host's -0 (a JS number, a Python float) comes back as the host gave it, as the
-        // same number written `-0` in JSON text does.
-        out.push_str("-0");
     } else if n.value == n.value.trunc() && n.value.abs() < 9.007_199_254_740_992e15 {
         let _ = write!(out, "{}", n.value as i64);
     } else {

@@ -129,7 +129,8 @@ pub fn read_sharing<V: HostValue>(
         all.extend(kept.iter().map(|&j| shared.docs[j].clone()));
         std::borrow::Cow::Owned(Owners::of(&all))
     };
-    let at = |i: usize| if i < own { i } else { kept.get(i - own).copied().unwrap_or(i - own) };
+    // Index `i` past the tool's own documents is shared document `kept[i - own]`.
+    let at = |i: usize| kept[i - own];
     let mut needed = {
         let doc = |i: usize| if i < own { &tool.resources[i].1 } else { &shared.docs[at(i)].1 };
         let mut needed = owners.referenced(&tool.input_schema, doc);

@@ -441,3 +441,32 @@ test("a registry's tools take at most 8 MiB of its shared resources, each holdin
   assert.equal(ok(() => api.toOpenAITools(registry)).length, 80);
   assert.equal(ok(() => api.catalog(JSON.parse(JSON.stringify(registry)))).length, 80);
 });
+
+test('jsonSchemaForTarget over long names nested deep holds positions, not a pointer per level', () => {
+  // 250 levels of 1,900-byte names (0.96 MB): each level held its whole pointer while it was
+  // converted, 128 MiB of instance. Same answer, within the memory bound.
+  let s = { type: 'string' };
+  for (let d = 0; d < 250; d++) s = { type: 'object', properties: { ['n'.repeat(1900)]: s } };
+  for (const convert of [api.jsonSchemaForTarget, api.standardJsonSchema]) {
+    const out = ok(() => convert(s, 'draft-07'));
+    assert.deepEqual(out, s);
+  }
+  // An error deep down still names its whole pointer.
+  let bad = { $anchor: 'a' };
+  for (let d = 0; d < 250; d++) bad = { properties: { ['n'.repeat(1900)]: bad } };
+  const refused = fails('SCHEMA_TARGET_UNSUPPORTED', () => api.jsonSchemaForTarget(bad, 'draft-07'));
+  assert.equal(refused.path, `${`/properties/${'n'.repeat(1900)}`.repeat(250)}/$anchor`);
+});
+
+test('a flood of dependentRequired failures keeps the issues it lists, not every issue', () => {
+  // 625 present members each requiring the same 500 absent names (a 2.1 MB call): 312,500
+  // issues, each formatted and held before the list was cut at maxIssues (98 MB natively).
+  const names = Array.from({ length: 500 }, (_, i) => `x${i}`);
+  const dependentRequired = Object.fromEntries(Array.from({ length: 625 }, (_, i) => [`a${i}`, names]));
+  const input = Object.fromEntries(Array.from({ length: 625 }, (_, i) => [`a${i}`, 0]));
+  const error = fails('SCHEMA_MISMATCH', () => validateToolInput(tool({ type: 'object', dependentRequired }), input));
+  assert.equal(error.issues.length, 100);
+  assert.equal(error.truncated, true);
+  assert.equal(error.message, 'the input does not match the tool\'s inputSchema (312500 issues, the first 100 listed)');
+  assert.deepEqual(error.issues[0], { path: '/x0', keyword: 'dependentRequired', message: 'property "x0" is required when "a0" is present' });
+});

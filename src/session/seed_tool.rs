@@ -4,7 +4,8 @@
 //! any policy rule), so reading a seed definition needs them given with it:
 //! `fromSeedTool(def, {permissions: [...]})`; without them the definition is refused
 //! (`FIELD_MISSING` at `/permissions`). `toSeedTool(tool)` is the other direction: the contract
-//! checked again, then its name, description and inputSchema.
+//! checked again, then its name, description and inputSchema (the documents it references from
+//! `resources` embedded).
 
 use crate::error::{Code, ContractError, Layer, Result};
 use crate::input::options::Options;
@@ -72,9 +73,12 @@ pub fn to_seed_tool<V: HostValue>(tool: &V) -> Result<Value> {
         return Err(ContractError::new(Code::ToolNotObject, "", "a tool contract must be an object"));
     }
     let t = define_tool(tool, &Options { limits: crate::Limits::ceilings(), ..Options::default() })?;
+    // The seed's definition has no resources: the documents the schema references are embedded,
+    // as the projections embed them, so `parameters` resolves on its own.
+    let parameters = crate::tools::resources::bundle(&t.input_schema, &t.resources, "/resources")?;
     Ok(Value::Object(vec![
         ("name".to_owned(), Value::String(t.name)),
         ("description".to_owned(), Value::String(t.description)),
-        ("parameters".to_owned(), t.input_schema),
+        ("parameters".to_owned(), parameters),
     ]))
 }

@@ -355,7 +355,7 @@ fn check_input_root(schema: &Value) -> Result<()> {
             Code::ToolSchemaRootNotObject,
             "/inputSchema/type",
             format!(
-                "inputSchema's root type must be \"object\" (or absent), not {}: every provider sends a tool's input as one JSON object",
+                "the schema's root type must be \"object\" (or absent), not {}: every provider sends a tool's input, and MCP a tool's structured output, as one JSON object",
                 {
                     let mut text = String::new();
                     crate::value::write_json(&mut text, other);

@@ -18,6 +18,7 @@
 use url::Url;
 
 use crate::error::{Code, ContractError, Layer, Result};
+use crate::tools::target::ANNOTATIONS;
 use crate::value::{pointer_child, Value};
 
 /// Most documents one definition carries.
@@ -278,9 +279,30 @@ pub fn bundle(schema: &Value, resources: &[(String, Value)], path: &str) -> Resu
                         ));
                     }
                 }
+                // Draft-07 ignores every sibling of `$ref`, the `$id` given here too: the `$ref`
+                // moves into `allOf`, where it resolves against that `$id` as it did against the
+                // document's URI. A sibling draft-07 ignored would then be asserted.
+                let wrap = draft7 && doc.get("$ref").is_some();
+                if wrap {
+                    let kept =
+                        |k: &str| matches!(k, "$ref" | "$id" | "$schema" | "definitions") || ANNOTATIONS.contains(&k);
+                    if let Some((k, _)) = members.iter().find(|(k, _)| !kept(k)) {
+                        return Err(unbundlable(
+                            pointer_child(&at, k),
+                            format!("resource {uri:?} holds {k:?} beside $ref, which draft-07 ignores there: embedded under an $id, the $ref moves into allOf and {k:?} would be asserted"),
+                        ));
+                    }
+                }
                 let mut out = Vec::with_capacity(members.len() + 1);
                 out.push(("$id".to_owned(), Value::String(uri.clone())));
-                out.extend(members.iter().filter(|(k, _)| k != "$id" && k != "$schema").cloned());
+                for (k, v) in members.iter().filter(|(k, _)| k != "$id" && k != "$schema") {
+                    if wrap && k == "$ref" {
+                        let reference = Value::Object(vec![(k.clone(), v.clone())]);
+                        out.push(("allOf".to_owned(), Value::Array(vec![reference])));
+                    } else {
+                        out.push((k.clone(), v.clone()));
+                    }
+                }
                 Value::Object(out)
             }
             // `read` admits only objects and booleans.

@@ -39,9 +39,9 @@ mod regex_budget;
 
 use compile_errors::{check_patterns, compile_error, first_uncompilable_pattern, in_resource, regex_error, unresolved};
 pub use complexity::{evaluation_budget, Allowance, MIN_EVALUATION_BUDGET};
-pub use regex_budget::PatternScope;
 use instance::{to_instance, to_json};
 use issues::issues;
+pub use regex_budget::PatternScope;
 
 pub use complexity::{MAX_EVALUATIONS, MAX_FRAMES, MAX_SCHEMA_DEPTH, MAX_SCHEMA_NODES, MAX_WORK};
 
@@ -482,11 +482,9 @@ fn validate_after(
         e.truncated = true;
         return Err(e);
     };
-    let mut issues = issues(&error, &undefined, compiled);
+    let (issues, found) = issues(&error, &undefined, compiled, max_issues.max(1));
     drop(error);
-    let found = issues.len();
     let truncated = found > max_issues;
-    issues.truncate(max_issues.max(1));
     let message = match found {
         1 => format!("the input does not match the tool's inputSchema: {} at {:?}", issues[0].message, issues[0].path),
         n if truncated => {

@@ -33,7 +33,7 @@ use std::cell::RefCell;
 use std::collections::HashMap;
 
 use crate::error::{Code, ContractError, Result};
-use crate::value::{pointer_child, pointer_index, Value};
+use crate::value::{Positions, Value};
 
 const DRAFT_2020_12: &str = "https://json-schema.org/draft/2020-12/schema";
 const DRAFT_2019_09: &str = "https://json-schema.org/draft/2019-09/schema";
@@ -81,7 +81,7 @@ const LIST: [&str; 3] = ["allOf", "anyOf", "oneOf"];
 const MAP: [&str; 3] = ["properties", "patternProperties", "definitions"];
 /// What may stay beside a `$ref` in draft-07: annotations, whose being ignored there changes
 /// no verdict.
-const ANNOTATIONS: [&str; 8] =
+pub(crate) const ANNOTATIONS: [&str; 8] =
     ["$comment", "description", "title", "default", "examples", "readOnly", "writeOnly", "deprecated"];
 
 /// `jsonSchemaForTarget`: the schema for `target`, or `SCHEMA_TARGET_UNSUPPORTED` at the first
@@ -148,13 +148,14 @@ fn with_own_schema(schema: &Value, own: Draft) -> Value {
 fn to_draft_07(schema: &Value, source: Draft) -> Result<Value> {
     let root_base = root_base(schema)?;
     let mut found = Vec::new();
-    collect_resources(schema, "", &root_base, source, &mut found)?;
+    collect_resources(schema, 0, &mut Positions::new(""), &root_base, source, &mut found)?;
     let mut resources = HashMap::with_capacity(found.len());
     for (url, node) in found {
         resources.entry(url.to_string()).or_insert(node);
     }
-    let conv = Converter { source, resources, members: RefCell::new(HashMap::new()) };
-    let out = conv.schema(schema, "", &root_base, schema, true)?;
+    let positions = RefCell::new(Positions::new(""));
+    let conv = Converter { source, resources, members: RefCell::new(HashMap::new()), positions };
+    let out = conv.schema(schema, 0, &root_base, schema, true)?;
     let Value::Object(entries) = out else { return Ok(out) };
     Ok(Value::Object(entries.into_iter().filter(|(k, _)| k != "$schema").collect()))
 }
@@ -162,24 +163,48 @@ fn to_draft_07(schema: &Value, source: Draft) -> Result<Value> {
 fn root_base(schema: &Value) -> Result<url::Url> {
     let base = url::Url::parse(NO_BASE).expect("a valid URL");
     match schema.get("$id") {
-        Some(Value::String(id)) => resolve_id(&base, id, "/$id"),
+        Some(Value::String(id)) => resolve_id(&base, id, || "/$id".to_owned()),
         _ => Ok(base),
     }
 }
 
 /// An `$id` against its base, without its empty fragment; one with a fragment is an anchor in
 /// draft-07, which 2020-12 spells `$anchor`.
-fn resolve_id(base: &url::Url, id: &str, path: &str) -> Result<url::Url> {
+fn resolve_id(base: &url::Url, id: &str, path: impl FnOnce() -> String) -> Result<url::Url> {
     if id.split_once('#').is_some_and(|(_, f)| !f.is_empty()) {
-        return Err(unsupported(path, "an $id with a fragment is an anchor in draft-07".into()));
+        return Err(unsupported(&path(), "an $id with a fragment is an anchor in draft-07".into()));
     }
-    let mut url = base.join(id).map_err(|_| unsupported(path, "the $id is not a URI reference".into()))?;
+    let mut url = base.join(id).map_err(|_| unsupported(&path(), "the $id is not a URI reference".into()))?;
     url.set_fragment(None);
     Ok(url)
 }
 
+/// Where a subschema sits under its parent: a keyword's value, an item of its list, or a
+/// member of its map.
+enum Step<'a> {
+    One(&'a str),
+    Item(&'a str, usize),
+    Member(&'a str, &'a str),
+}
+
+impl Step<'_> {
+    fn position(&self, positions: &mut Positions, at: usize) -> usize {
+        match *self {
+            Step::One(k) => positions.member(at, k),
+            Step::Item(k, i) => {
+                let keyword = positions.member(at, k);
+                positions.item(keyword, i)
+            }
+            Step::Member(k, name) => {
+                let keyword = positions.member(at, k);
+                positions.member(keyword, name)
+            }
+        }
+    }
+}
+
 /// Every subschema of `node` (the keywords `Converter::schema` descends into).
-fn children(node: &Value, source: Draft) -> Vec<(String, &Value)> {
+fn children(node: &Value, source: Draft) -> Vec<(Step<'_>, &Value)> {
     let Value::Object(entries) = node else { return Vec::new() };
     let mut out = Vec::new();
     for (k, v) in entries {
@@ -188,13 +213,11 @@ fn children(node: &Value, source: Draft) -> Vec<(String, &Value)> {
         let list = LIST.contains(&k) || k == "prefixItems" || k == "items";
         let map = MAP.contains(&k) || k == "$defs" || k == "dependentSchemas";
         match v {
-            Value::Array(items) if list => {
-                out.extend(items.iter().enumerate().map(|(i, s)| (format!("/{k}/{i}"), s)));
-            }
+            Value::Array(items) if list => out.extend(items.iter().enumerate().map(|(i, s)| (Step::Item(k, i), s))),
             Value::Object(members) if map => {
-                out.extend(members.iter().map(|(name, s)| (pointer_child(&pointer_child("", k), name), s)));
+                out.extend(members.iter().map(|(name, s)| (Step::Member(k, name.as_str()), s)));
             }
-            Value::Object(_) | Value::Bool(_) if one => out.push((pointer_child("", k), v)),
+            Value::Object(_) | Value::Bool(_) if one => out.push((Step::One(k), v)),
             _ => {}
         }
     }
@@ -202,23 +225,27 @@ fn children(node: &Value, source: Draft) -> Vec<(String, &Value)> {
 }
 
 /// The schema resources the document holds (the root and every subschema with an `$id`), by
-/// base URI.
+/// base URI. Positions, not pointers, are carried down: a pointer per level held the depth
+/// times the path (long member names nested deep).
 fn collect_resources<'a>(
     node: &'a Value,
-    path: &str,
+    at: usize,
+    positions: &mut Positions,
     base: &url::Url,
     source: Draft,
     out: &mut Vec<(url::Url, &'a Value)>,
 ) -> Result<()> {
+    let root = at == 0;
     let base = match node.get("$id") {
-        Some(Value::String(id)) if !path.is_empty() => resolve_id(base, id, &pointer_child(path, "$id"))?,
+        Some(Value::String(id)) if !root => resolve_id(base, id, || positions.pointer(at) + "/$id")?,
         _ => base.clone(),
     };
-    if path.is_empty() || matches!(node.get("$id"), Some(Value::String(_))) {
+    if root || matches!(node.get("$id"), Some(Value::String(_))) {
         out.push((base.clone(), node));
     }
-    for (at, child) in children(node, source) {
-        collect_resources(child, &format!("{path}{at}"), &base, source, out)?;
+    for (step, child) in children(node, source) {
+        let child_at = step.position(positions, at);
+        collect_resources(child, child_at, positions, &base, source, out)?;
     }
     Ok(())
 }
@@ -231,6 +258,8 @@ struct Converter<'a> {
     /// The members of the large objects `$ref` pointers walk through, by the object's address,
     /// built once each: many pointers into one `$defs` cost their length, not the map's size.
     members: RefCell<HashMap<*const Value, HashMap<&'a str, &'a Value>>>,
+    /// The walk's positions (0 is the root); a pointer is written out only for an error.
+    positions: RefCell<Positions>,
 }
 
 /// Objects with more members than this are looked up through an index.
@@ -254,28 +283,40 @@ impl<'a> Converter<'a> {
         index.get(name).copied()
     }
 
-    fn list(&self, v: &'a Value, path: &str, base: &url::Url, resource: &'a Value) -> Result<Value> {
+    /// The position of member `key` under `at`.
+    fn member_at(&self, at: usize, key: &str) -> usize {
+        self.positions.borrow_mut().member(at, key)
+    }
+
+    /// The JSON Pointer of member `key` under `at`, for an error.
+    fn pointer_of(&self, at: usize, key: &str) -> String {
+        let at = self.member_at(at, key);
+        self.positions.borrow().pointer(at)
+    }
+
+    fn list(&self, v: &'a Value, at: usize, base: &url::Url, resource: &'a Value) -> Result<Value> {
         let Value::Array(items) = v else { return Ok(v.clone()) };
         let mut out = Vec::with_capacity(items.len());
         for (i, item) in items.iter().enumerate() {
-            out.push(self.schema(item, &pointer_index(path, i), base, resource, false)?);
+            let item_at = self.positions.borrow_mut().item(at, i);
+            out.push(self.schema(item, item_at, base, resource, false)?);
         }
         Ok(Value::Array(out))
     }
 
-    fn map(&self, v: &'a Value, path: &str, base: &url::Url, resource: &'a Value) -> Result<Value> {
+    fn map(&self, v: &'a Value, at: usize, base: &url::Url, resource: &'a Value) -> Result<Value> {
         let Value::Object(members) = v else { return Ok(v.clone()) };
         let mut out = Vec::with_capacity(members.len());
         for (name, item) in members {
-            out.push((name.clone(), self.schema(item, &pointer_child(path, name), base, resource, false)?));
+            out.push((name.clone(), self.schema(item, self.member_at(at, name), base, resource, false)?));
         }
         Ok(Value::Object(out))
     }
 
-    fn schema(&self, node: &'a Value, path: &str, base: &url::Url, resource: &'a Value, root: bool) -> Result<Value> {
+    fn schema(&self, node: &'a Value, pos: usize, base: &url::Url, resource: &'a Value, root: bool) -> Result<Value> {
         let Value::Object(entries) = node else { return Ok(node.clone()) };
         let (base, resource) = match node.get("$id") {
-            Some(Value::String(id)) if !root => (resolve_id(base, id, &pointer_child(path, "$id"))?, node),
+            Some(Value::String(id)) if !root => (resolve_id(base, id, || self.pointer_of(pos, "$id"))?, node),
             _ => (base.clone(), resource),
         };
         let base = &base;
@@ -285,56 +326,52 @@ impl<'a> Converter<'a> {
         let mut dependencies_at = None;
         let mut ref_at = None;
         for (k, v) in entries {
-            let here = pointer_child(path, k);
+            // The member's position is made only to descend into it, its pointer only for an error.
+            let here = || self.member_at(pos, k);
+            let err = |message: String| Err(unsupported(&self.pointer_of(pos, k), message));
             let key = k.as_str();
             if NO_DRAFT_07_FORM.contains(&key) {
-                return Err(unsupported(&here, format!("keyword {k:?} has no draft-07 form")));
+                return err(format!("keyword {k:?} has no draft-07 form"));
             }
             let converted = match key {
                 "$schema" if !root => {
-                    return Err(unsupported(&here, "draft-07 reads $schema only at the root".into()));
+                    return err("draft-07 reads $schema only at the root".into());
                 }
                 "dependencies" => {
-                    return Err(unsupported(
-                        &here,
-                        format!("a {} schema ignores \"dependencies\": draft-07 asserts it", self.source.name()),
+                    return err(format!(
+                        "a {} schema ignores \"dependencies\": draft-07 asserts it",
+                        self.source.name()
                     ));
                 }
                 "prefixItems" if self.source == Draft::D2019 => {
-                    return Err(unsupported(&here, "2019-09 ignores \"prefixItems\": draft-07 would assert it".into()));
+                    return err("2019-09 ignores \"prefixItems\": draft-07 would assert it".into());
                 }
                 "additionalItems" if self.source == Draft::D2020 => {
-                    return Err(unsupported(&here, "2020-12 ignores \"additionalItems\": draft-07 asserts it".into()));
+                    return err("2020-12 ignores \"additionalItems\": draft-07 asserts it".into());
                 }
                 "items" if self.source == Draft::D2020 && matches!(v, Value::Array(_)) => {
-                    return Err(unsupported(
-                        &here,
-                        "2020-12 has no array form of \"items\": draft-07 asserts it".into(),
-                    ));
+                    return err("2020-12 has no array form of \"items\": draft-07 asserts it".into());
                 }
                 "$defs" if node.get("definitions").is_some() => {
-                    return Err(unsupported(
-                        &here,
-                        "both $defs and definitions: draft-07 has one place for both".into(),
-                    ));
+                    return err("both $defs and definitions: draft-07 has one place for both".into());
                 }
-                "$defs" => Some(("definitions".to_owned(), self.map(v, &here, base, resource)?)),
+                "$defs" => Some(("definitions".to_owned(), self.map(v, here(), base, resource)?)),
                 "prefixItems" if !matches!(v, Value::Array(_)) => {
-                    return Err(unsupported(&here, "\"prefixItems\" is not a list".into()));
+                    return err("\"prefixItems\" is not a list".into());
                 }
-                "prefixItems" if prefix => Some(("items".to_owned(), self.list(v, &here, base, resource)?)),
+                "prefixItems" if prefix => Some(("items".to_owned(), self.list(v, here(), base, resource)?)),
                 // An empty prefixItems constrains nothing, and draft-07's array items needs one.
                 "prefixItems" => None,
                 "items" if prefix => {
-                    Some(("additionalItems".to_owned(), self.schema(v, &here, base, resource, false)?))
+                    Some(("additionalItems".to_owned(), self.schema(v, here(), base, resource, false)?))
                 }
                 "items" | "additionalItems" if matches!(v, Value::Array(_)) => {
-                    Some((k.clone(), self.list(v, &here, base, resource)?))
+                    Some((k.clone(), self.list(v, here(), base, resource)?))
                 }
-                "items" | "additionalItems" => Some((k.clone(), self.schema(v, &here, base, resource, false)?)),
+                "items" | "additionalItems" => Some((k.clone(), self.schema(v, here(), base, resource, false)?)),
                 "dependentRequired" | "dependentSchemas" => {
                     if !matches!(v, Value::Object(_)) {
-                        return Err(unsupported(&here, format!("{k:?} is not an object")));
+                        return err(format!("{k:?} is not an object"));
                     }
                     dependencies_at.get_or_insert(out.len());
                     None
@@ -342,19 +379,22 @@ impl<'a> Converter<'a> {
                 "$ref" => {
                     ref_at = Some(out.len());
                     match v {
-                        Value::String(r) => Some((k.clone(), Value::String(self.reference(r, &here, base, resource)?))),
+                        Value::String(r) => Some((
+                            k.clone(),
+                            Value::String(self.reference(r, || self.pointer_of(pos, k), base, resource)?),
+                        )),
                         _ => Some((k.clone(), v.clone())),
                     }
                 }
-                _ if ONE.contains(&key) => Some((k.clone(), self.schema(v, &here, base, resource, false)?)),
-                _ if LIST.contains(&key) => Some((k.clone(), self.list(v, &here, base, resource)?)),
-                _ if MAP.contains(&key) => Some((k.clone(), self.map(v, &here, base, resource)?)),
+                _ if ONE.contains(&key) => Some((k.clone(), self.schema(v, here(), base, resource, false)?)),
+                _ if LIST.contains(&key) => Some((k.clone(), self.list(v, here(), base, resource)?)),
+                _ if MAP.contains(&key) => Some((k.clone(), self.map(v, here(), base, resource)?)),
                 _ => Some((k.clone(), v.clone())),
             };
             out.extend(converted);
         }
         if let Some(at) = dependencies_at {
-            let dependencies = self.dependencies(node, path, base, resource)?;
+            let dependencies = self.dependencies(node, pos, base, resource)?;
             out.insert(at, ("dependencies".to_owned(), dependencies));
             if let Some(r) = ref_at.as_mut().filter(|r| **r >= at) {
                 *r += 1;
@@ -378,7 +418,7 @@ impl<'a> Converter<'a> {
     }
 
     /// `dependentRequired` and `dependentSchemas` as one draft-07 `dependencies`.
-    fn dependencies(&self, node: &'a Value, path: &str, base: &url::Url, resource: &'a Value) -> Result<Value> {
+    fn dependencies(&self, node: &'a Value, pos: usize, base: &url::Url, resource: &'a Value) -> Result<Value> {
         let mut out: Vec<(String, Value)> = Vec::new();
         let mut at: HashMap<String, usize> = HashMap::new();
         if let Some(Value::Object(required)) = node.get("dependentRequired") {
@@ -388,9 +428,9 @@ impl<'a> Converter<'a> {
             }
         }
         if let Some(Value::Object(schemas)) = node.get("dependentSchemas") {
-            let here = pointer_child(path, "dependentSchemas");
+            let here = self.member_at(pos, "dependentSchemas");
             for (name, s) in schemas {
-                let s = self.schema(s, &pointer_child(&here, name), base, resource, false)?;
+                let s = self.schema(s, self.member_at(here, name), base, resource, false)?;
                 match at.get(name).map(|&i| &mut out[i]) {
                     Some((_, slot)) => {
                         let required = std::mem::replace(slot, Value::Null);
@@ -407,7 +447,7 @@ impl<'a> Converter<'a> {
     }
 
     /// A `$ref` whose JSON Pointer names the new location of what it pointed to.
-    fn reference(&self, r: &str, path: &str, base: &url::Url, resource: &'a Value) -> Result<String> {
+    fn reference(&self, r: &str, path: impl Fn() -> String, base: &url::Url, resource: &'a Value) -> Result<String> {
         let (uri, fragment) = match r.split_once('#') {
             Some((uri, fragment)) => (uri, Some(fragment)),
             None => (r, None),
@@ -415,13 +455,13 @@ impl<'a> Converter<'a> {
         let target = if uri.is_empty() {
             resource
         } else {
-            let mut url = base.join(uri).map_err(|_| unsupported(path, "the $ref is not a URI reference".into()))?;
+            let mut url = base.join(uri).map_err(|_| unsupported(&path(), "the $ref is not a URI reference".into()))?;
             url.set_fragment(None);
             match self.resources.get(url.as_str()) {
                 Some(node) => *node,
                 None => {
                     return Err(unsupported(
-                        path,
+                        &path(),
                         "a $ref to a document the schema does not hold: its draft is unknown here".into(),
                     ))
                 }
@@ -429,7 +469,7 @@ impl<'a> Converter<'a> {
         };
         let Some(fragment) = fragment.filter(|f| f.starts_with('/')) else { return Ok(r.to_owned()) };
         let decoded = percent_decode(fragment)
-            .ok_or_else(|| unsupported(path, "the $ref's fragment is not percent-encoded UTF-8".into()))?;
+            .ok_or_else(|| unsupported(&path(), "the $ref's fragment is not percent-encoded UTF-8".into()))?;
         let segments: Vec<String> = decoded[1..].split('/').map(|s| s.replace("~1", "/").replace("~0", "~")).collect();
         let mapped = self.pointer(target, &segments);
         if mapped == segments {

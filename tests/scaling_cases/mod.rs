@@ -96,6 +96,12 @@ fn members(n: usize) -> String {
     s
 }
 
+/// `{"<prefix>0": 0, ... }` of `n` members.
+fn members_named(n: usize, prefix: &str) -> String {
+    let items = list(n, |i| format!("\"{prefix}{i}\":0"));
+    format!("{{{}}}", &items[1..items.len() - 1])
+}
+
 fn list(n: usize, item: impl Fn(usize) -> String) -> String {
     let mut s = String::from("[");
     for i in 0..n {
@@ -369,6 +375,29 @@ pub fn cases() -> Vec<Case> {
             },
         },
         Case {
+            // A flood of failures from a short schema: each present member requires the same 500
+            // absent names, so the issues number 4 per schema byte. The 100 listed are kept, not
+            // every issue's words before the cut.
+            name: "validateToolInput n/96 members each requiring 500 absent names (dependentRequired)",
+            build: |n| {
+                let names = list(500, |i| format!("\"x{i}\""));
+                let members = (n / 96).max(1);
+                let required = list(members, |i| format!("\"a{i}\":{names}"));
+                let schema =
+                    format!("{{\"type\":\"object\",\"dependentRequired\":{{{}}}}}", &required[1..required.len() - 1]);
+                let t = keep(value(&format!(
+                    r#"{{"name":"t","description":"d","permissions":["read"],"inputSchema":{schema}}}"#
+                )));
+                let input = members_named(members, "a");
+                let v = keep(value(&input));
+                built(schema.len() + input.len(), move || {
+                    let e = api::validate_tool_input(&t, &v, none()).expect_err("names are missing");
+                    assert_eq!(e.issues.len(), 100, "issues cut at maxIssues");
+                    assert!(e.message.contains(&format!("({} issues,", members * 500)), "{}", e.message);
+                })
+            },
+        },
+        Case {
             name: "validateToolInputJson [n numbers] under an enum of 20,000 numbers",
             build: |n| {
                 let t = keep(value(&format!(
@@ -424,7 +453,8 @@ pub fn cases() -> Vec<Case> {
         Case {
             name: "createRegistry [n tools, each a distinct costly pattern] (the call's regex budget)",
             build: |n| {
-                let text = list(n, |i| tool(i, &format!(r#"{{"p":{{"type":"string","pattern":"^\\p{{L}}{{150}}{i}$"}}}}"#)));
+                let text =
+                    list(n, |i| tool(i, &format!(r#"{{"p":{{"type":"string","pattern":"^\\p{{L}}{{150}}{i}$"}}}}"#)));
                 let v = keep(value(&text));
                 built(text.len(), move || within_pattern_budget(api::create_registry(&v, none())))
             },
@@ -432,7 +462,9 @@ pub fn cases() -> Vec<Case> {
         Case {
             name: "createRegistry [n tools, each a distinct short pattern]",
             build: |n| {
-                let text = list(n, |i| tool(i, &format!(r#"{{"p":{{"type":"string","pattern":"^[a-z0-9_-]{{1,64}}{i}$"}}}}"#)));
+                let text = list(n, |i| {
+                    tool(i, &format!(r#"{{"p":{{"type":"string","pattern":"^[a-z0-9_-]{{1,64}}{i}$"}}}}"#))
+                });
                 let v = keep(value(&text));
                 built(text.len(), move || within_pattern_budget(api::create_registry(&v, none())))
             },
@@ -535,6 +567,21 @@ pub fn cases() -> Vec<Case> {
                     object(&schemas),
                     object(&defs)
                 );
+                let v = keep(value(&text));
+                let target = keep(Value::String("draft-07".into()));
+                built(text.len(), move || ok(api::json_schema_for_target(&v, &target)))
+            },
+        },
+        Case {
+            // Deep and long-named: a walk that carried each level's pointer held the depth times
+            // the path (120 levels of 5,000-byte names: ~70 MB of pointers for a 0.6 MB schema).
+            name: "jsonSchemaForTarget draft-07: 120 levels of properties named n/12 bytes",
+            build: |n| {
+                let name = "n".repeat((n / 12).max(1));
+                let mut text = String::from("{\"type\":\"string\"}");
+                for _ in 0..120 {
+                    text = format!("{{\"type\":\"object\",\"properties\":{{\"{name}\":{text}}}}}");
+                }
                 let v = keep(value(&text));
                 let target = keep(Value::String("draft-07".into()));
                 built(text.len(), move || ok(api::json_schema_for_target(&v, &target)))

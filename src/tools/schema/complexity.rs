@@ -295,11 +295,17 @@ impl Bounds {
                         }
                     }
                 }
-                // Inside a same-value cycle every simple path may be taken: at most size! of them.
-                let mut factor = 1u64;
-                for i in 1..=members.len() as u64 {
-                    factor = factor.saturating_mul(i);
+                // Inside a same-value cycle every simple path may be taken. A path is its choice
+                // of edge at each member it passes, so there are at most size times the product
+                // of the members' edges inside the cycle of them (a chain of `$ref`s: size), and
+                // never more than size!.
+                let (mut factorial, mut choices) = (1u64, members.len() as u64);
+                for (i, &n) in members.iter().enumerate() {
+                    factorial = factorial.saturating_mul(i as u64 + 1);
+                    let inside = self.nodes[n].same.iter().filter(|&&t| self.comp[t] == c).count() as u64;
+                    choices = choices.saturating_mul(inside.max(1));
                 }
+                let factor = factorial.min(choices);
                 cur[c] = (frames_in.saturating_add(below), paths.saturating_mul(factor));
             }
             if levels.last() == Some(&cur) {

@@ -107,6 +107,18 @@ pub fn take_member(object: &mut Value, key: &str) -> Value {
 /// `Undefined` only survives in tool input, and `wire::to_text` lists where it was; the others
 /// never pass a rule.
 pub fn write_json(out: &mut String, value: &Value) {
+    write_with(out, value, true)
+}
+
+/// `write_json` with every number written from its value, never its source text: numbers that
+/// are equal as values (`1`, `1.0` and `1e0`; `0` and `-0`; integers past 2^53 that round to one
+/// double) write the same text, as they do from a JS host, which has no other. For comparing
+/// values by their text in every host alike.
+pub fn write_json_by_value(out: &mut String, value: &Value) {
+    write_with(out, value, false)
+}
+
+fn write_with(out: &mut String, value: &Value, exact: bool) {
     match value {
         Value::Undefined
         | Value::Null
@@ -117,7 +129,8 @@ pub fn write_json(out: &mut String, value: &Value) {
         | Value::Cycle => out.push_str("null"),
         Value::Bool(true) => out.push_str("true"),
         Value::Bool(false) => out.push_str("false"),
-        Value::Number(n) => write_number(out, n),
+        Value::Number(n) if exact => write_number(out, n),
+        Value::Number(n) => write_number(out, &Number::from_f64(n.value)),
         Value::String(s) => write_string(out, s),
         Value::Array(items) => {
             out.push('[');
@@ -125,7 +138,7 @@ pub fn write_json(out: &mut String, value: &Value) {
                 if i > 0 {
                     out.push(',');
                 }
-                write_json(out, item);
+                write_with(out, item, exact);
             }
             out.push(']');
         }
@@ -137,7 +150,7 @@ pub fn write_json(out: &mut String, value: &Value) {
                 }
                 write_string(out, key);
                 out.push(':');
-                write_json(out, item);
+                write_with(out, item, exact);
             }
             out.push('}');
         }

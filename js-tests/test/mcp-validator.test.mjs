@@ -310,6 +310,9 @@ test('hostile schemas, inputs, answers and params end as ContractError or {valid
   assert.throws(() => createMcpValidator({ role: 'any' }), invalid('/role', 'role must be "client" or "server", got "any"'));
   assert.throws(() => createMcpValidator({ role: 5 }), invalid('/role', 'role must be "client" or "server", got a value that is not a string'));
   assert.throws(() => createMcpValidator('client'), invalid('', 'options must be an object'));
+  // An unknown option is refused as in every operation's options; one holding undefined is not given.
+  assert.throws(() => createMcpValidator({ role: 'client', extra: 1 }), invalid('/extra', 'unknown option "extra"'));
+  assert.equal(typeof createMcpValidator({ role: 'client', extra: undefined }).getValidator, 'function');
   // A long failure (1,000 issues quoting their schema) is still one line, never a throw; the
   // same line in Python.
   const wide = { type: 'object', properties: Object.fromEntries(Array.from({ length: 1000 }, (_, i) => [`k${i}`, { const: 'x'.repeat(900) }])) };

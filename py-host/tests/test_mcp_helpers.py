@@ -149,7 +149,17 @@ def test_the_client_checks_calls_before_sending_and_results_on_receipt() -> None
         with pytest.raises(ac.ContractError) as bad:
             check_mcp_tool_call(registry, {"name": "resolve-library-id", "arguments": {"libraryName": 7}})
         assert (bad.value.code, bad.value.path) == ("SCHEMA_MISMATCH", "/arguments")
+        # A policy given as None is a missing policy, refused as JS refuses null: never "allow
+        # everything" (only leaving the policy out means no policy).
+        with pytest.raises(ac.ContractError) as no_policy:
+            check_mcp_tool_call(registry, params, None)
+        assert (no_policy.value.code, no_policy.value.path) == ("POLICY_INVALID", "")
         weather = next(t for t in registry["tools"] if t["name"] == "get-weather")
+        # A tool that is not an object (a failed lookup's None) checks nothing: refused.
+        for not_a_tool in (None, "get-weather", [], 0):
+            with pytest.raises(ac.ContractError) as refused_tool:
+                check_mcp_tool_result(not_a_tool, {"structuredContent": {}})
+            assert (refused_tool.value.code, refused_tool.value.path) == ("TOOL_NOT_OBJECT", "")
         good = await client.call_tool("get-weather", {"city": "Lyon"})
         assert check_mcp_tool_result(weather, good)["structuredContent"] == ANSWERS["Lyon"]
         # The SDK's own check (jsonschema) does not assert formats; ours refuses the bad email.

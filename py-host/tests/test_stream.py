@@ -190,6 +190,19 @@ def test_other_thread_is_refused() -> None:
         assert [(e.layer, e.code, e.path) for e in errors] == [("contract", "OBJECT_OTHER_THREAD", "")]  # type: ignore[attr-defined]
 
 
+def test_closed_from_another_thread_between_check_and_call_is_object_freed() -> None:
+    # The owner's call checked the object open; another thread's close() queued the drop; the
+    # call's drain drops it just before the method runs. That window is hit by racing threads
+    # (one in ~600 tries); here it is made directly, at the instance's resource call.
+    a = ac.Assembler()
+    t = threading.Thread(target=a.close)
+    t.start()
+    t.join()
+    with pytest.raises(ac.ContractError) as e:
+        a._instance.resource_call(a._kind, "preview", a._resource)
+    assert (e.value.layer, e.value.code, e.value.path) == ("contract", "OBJECT_FREED", "")
+
+
 def memory() -> int:
     return _runtime.assembler_instance().memory_bytes()
 

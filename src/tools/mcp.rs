@@ -173,6 +173,15 @@ pub fn validator_wording<V: HostValue>(options: &V) -> Result<Value> {
         Kind::Object => {}
         _ => return Err(ContractError::new(Code::OptionInvalid, "", "options must be an object")),
     }
+    // An unknown option is an error, as in every operation's options: a typo must not pass
+    // unseen. One holding undefined counts as not given.
+    for (key, read) in options.members().map_err(|e| e.at(""))? {
+        let path = crate::value::pointer_child("", &key);
+        let value = crate::input::member_value(options, &key, read).map_err(|f| f.at(&path))?;
+        if key != "role" && value.is_some_and(|v| v.kind() != Kind::Undefined) {
+            return Err(ContractError::new(Code::OptionInvalid, &path, format!("unknown option {key:?}")));
+        }
+    }
     // Only the role is read, and only its kind unless it is a string: any other value is no
     // role, whatever it holds.
     let role = options.get_string("role").map_err(|f| f.at("/role"))?;
@@ -225,6 +234,13 @@ fn claims_object(text: &str) -> bool {
 /// is the core's copy of `result`.
 pub fn check_tool_result<V: HostValue>(tool: &V, result: &V) -> Result<Value> {
     let defaults = Options::default();
+    // A tool that is not an object (a failed lookup's null, a name) has no outputSchema to
+    // read: taken as a tool without one, every result would pass unchecked.
+    if tool.kind() != crate::input::Kind::Object {
+        let got = tool.kind().name();
+        let message = format!("the tool must be an object (a definition, an MCP tool or a registry's tool), got {got}");
+        return Err(ContractError::new(Code::ToolNotObject, "", message));
+    }
     let tool = input::copy_input(tool, &defaults)?;
     let output_schema = given(&tool, "outputSchema").cloned();
     let checked = input::copy_input(result, &defaults)?;
@@ -264,13 +280,63 @@ pub fn check_tool_result<V: HostValue>(tool: &V, result: &V) -> Result<Value> {
             let from = e.path.clone();
             moved(e, &from, &path, Some(message))
         })?;
-        let same = schema_tool(&Value::Object(vec![("const".to_owned(), structured.clone())]), "the mirror")?;
-        if let Err(e) = input::validate_tool_input(&&same, &&parsed, &defaults) {
-            let message = "the text block mirroring structuredContent parses to a different value".to_owned();
-            return Err(moved(e, "", &path, Some(message)));
+        if let Some(at) = first_difference(&parsed, structured, &mut String::new()) {
+            let issue = crate::error::Issue {
+                path: at,
+                keyword: "const".to_owned(),
+                message: "the mirror's value differs from structuredContent here".to_owned(),
+            };
+            let message = "the text block mirroring structuredContent parses to a different value";
+            return Err(failure(Code::SchemaMismatch, &path, message).with_issues(vec![issue]));
         }
     }
     Ok(checked)
+}
+
+/// Where the mirror's value (`mirror`, parsed from its text) first differs from
+/// structuredContent (`given`, the host's value), as a pointer into the mirror; `None` when it
+/// is the same value. Numbers are equal by value as doubles (a JS host has no others, and its
+/// `JSON.parse` reads the mirror's digits so), members in any order, a member of structuredContent
+/// holding undefined absent (it has no JSON text to mirror).
+fn first_difference(mirror: &Value, given: &Value, at: &mut String) -> Option<String> {
+    let here = at.len();
+    let found = match (mirror, given) {
+        (Value::Object(m), Value::Object(g)) => {
+            let defined: std::collections::HashMap<&str, &Value> =
+                g.iter().filter(|(_, v)| !matches!(v, Value::Undefined)).map(|(k, v)| (k.as_str(), v)).collect();
+            let mut found = None;
+            for (key, item) in m {
+                crate::value::push_pointer(at, key);
+                found = match defined.get(key.as_str()) {
+                    Some(other) => first_difference(item, other, at),
+                    None => Some(at.clone()),
+                };
+                at.truncate(here);
+                if found.is_some() {
+                    break;
+                }
+            }
+            // Every mirrored member matched: a member the mirror lacks is the difference.
+            found.or_else(|| (m.len() != defined.len()).then(|| at.clone()))
+        }
+        (Value::Array(m), Value::Array(g)) => {
+            let mut found = None;
+            for (i, (item, other)) in m.iter().zip(g).enumerate() {
+                at.push('/');
+                at.push_str(&i.to_string());
+                found = first_difference(item, other, at);
+                at.truncate(here);
+                if found.is_some() {
+                    break;
+                }
+            }
+            found.or_else(|| (m.len() != g.len()).then(|| at.clone()))
+        }
+        (Value::Number(x), Value::Number(y)) => (x.value != y.value).then(|| at.clone()),
+        (Value::Object(_) | Value::Array(_), _) | (_, Value::Object(_) | Value::Array(_)) => Some(at.clone()),
+        _ => (mirror != given).then(|| at.clone()),
+    };
+    found
 }
 
 #[cfg(test)]

@@ -17,7 +17,7 @@ use crate::input::options::Options;
 use crate::input::{HostValue, Kind};
 use crate::tools::contract::ToolDefinition;
 use crate::tools::registry::{self, Read};
-use crate::value::{pointer_child, write_json, Value};
+use crate::value::{pointer_child, write_json_by_value, Value};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 pub enum Change {
@@ -42,9 +42,11 @@ pub struct Reason {
     pub message: String,
 }
 
+/// `v` as compared: numbers by value (`1` and `1.0`, `0` and `-0` are the same), as a JS host,
+/// which has no other numbers, compares them.
 fn text(v: &Value) -> String {
     let mut out = String::new();
-    write_json(&mut out, v);
+    write_json_by_value(&mut out, v);
     out
 }
 

@@ -197,6 +197,11 @@ class _Instance:
     def resource_call(self, resource: str, method: str, handle: Any, *args: Any) -> Any:
         if self.pending_drops:
             self.drain()
+            if handle._dtor is None:
+                # Closed from another thread after the caller checked it, dropped just now.
+                from ._wire import error
+
+                raise error(self.described["objectFreed"])
         reply = self.resource_funcs[resource][method](self.store, handle, *args)
         self.checked(sum([len(a) for a in args if type(a) is str]))
         return reply

@@ -24,6 +24,7 @@ from ._host_text import write
 from ._text import numbers
 from ._wire import config, value as _reply_value
 from . import (
+    UNDEFINED,
     ContractError,
     Registry,
     Tool,
@@ -243,12 +244,13 @@ class McpCheckedCall(TypedDict):
 _allow_all: list[Any] = []
 
 
-def check_mcp_tool_call(registry: Any, params: Any, policy: Any = None) -> McpCheckedCall:
+def check_mcp_tool_call(registry: Any, params: Any, policy: Any = UNDEFINED) -> McpCheckedCall:
     """Checks tools/call params (`{"name", "arguments"?}` or `CallToolRequestParams`) against a
     registry (`from_mcp_tools`): the tool exists (UNKNOWN_TOOL with the closest names), its
     arguments match its inputSchema (SCHEMA_MISMATCH at /arguments); with a policy, the policy.
-    Returns the core's copy as {name, arguments, permissions}."""
-    if policy is None:
+    Returns the core's copy as {name, arguments, permissions}. A policy given as None is a
+    policy that is missing (POLICY_INVALID, as JS's null), never "allow everything"."""
+    if policy is UNDEFINED:
         if not _allow_all:
             rules = [{"effect": "allow", "permission": p} for p in ("read", "write", "execute", "network")]
             _allow_all.append(define_policy({"rules": rules}))

@@ -6,7 +6,7 @@
 // (dist/operations.js, generated from `describe()`): one adapter per reply kind (a tool or a
 // registry the package returned answered by its handle), and written out here only the rows
 // that make what the host holds (tools, registries, sessions, stateful objects) or batches.
-import { OPERATIONS, NDJSON_SLICE_UNITS as NDJSON_SLICE, OBJECT_FREED } from './dist/operations.js';
+import { OPERATIONS, NDJSON_SLICE_UNITS as NDJSON_SLICE, OBJECT_FREED, OBJECT_IN_USE } from './dist/operations.js';
 
 export class ContractError extends Error {
   constructor(error) {
@@ -519,6 +519,21 @@ export function createApi(load, renew, schema = true) {
     return reply;
   };
   const checked = (reply) => checkedIn(core, reply);
+  // Anything but a ContractError out of a call may have unwound through wasm frames (a stack
+  // overflow in the glue when the caller's stack was nearly full, a trap), which leaves the
+  // instance unusable: it is replaced, so later calls work; the error passes as it came.
+  const escaped = (owner, error) => {
+    if (!(error instanceof ContractError) && owner === core) replace();
+    return error;
+  };
+  const guarded = (run) => (a, b, c, d) => {
+    const owner = core;
+    try {
+      return run(a, b, c, d);
+    } catch (error) {
+      throw escaped(owner, error);
+    }
+  };
   const roomFor = (items) => {
     if (renew && core.needsRoom(items)) replace();
   };
@@ -566,18 +581,33 @@ export function createApi(load, renew, schema = true) {
       inner.free();
       unwrap(check);
     }
-    let freed = false;
+    // `busy` while a method runs: a caller's getter it reads may call this object again, whose
+    // state is in use (OBJECT_IN_USE), or free it (freed when the method returns).
+    let freed = false, busy = false, freeAfter = false;
     const object = {};
     for (const [name, method] of Object.entries(methods)) {
       object[name] = (...args) => {
         if (freed) throw new ContractError(OBJECT_FREED);
-        return method(answer, inner, ...args);
+        if (busy) throw new ContractError(OBJECT_IN_USE);
+        busy = true;
+        try {
+          return method(answer, inner, ...args);
+        } catch (error) {
+          throw escaped(owner, error);
+        } finally {
+          busy = false;
+          if (freeAfter) {
+            freeAfter = false;
+            inner.free();
+          }
+        }
       };
     }
     object.free = () => {
       if (!freed) {
         freed = true;
-        inner.free();
+        if (busy) freeAfter = true;
+        else inner.free();
       }
     };
     if (Symbol.dispose) object[Symbol.dispose] = object.free;
@@ -791,20 +821,20 @@ export function createApi(load, renew, schema = true) {
     const { name } = row;
     if (row.hosts === 'python' || (row.schema && !schema)) continue;
     if (row.reply.host) {
-      if (host[name]) api[name] = host[name];
+      if (host[name]) api[name] = guarded(host[name]);
       continue;
     }
     if (objects[name]) {
-      api[name] = objects[name];
+      api[name] = guarded(objects[name]);
       continue;
     }
     if (row.reply === 'bool') {
-      api[name] = (a) => checked(core[name](a));
+      api[name] = guarded((a) => checked(core[name](a)));
       continue;
     }
     const own = outcomes[name] ?? {};
     if (own.each) {
-      api[name] = (a, b, c) => each(...own.each(a, b, c));
+      api[name] = guarded((a, b, c) => each(...own.each(a, b, c)));
       continue;
     }
     const run = call(name, row.args[0]);
@@ -812,8 +842,8 @@ export function createApi(load, renew, schema = true) {
       : row.reply === 'text-verdict' ? textValue(run, row.args.indexOf('text'))
         : (a, b, c, d) => done(run(a, b, c, d)));
     const finish = own.finish;
-    api[name] = (a, b, c, d) => unwrap(outcome(a, b, c, d), finish);
-    if (row.safe) api[`safe${capital(name)}`] = (a, b, c, d) => safe(outcome(a, b, c, d), finish);
+    api[name] = guarded((a, b, c, d) => unwrap(outcome(a, b, c, d), finish));
+    if (row.safe) api[`safe${capital(name)}`] = guarded((a, b, c, d) => safe(outcome(a, b, c, d), finish));
   }
   return api;
 }

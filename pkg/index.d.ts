@@ -335,6 +335,7 @@ export type ErrorCode =
   // A stateful object used after free(), or (Python) from another thread
   | 'OBJECT_FREED'
   | 'OBJECT_OTHER_THREAD'
+  | 'OBJECT_IN_USE'
   | 'ROW_FIELD_INVALID'
   | 'ROW_FIELD_UNKNOWN'
   | 'ROW_ROLE_UNKNOWN'

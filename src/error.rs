@@ -189,6 +189,9 @@ codes! {
     // A stateful object used from a thread other than its own (Python: a wasm store is
     // single-threaded)
     ObjectOtherThread => "OBJECT_OTHER_THREAD", Contract, false;
+    // A stateful object's method called while another of its methods runs (JS: from a getter of
+    // the value that method reads)
+    ObjectInUse => "OBJECT_IN_USE", Contract, false;
     // Dataset rows (`dataset::chat_row`): problems of training data, never the model's to retry
     RowFieldInvalid => "ROW_FIELD_INVALID", Protocol, false;
     RowFieldUnknown => "ROW_FIELD_UNKNOWN", Protocol, false;

@@ -319,7 +319,7 @@ struct Printer {
     next: usize,
     waiting: BTreeMap<usize, Outcome>,
     totals: Totals,
-    out: std::io::BufWriter<std::io::Stdout>,
+    out: std::io::BufWriter<crate::output::Stdout>,
     /// `--format json`: the problems, printed as one document at the end.
     document: Vec<Value>,
 }
@@ -386,6 +386,8 @@ impl Printer {
         match format {
             Output::Human => {
                 let verdict = match t.problems {
+                    // Not "ok" when a file could not be read: nothing is known of it.
+                    0 if t.errors > 0 => "no problems in the files read".to_owned(),
                     0 => "ok".to_owned(),
                     1 => "1 problem".to_owned(),
                     n => format!("{n} problems"),
@@ -446,7 +448,7 @@ pub fn run(kind: Kind, paths: &[PathBuf], jobs: Option<usize>, format: Output) -
         next: 0,
         waiting: BTreeMap::new(),
         totals: Totals::default(),
-        out: std::io::BufWriter::with_capacity(64 << 10, std::io::stdout()),
+        out: std::io::BufWriter::with_capacity(64 << 10, crate::output::stdout()),
         document: Vec::new(),
     });
     let failed_output = Mutex::new(None::<std::io::Error>);

@@ -6,9 +6,10 @@
 
 mod corpus;
 mod locate;
+mod output;
 mod report;
 
-use std::io::{IsTerminal, Read};
+use std::io::{IsTerminal, Read, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -180,12 +181,16 @@ fn main() -> ExitCode {
     };
     match outcome {
         Ok(report) => {
-            match cli.format {
-                Format::Human => print!("{}", report.human()),
-                Format::Json => println!("{}", report.json()),
+            let text = match cli.format {
+                Format::Human => report.human(),
                 // One file's report: its problems one per line would be `check sessions`' form;
                 // the single-file commands keep their one document.
-                Format::Jsonl => println!("{}", report.json()),
+                Format::Json | Format::Jsonl => format!("{}\n", report.json()),
+            };
+            let mut out = output::stdout();
+            if let Err(e) = out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
+                eprintln!("agent-contract: standard output: {e}");
+                return ExitCode::from(2);
             }
             if report.problems.is_empty() {
                 ExitCode::SUCCESS

@@ -109,3 +109,19 @@ test('check sessions and check rows under WASI: a directory walked, gzip read, -
   assert.equal(blank.code, 'ROW_LINE_BLANK');
   assert.equal(summary.summary.checked, 2);
 });
+
+test('a report larger than a pipe buffer reaches a slow reader whole, with its exit code', () => {
+  // Node makes a pipe on standard output non-blocking: past its 64 KiB buffer a write answered
+  // EAGAIN, and the report was cut there (`| cat`, `| jq`) with a panic or exit 2.
+  writeFileSync(join(dir, 'finishes.jsonl'), '{"type":"finish"}\n'.repeat(3000));
+  const whole = run(['check', 'actions', 'finishes.jsonl'], { cwd: dir });
+  assert.equal(whole.code, 1, whole.stderr);
+  assert.ok(whole.stdout.length > 3 * 65536, `${whole.stdout.length} bytes`);
+  assert.equal(whole.stdout.split('\n').length, 3002);
+  // The reader sleeps before reading, so the writer fills the pipe first.
+  const piped = spawnSync('sh', ['-c', `"${process.execPath}" "${bin}" check actions finishes.jsonl | (sleep 1; cat)`], { cwd: dir, encoding: 'utf8' });
+  assert.equal(piped.stdout, whole.stdout);
+  assert.equal(piped.stderr, '');
+  const status = spawnSync('bash', ['-c', `"${process.execPath}" "${bin}" check actions finishes.jsonl | (sleep 1; cat >/dev/null); exit "\${PIPESTATUS[0]}"`], { cwd: dir });
+  assert.equal(status.status, 1);
+});

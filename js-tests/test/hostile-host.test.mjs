@@ -322,3 +322,43 @@ test('an empty byte chunk between the halves of a surrogate pair cut between str
   assert.ok(!JSON.stringify(whole).includes('SURROGATE'), JSON.stringify(whole));
   assert.deepEqual(report([entry.slice(0, at), new Uint8Array(0), entry.slice(at)]), whole);
 });
+
+test("a getter that calls the object being read: OBJECT_IN_USE; free() there frees it after the method", () => {
+  // wasm-bindgen's borrow check threw a plain Error for the nested call; free() inside threw
+  // after marking the object freed, so its state was never freed.
+  for (const method of ['finish', 'preview', 'push']) {
+    const a = api.createAssembler();
+    let inner;
+    a.push({ type: 'finish', reason: 'stop', get sequence() { inner = error(() => a[method]({ type: 'cancel', sequence: 2 })); return 1; } });
+    assert.deepEqual(inner, { layer: 'contract', code: 'OBJECT_IN_USE', path: '' });
+    assert.deepEqual(a.finish(), { finishReason: 'stop', calls: [] });
+    a.free();
+  }
+  const s = api.createRpcSession();
+  let inner;
+  s.incoming({ jsonrpc: '2.0', method: 'm', get id() { inner = error(() => s.outgoing({ jsonrpc: '2.0', id: 9, result: 1 })); return 1; } });
+  assert.deepEqual(inner, { layer: 'contract', code: 'OBJECT_IN_USE', path: '' });
+  const a = api.createAssembler();
+  a.push({ type: 'start', sequence: 1, itemId: 'i', callId: 'c', get name() { a.free(); return 'f'; } });
+  assert.deepEqual(error(() => a.preview()), { layer: 'contract', code: 'OBJECT_FREED', path: '' });
+});
+
+test('an error that escaped through the core (a stack overflow in the glue) replaces the instance', () => {
+  // A getter that defines a tool whose getter defines a tool, until the stack runs out: the
+  // overflow is caught by the reader (VALUE_NOT_JSON) or, where it hits the glue outside a
+  // reader, unwinds through wasm, which leaves that instance unusable. Every such escape is
+  // followed by a fresh instance, and a plain call works after each.
+  const tool = () => ({ name: 'u', description: 'd', permission: 'read', get inputSchema() { api.defineTool(tool()); return { type: 'object' }; } });
+  const pad = (n) => (n > 0 ? pad(n - 1) + 0 : (api.defineTool(tool()), 0));
+  for (let n = 0; n < 100; n++) {
+    const before = api.memoryReport().renewals;
+    try {
+      pad(n);
+      assert.fail('the stack runs out');
+    } catch (e) {
+      if (e instanceof ContractError) assert.equal(e.code, 'VALUE_NOT_JSON');
+      else assert.ok(api.memoryReport().renewals > before, `${e} escaped and the instance was kept`);
+    }
+    assert.deepEqual(api.parseAgentAction({ type: 'message', content: 'hi' }), { type: 'message', content: 'hi' });
+  }
+});

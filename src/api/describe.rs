@@ -228,6 +228,13 @@ pub fn describe() -> Value {
                 "this object is used from a thread other than the one that made it (its state lives in that thread's instance)",
             ),
         ),
+        (
+            "objectInUse",
+            object_error(
+                crate::error::Code::ObjectInUse,
+                "this object's method was called while another of its methods runs (from a getter of the value it reads): call it after that one returns",
+            ),
+        ),
         ("operations", Value::Array(operations)),
         ("objects", Value::Array(objects)),
     ];

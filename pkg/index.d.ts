@@ -613,7 +613,7 @@ export interface McpToolResult {
   [key: string]: JsonValue | undefined;
 }
 /** Checks a tools/call result's structuredContent (and its text mirror) against the tool. */
-export function checkMcpToolResult(tool: ToolDefinition | { readonly outputSchema?: unknown }, result: unknown): McpToolResult;
+export function checkMcpToolResult(tool: ToolDefinition | { readonly outputSchema?: unknown }, result: unknown, options?: LimitOptions): McpToolResult;
 
 /** Stream assembly: one normalized event (see docs/semantics.md). `sequence` strictly increases. */
 export type StreamEvent =

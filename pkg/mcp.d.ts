@@ -1,7 +1,7 @@
 // Types for 'agent-contract/mcp': the core's tool contracts for the MCP SDKs and MCP messages.
 // The result types below are written out (not imported from the SDK) so that the package needs
 // no MCP SDK; they match @modelcontextprotocol/sdk's `jsonSchemaValidator` interface.
-import type { McpToolResult, Options, Permission, Policy, Registry, ToolDefinition, ToolInput } from './index.js';
+import type { LimitOptions, McpToolResult, Options, Permission, Policy, Registry, ToolDefinition, ToolInput } from './index.js';
 
 /** What a validator returns: the SDK's `JsonSchemaValidatorResult`. */
 export type McpValidatorResult<T> =
@@ -46,4 +46,4 @@ export function checkMcpToolCall(registry: Registry, params: unknown, policy?: P
 
 export type { McpToolResult };
 /** Checks a tools/call result's structuredContent (and its text mirror) against the tool. */
-export function checkMcpToolResult(tool: ToolDefinition | { readonly outputSchema?: unknown }, result: unknown): McpToolResult;
+export function checkMcpToolResult(tool: ToolDefinition | { readonly outputSchema?: unknown }, result: unknown, options?: LimitOptions): McpToolResult;

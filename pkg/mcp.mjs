@@ -94,7 +94,17 @@ export function createMcpValidator(options) {
   return Object.freeze({
     getValidator(schema) {
       const { subject, schema: schemaName } = (words ??= support(api).mcpValidatorWording(options));
-      const tool = compile(schema, schemaName);
+      let tool;
+      try {
+        tool = compile(schema, schemaName);
+      } catch (error) {
+        // A valid schema the core cannot check (look-around, a backreference): every value is
+        // refused, with the reason. Thrown, it failed the SDK's whole listTools, and the tools
+        // listed after it went unchecked.
+        if (!(error instanceof api.ContractError) || error.code !== 'TOOL_SCHEMA_UNSUPPORTED') throw error;
+        const errorMessage = `${subject} cannot be checked against ${schemaName}: ${failureLine(error)}`;
+        return () => ({ valid: false, data: undefined, errorMessage });
+      }
       return (input) => {
         const out = api.safeValidateToolInput(tool, input);
         if (out.ok) return { valid: true, data: input, errorMessage: undefined };
@@ -167,8 +177,9 @@ export function checkMcpToolCall(registry, params, policy) {
 /**
  * Checks a tools/call result against the tool (a tool of fromMcpTools's registry, or any tool
  * definition or MCP tool with an outputSchema): the core's row (`tools::mcp`). Returns the core's
- * copy of the result.
+ * copy of the result. `options`: the limits the result is read under (a content block's base64
+ * past 1 MiB needs `maxStringBytes`).
  */
-export function checkMcpToolResult(tool, result) {
-  return api.checkMcpToolResult(tool, result);
+export function checkMcpToolResult(tool, result, options) {
+  return api.checkMcpToolResult(tool, result, options);
 }

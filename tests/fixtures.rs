@@ -471,7 +471,7 @@ fn run_args(op: &str, args: Value, options: Option<Value>) -> Value {
         "compareContracts" => outcome(api::compare_contracts(&a(0), &a(1))),
         "diffCatalogs" => outcome(api::diff_catalogs(&a(0), &a(1))),
         "mcpToolDefinitions" => outcome(api::mcp_tool_definitions(&a(0))),
-        "checkMcpToolResult" => outcome(api::check_mcp_tool_result(&a(0), &a(1))),
+        "checkMcpToolResult" => outcome(api::check_mcp_tool_result(&a(0), &a(1), opts.as_ref())),
         "fromSeedTool" => outcome(api::from_seed_tool(&a(0), &a(1), opts.as_ref())),
         "toSeedTool" => outcome(api::to_seed_tool(&a(0))),
         "admitPrompt" => outcome(api::admit_prompt(&a(0), &a(1), opts.as_ref()).map(plan_value)),

@@ -372,8 +372,12 @@ test('the neutral wording; validators of one schema, by object or by copy, give 
     assert.equal(v({ n: 1 }).valid, true);
     assert.match(v({ n: 1.5 }).errorMessage, /^the value does not match the JSON Schema: \/n: .*\(type\)$/);
   }
-  assert.throws(() => jsonSchemaValidator.getValidator({ type: 'object', properties: { a: { pattern: '(?=a)' } } }),
-    (e) => e instanceof ContractError && e.code === 'TOOL_SCHEMA_UNSUPPORTED' && e.path === '/properties/a/pattern');
+  // A valid schema the core cannot check refuses every value, with the reason; an invalid one throws.
+  const unchecked = jsonSchemaValidator.getValidator({ type: 'object', properties: { a: { pattern: '(?=a)' } } });
+  assert.deepEqual(unchecked({ a: 'a' }), { valid: false, data: undefined,
+    errorMessage: 'the value cannot be checked against the JSON Schema: TOOL_SCHEMA_UNSUPPORTED at /properties/a/pattern: the JSON Schema: pattern "(?=a)" uses look-around (?=, ?!, ?<=, ?<!), which the linear-time regex engine does not run' });
+  assert.throws(() => jsonSchemaValidator.getValidator({ type: 'object', properties: { a: { type: 5 } } }),
+    (e) => e instanceof ContractError && e.code === 'TOOL_SCHEMA_INVALID' && e.path === '/properties/a/type');
   assert.throws(() => createMcpValidator('client'), (e) => e instanceof ContractError && e.code === 'OPTION_INVALID');
 });
 

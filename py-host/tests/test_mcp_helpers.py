@@ -342,9 +342,17 @@ def test_the_neutral_validator_and_validators_of_one_schema_agree() -> None:
         assert validate({"n": 1}) == {"valid": True, "data": {"n": 1}, "error_message": None}
         message = str(validate({"n": 1.5})["error_message"])
         assert message.startswith("the value does not match the JSON Schema: /n: ") and message.endswith("(type)")
+    # A valid schema the core cannot check refuses every value, with the reason (the same words
+    # as JS); an invalid one raises.
+    unchecked = json_schema_validator.get_validator({"type": "object", "properties": {"a": {"pattern": "(?=a)"}}})
+    assert unchecked({"a": "a"}) == {
+        "valid": False,
+        "data": None,
+        "error_message": "the value cannot be checked against the JSON Schema: TOOL_SCHEMA_UNSUPPORTED at /properties/a/pattern: the JSON Schema: pattern \"(?=a)\" uses look-around (?=, ?!, ?<=, ?<!), which the linear-time regex engine does not run",
+    }
     with pytest.raises(ac.ContractError) as raised:
-        json_schema_validator.get_validator({"type": "object", "properties": {"a": {"pattern": "(?=a)"}}})
-    assert (raised.value.code, raised.value.path) == ("TOOL_SCHEMA_UNSUPPORTED", "/properties/a/pattern")
+        json_schema_validator.get_validator({"type": "object", "properties": {"a": {"type": 5}}})
+    assert (raised.value.code, raised.value.path) == ("TOOL_SCHEMA_INVALID", "/properties/a/type")
 
 
 def test_importing_the_module_loads_no_core() -> None:

@@ -319,9 +319,10 @@ pub fn mcp_tool_definitions<V: HostValue>(answer: &V) -> Result<Value> {
 }
 
 #[cfg(feature = "schema")]
-/// `checkMcpToolResult(tool, result)`: a `tools/call` result against its tool's `outputSchema`.
-pub fn check_mcp_tool_result<V: HostValue>(tool: &V, result: &V) -> Result<Value> {
-    crate::tools::mcp::check_tool_result(tool, result)
+/// `checkMcpToolResult(tool, result, options?)`: a `tools/call` result against its tool's
+/// `outputSchema`. Options: the limits (for the result).
+pub fn check_mcp_tool_result<V: HostValue>(tool: &V, result: &V, options: Option<&V>) -> Result<Value> {
+    crate::tools::mcp::check_tool_result(tool, result, &Options::read_for(options, options_of!("checkMcpToolResult"))?)
 }
 
 /// The words of an MCP validator's error text for its options (`{role?}`): `{subject, schema}`.

@@ -223,7 +223,7 @@ pub const OPERATIONS: &[Operation] = &[
     op("diffCatalogs", &[Registry, Registry], O::None, Reply::Value).schema(),
     // MCP's tool messages (the host modules `mcp` compose these with the rows above).
     op("mcpToolDefinitions", &[Value], O::None, Reply::Value).schema(),
-    op("checkMcpToolResult", &[Value, Value], O::None, Reply::Value).schema(),
+    op("checkMcpToolResult", &[Tool, Value], O::Json, Reply::Value).schema(),
     op("toStandardSchema", &[Tool], O::None, Reply::Host(&["validateToolInput", "standardJsonSchema"]))
         .schema()
         .only(Hosts::Js),

@@ -238,8 +238,11 @@ impl Guest for Core {
         on_config([&answer], |[a]| api::mcp_tool_definitions(&&a))
     }
 
-    fn check_mcp_tool_result(tool: String, result: String) -> String {
-        on_config([&tool, &result], |[t, r]| api::check_mcp_tool_result(&&t, &&r))
+    fn check_mcp_tool_result(tool: String, result: String, options: String) -> String {
+        reply((|| {
+            let ([t, r], o) = (host_values([&tool, &result])?, host_options(&options)?);
+            api::check_mcp_tool_result(&&t, &&r, o.as_ref().as_ref())
+        })())
     }
 
     fn strict_schema_issues(schema: String) -> String {

@@ -630,8 +630,9 @@ pub fn mcp_tool_definitions(answer: JsValue) -> String {
 
 #[cfg(feature = "schema")]
 #[wasm_bindgen(js_name = checkMcpToolResult)]
-pub fn check_mcp_tool_result(tool: JsValue, result: JsValue) -> String {
-    reply(api::check_mcp_tool_result(&caller_value(tool), &caller_value(result)))
+pub fn check_mcp_tool_result(tool: JsValue, result: JsValue, options: JsValue) -> String {
+    let o = CallOptions::read(&options, options_of!("checkMcpToolResult"));
+    reply(api::check_mcp_tool_result(&o.value(tool), &o.value(result), Some(&o.input)))
 }
 
 /// The MCP module's words for a validator (`HOST_SUPPORT`).

@@ -232,7 +232,7 @@ fn claims_object(text: &str) -> bool {
 /// the `outputSchema`, and the text block mirroring it (the first text block of `content` whose
 /// text claims to be an object), when there is one, must be JSON of the same value. The result
 /// is the core's copy of `result`.
-pub fn check_tool_result<V: HostValue>(tool: &V, result: &V) -> Result<Value> {
+pub fn check_tool_result<V: HostValue>(tool: &V, result: &V, options: &Options) -> Result<Value> {
     let defaults = Options::default();
     // A tool that is not an object (a failed lookup's null, a name) has no outputSchema to
     // read: taken as a tool without one, every result would pass unchecked.
@@ -243,7 +243,9 @@ pub fn check_tool_result<V: HostValue>(tool: &V, result: &V) -> Result<Value> {
     }
     let tool = input::copy_input(tool, &defaults)?;
     let output_schema = given(&tool, "outputSchema").cloned();
-    let checked = input::copy_input(result, &defaults)?;
+    // The result under the call's limits: its content blocks carry base64 payloads (a
+    // screenshot), which a caller may allow past the default 1 MiB string.
+    let checked = input::copy_input(result, options)?;
     if !matches!(checked, Value::Object(_)) {
         return Err(failure(Code::FieldType, "", "a tools/call result must be an object"));
     }
@@ -251,7 +253,9 @@ pub fn check_tool_result<V: HostValue>(tool: &V, result: &V) -> Result<Value> {
     if matches!(checked.get("isError"), Some(Value::Bool(true))) {
         return Ok(checked);
     }
-    let compiled = schema_tool(&output_schema, CLIENT.1)?;
+    // A failure of the schema itself points into the tool, as `fromMcpTools` points into the
+    // answer.
+    let compiled = schema_tool(&output_schema, CLIENT.1).map_err(|e| moved(e, "", "/outputSchema", None))?;
     let Some(structured) = given(&checked, "structuredContent") else {
         return Err(failure(
             Code::FieldMissing,
@@ -259,7 +263,7 @@ pub fn check_tool_result<V: HostValue>(tool: &V, result: &V) -> Result<Value> {
             "the tool has an outputSchema: a result that is not an error must carry structuredContent",
         ));
     };
-    if let Err(e) = input::validate_tool_input(&&compiled, &structured, &defaults) {
+    if let Err(e) = input::validate_tool_input(&&compiled, &structured, options) {
         let message = format!("{} does not match {}: {}", CLIENT.0, CLIENT.1, describe_failure(&e));
         return Err(moved(e, "", "/structuredContent", Some(message)));
     }
@@ -275,7 +279,7 @@ pub fn check_tool_result<V: HostValue>(tool: &V, result: &V) -> Result<Value> {
     });
     if let Some((at, text)) = mirror {
         let path = format!("/content/{at}/text");
-        let parsed = crate::json::parse(text.as_bytes(), crate::json::Mode::Strict, &defaults.limits).map_err(|e| {
+        let parsed = crate::json::parse(text.as_bytes(), crate::json::Mode::Strict, &options.limits).map_err(|e| {
             let message = format!("the text block mirroring structuredContent is not JSON: {}", e.message);
             let from = e.path.clone();
             moved(e, &from, &path, Some(message))

@@ -990,7 +990,7 @@ if TYPE_CHECKING:
         `create_registry({"tools": ...})` (permissions from each tool's annotations), `at` the
         pointer of the list in the answer."""
 
-    def check_mcp_tool_result(tool: Any, result: Any) -> Any:
+    def check_mcp_tool_result(tool: Any, result: Any, options: Optional[LimitOptions] = None) -> Any:
         """A tools/call result checked against its tool's outputSchema (structuredContent and its
         text mirror); the core's copy of the result, or raises ContractError."""
 

@@ -187,7 +187,15 @@ class McpValidator:
         if self._words is None:
             self._words = _wording(self._role)
         subject, name = self._words
-        tool = _compile(schema, name)
+        try:
+            tool = _compile(schema, name)
+        except ContractError as error:
+            # A valid schema the core cannot check (look-around, a backreference): every value
+            # is refused, with the reason, as in JS (where raising failed the SDK's listTools).
+            if error.code != "TOOL_SCHEMA_UNSUPPORTED":
+                raise
+            refused: McpValidatorResult = {"valid": False, "data": None, "error_message": f"{subject} cannot be checked against {name}: {_describe(error)}"}
+            return lambda value: dict(refused)  # type: ignore[return-value]
 
         def validate(value: Any) -> McpValidatorResult:
             out = safe_validate_tool_input(tool, _plain(value))
@@ -263,10 +271,11 @@ def check_mcp_tool_call(registry: Any, params: Any, policy: Any = UNDEFINED) -> 
     return {"name": call["tool"], "arguments": call["input"], "permissions": list(call["permissions"])}
 
 
-def check_mcp_tool_result(tool: Any, result: Any) -> Any:
+def check_mcp_tool_result(tool: Any, result: Any, options: Optional[dict[str, Any]] = None) -> Any:
     """Checks a tools/call result (a dict or `CallToolResult`) against the tool (of
     `from_mcp_tools`'s registry, a tool definition, or an MCP tool): the core's
     `check_mcp_tool_result` (nothing when `isError` is true; else structuredContent is required
     and must match the outputSchema, and its text mirror, when there is one, must parse to the
-    same value). Returns the core's copy of the result."""
-    return _check_tool_result(_plain(tool), _plain(result))
+    same value). Returns the core's copy of the result. `options`: the limits the result is
+    read under (a content block's base64 past 1 MiB needs `maxStringBytes`)."""
+    return _check_tool_result(_plain(tool), _plain(result), options)

@@ -91,12 +91,16 @@ fn check_pattern(pattern: &str, path: impl Fn() -> String, budget: &mut regex_bu
 
 fn unsupported_regex(pattern: &str, path: impl Fn() -> String) -> Result<()> {
     use regex_syntax::ast::ErrorKind as K;
-    let Err(e) = regex_syntax::ast::parse::Parser::new().parse(pattern) else {
+    let Err(e) = regex_syntax::ast::parse::Parser::new().parse(&boon::ecma_literals(pattern)) else {
         return Ok(());
     };
     let what = match e.kind() {
         K::UnsupportedLookAround => "look-around (?=, ?!, ?<=, ?<!)",
         K::UnsupportedBackreference => "backreferences",
+        // A named one (`\k<name>`), which ECMA-262 has and the parser does not know at all.
+        K::EscapeUnrecognized if e.pattern().get(e.span().start.offset..).is_some_and(|s| s.starts_with("\\k<")) => {
+            "backreferences"
+        }
         K::NestLimitExceeded(_) => "this much nesting",
         _ => return Ok(()), // invalid ECMA-262 patterns are TOOL_SCHEMA_INVALID, found by the engine
     };

@@ -36,7 +36,7 @@ pub(crate) fn convert(pattern: &str) -> Result<Cow<str>, Box<dyn std::error::Err
 // PATCH(agent-contract): the parse `convert` starts with (`\c{control_letter}` rewritten as the
 // parser asks), shared with `check`.
 fn parse(pattern: &str) -> Result<(Cow<str>, Ast), Box<dyn std::error::Error>> {
-    let mut pattern = Cow::Borrowed(pattern);
+    let mut pattern = ecma_literals(pattern);
     loop {
         match Parser::new().parse(pattern.as_ref()) {
             Ok(ast) => return Ok((pattern, ast)),
@@ -64,6 +64,57 @@ pub(crate) fn check(pattern: &str) -> Result<(), Box<dyn std::error::Error>> {
     };
     ast::visit(&ast, translator)?;
     Ok(())
+}
+
+// PATCH(agent-contract): what ECMA-262 reads literally and the regex crate's parser does not,
+// escaped before it parses (PATCHES.md, 17). Inside a class: `[` (the parser reads `[[:alpha:]]`
+// as a POSIX class, which ECMA-262 reads as the class `[[:alph]` then `]`), `&&` and `~~` (set
+// operations there), and `\b`, a backspace. Anywhere: `\0` not before a digit, NUL (the parser
+// reads a backreference).
+pub(crate) fn ecma_literals(pattern: &str) -> Cow<'_, str> {
+    if !pattern.contains('[') && !pattern.contains("\\0") {
+        return Cow::Borrowed(pattern);
+    }
+    let mut out = String::with_capacity(pattern.len() + 8);
+    let mut chars = pattern.chars().peekable();
+    let mut in_class = false;
+    while let Some(c) = chars.next() {
+        match c {
+            '\\' => match chars.next() {
+                Some('b') if in_class => out.push_str("\\x08"),
+                Some('0') if !chars.peek().is_some_and(char::is_ascii_digit) => out.push_str("\\x00"),
+                Some(next) => {
+                    out.push('\\');
+                    out.push(next);
+                }
+                None => out.push('\\'),
+            },
+            '[' if in_class => out.push_str("\\["),
+            '[' => {
+                in_class = true;
+                out.push('[');
+                if chars.peek() == Some(&'^') {
+                    out.push('^');
+                    chars.next();
+                }
+                // A `]` first is the parser's literal, ECMA-262's empty class: left to the parser.
+                if chars.peek() == Some(&']') {
+                    out.push(']');
+                    chars.next();
+                }
+            }
+            ']' if in_class => {
+                in_class = false;
+                out.push(']');
+            }
+            '&' | '~' if in_class && chars.peek() == Some(&c) => {
+                out.push('\\');
+                out.push(c);
+            }
+            _ => out.push(c),
+        }
+    }
+    Cow::Owned(out)
 }
 
 fn fix_error(e: &Error) -> Option<String> {

@@ -136,6 +136,13 @@ pub fn ecma_regex(pattern: &str) -> Result<Cow<'_, str>, Box<dyn Error>> {
     ecma::convert(pattern)
 }
 
+// PATCH(agent-contract): the pattern with what ECMA-262 reads literally escaped for the regex
+// crate's parser, the first step of `ecma_regex`, for callers that parse a pattern themselves to
+// say why it is refused (PATCHES.md, 17).
+pub fn ecma_literals(pattern: &str) -> Cow<'_, str> {
+    ecma::ecma_literals(pattern)
+}
+
 // PATCH(agent-contract): a budget of evaluations for the validations that follow on this thread
 // (PATCHES.md, 11): each evaluation of a schema on a value, and each `patternProperties` pattern
 // tried on a member name, takes one; once none is left, every evaluation fails at once and

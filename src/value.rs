@@ -110,10 +110,10 @@ pub fn write_json(out: &mut String, value: &Value) {
     write_with(out, value, true)
 }
 
-/// `write_json` with every number written from its value, never its source text: numbers that
-/// are equal as values (`1`, `1.0` and `1e0`; `0` and `-0`; integers past 2^53 that round to one
-/// double) write the same text, as they do from a JS host, which has no other. For comparing
-/// values by their text in every host alike.
+/// `write_json` with every number written from its value, never its source text, and members in
+/// the order of their names: values equal as JSON values write the same text (`1`, `1.0` and
+/// `1e0`; `0` and `-0`; integers past 2^53 that round to one double, as a JS host has them;
+/// `{"a":1,"b":2}` and `{"b":2,"a":1}`). For comparing values by their text in every host alike.
 pub fn write_json_by_value(out: &mut String, value: &Value) {
     write_with(out, value, false)
 }
@@ -141,6 +141,20 @@ fn write_with(out: &mut String, value: &Value, exact: bool) {
                 write_with(out, item, exact);
             }
             out.push(']');
+        }
+        Value::Object(entries) if !exact => {
+            let mut sorted: Vec<&(String, Value)> = entries.iter().collect();
+            crate::order::sort_by(&mut sorted, |a, b| a.0.cmp(&b.0));
+            out.push('{');
+            for (i, (key, item)) in sorted.into_iter().enumerate() {
+                if i > 0 {
+                    out.push(',');
+                }
+                write_string(out, key);
+                out.push(':');
+                write_with(out, item, exact);
+            }
+            out.push('}');
         }
         Value::Object(entries) => {
             out.push('{');

@@ -3,7 +3,7 @@
 // The targets are 150 KB for the protocol core and 450 KB for the full one; the bounds below are
 // what the build reaches (bench/RESULTS.md says why the targets are missed), with a little room: a
 // build that grows past them fails here. Last raised for fixes found by hostile probes: issue floods
-// kept to what is listed, a mirror compared by value, schema walks that keep positions (+3.2 KB in
+// kept to what is listed, a mirror compared by value, patterns read as ECMA-262 reads them (+5.3 KB in
 // the full core; docs/decisions.md).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -17,7 +17,7 @@ const KB = 1024;
 // file, bound in bytes gzipped, the target.
 const CORES = [
   ['agent_contract_protocol_bg.wasm', 297 * KB, 150 * KB],
-  ['agent_contract_bg.wasm', 896 * KB, 450 * KB],
+  ['agent_contract_bg.wasm', 898 * KB, 450 * KB],
 ];
 
 test('the protocol core and the full core stay within their gzip -9 bounds', () => {

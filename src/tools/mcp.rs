@@ -320,8 +320,16 @@ fn first_difference(mirror: &Value, given: &Value, at: &mut String) -> Option<St
                     break;
                 }
             }
-            // Every mirrored member matched: a member the mirror lacks is the difference.
-            found.or_else(|| (m.len() != defined.len()).then(|| at.clone()))
+            // Every mirrored member matched: a member the mirror lacks is the difference, at the
+            // place it would have in the mirror.
+            found.or_else(|| {
+                let missing =
+                    g.iter().find(|(k, v)| !matches!(v, Value::Undefined) && !m.iter().any(|(name, _)| name == k))?;
+                crate::value::push_pointer(at, &missing.0);
+                let pointer = at.clone();
+                at.truncate(here);
+                Some(pointer)
+            })
         }
         (Value::Array(m), Value::Array(g)) => {
             let mut found = None;

@@ -174,6 +174,8 @@ fn schema(old: &Value, new: &Value, path: &str, out: &mut Vec<Reason>) {
             _ if ANNOTATIONS.contains(&k) => push(out, p, Change::Compatible, format!("{k} changed")),
             "type" => match (types(a), types(b)) {
                 (_, None) => push(out, p, Change::Compatible, "the type constraint was removed".into()),
+                // The same types in another order.
+                (Some(x), Some(y)) if x.iter().all(|t| y.contains(t)) && y.iter().all(|t| x.contains(t)) => {}
                 (Some(x), Some(y)) if x.iter().all(|t| covers(&y, t)) => {
                     push(out, p, Change::Compatible, format!("type widened from {x:?} to {y:?}"))
                 }
@@ -189,7 +191,10 @@ fn schema(old: &Value, new: &Value, path: &str, out: &mut Vec<Reason>) {
                 (Some(Value::Array(x)), Some(Value::Array(y))) => {
                     let ys: HashSet<String> = y.iter().map(text).collect();
                     let gone: Vec<String> = x.iter().map(text).filter(|v| !ys.contains(v)).collect();
-                    if gone.is_empty() {
+                    let xs: HashSet<String> = x.iter().map(text).collect();
+                    if gone.is_empty() && ys.iter().all(|v| xs.contains(v)) {
+                        // The same values, in another order or repeated.
+                    } else if gone.is_empty() {
                         push(out, p, Change::Compatible, "enum widened".into())
                     } else {
                         push(out, p, Change::Breaking, format!("enum narrowed: {} removed", gone.join(", ")))

@@ -531,9 +531,10 @@ impl ObjCompiler<'_, '_, '_, '_, '_, '_> {
             s.max_length = self.usize("maxLength");
             s.min_length = self.usize("minLength");
 
-            if let Some(Value::String(p)) = self.value("pattern") {
-                let p = ecma::convert(p).map_err(CompileError::Bug)?;
+            if let Some(Value::String(source)) = self.value("pattern") {
+                let p = ecma::convert(source).map_err(CompileError::Bug)?;
                 s.pattern = Some(regex_new(p.as_ref()).map_err(|e| CompileError::Bug(e.into()))?);
+                s.pattern_source = Some(source.as_str().into());
             }
 
             s.max_items = self.usize("maxItems");

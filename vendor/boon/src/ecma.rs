@@ -66,55 +66,98 @@ pub(crate) fn check(pattern: &str) -> Result<(), Box<dyn std::error::Error>> {
     Ok(())
 }
 
-// PATCH(agent-contract): what ECMA-262 reads literally and the regex crate's parser does not,
-// escaped before it parses (PATCHES.md, 17). Inside a class: `[` (the parser reads `[[:alpha:]]`
-// as a POSIX class, which ECMA-262 reads as the class `[[:alph]` then `]`), `&&` and `~~` (set
-// operations there), and `\b`, a backspace. Anywhere: `\0` not before a digit, NUL (the parser
-// reads a backreference).
+// PATCH(agent-contract): what ECMA-262 reads otherwise than the regex crate's parser, written
+// as the parser reads ECMA-262's meaning before it parses (PATCHES.md, 17). Inside a class: `[`
+// (the parser reads `[[:alpha:]]` as a POSIX class, ECMA-262 the class `[[:alph]` then `]`),
+// `&&`, `~~` and `--` (set operations there) are literal, and `\b` is a backspace. `[]` matches
+// nothing and `[^]` any character (the parser read a `]` first as a literal). Outside: `.` is
+// any character but a line terminator (LF, CR, U+2028, U+2029; the parser's excludes LF only),
+// `\b` and `\B` are ASCII word boundaries (ECMA-262's `\w` is ASCII; the parser's are
+// Unicode's). Anywhere: `\0` not before a digit is NUL (the parser reads a backreference), and a
+// surrogate pair of `\u` escapes is its code point (the parser refuses surrogates).
 pub(crate) fn ecma_literals(pattern: &str) -> Cow<'_, str> {
-    if !pattern.contains('[') && !pattern.contains("\\0") {
+    if !pattern.contains(['[', '.', '\\']) {
         return Cow::Borrowed(pattern);
     }
-    let mut out = String::with_capacity(pattern.len() + 8);
-    let mut chars = pattern.chars().peekable();
+    let mut out = String::with_capacity(pattern.len() + 16);
+    let chars: Vec<char> = pattern.chars().collect();
     let mut in_class = false;
-    while let Some(c) = chars.next() {
+    let mut i = 0;
+    while i < chars.len() {
+        let c = chars[i];
+        i += 1;
         match c {
-            '\\' => match chars.next() {
-                Some('b') if in_class => out.push_str("\\x08"),
-                Some('0') if !chars.peek().is_some_and(char::is_ascii_digit) => out.push_str("\\x00"),
-                Some(next) => {
+            '\\' => {
+                let Some(&next) = chars.get(i) else {
                     out.push('\\');
-                    out.push(next);
+                    continue;
+                };
+                i += 1;
+                match next {
+                    'b' if in_class => out.push_str("\\x08"),
+                    'b' | 'B' => {
+                        out.push_str("(?-u:\\");
+                        out.push(next);
+                        out.push(')');
+                    }
+                    '0' if !chars.get(i).is_some_and(char::is_ascii_digit) => out.push_str("\\x00"),
+                    'u' => match surrogate_pair(&chars[i..]) {
+                        Some(code_point) => {
+                            out.push_str(&format!("\\x{{{code_point:X}}}"));
+                            i += 10;
+                        }
+                        None => out.push_str("\\u"),
+                    },
+                    _ => {
+                        out.push('\\');
+                        out.push(next);
+                    }
                 }
-                None => out.push('\\'),
-            },
+            }
             '[' if in_class => out.push_str("\\["),
+            '[' if chars.get(i) == Some(&']') => {
+                out.push_str("[^\\x00-\\x{10FFFF}]");
+                i += 1;
+            }
+            '[' if chars.get(i) == Some(&'^') && chars.get(i + 1) == Some(&']') => {
+                out.push_str("[\\x00-\\x{10FFFF}]");
+                i += 2;
+            }
             '[' => {
                 in_class = true;
                 out.push('[');
-                if chars.peek() == Some(&'^') {
+                if chars.get(i) == Some(&'^') {
                     out.push('^');
-                    chars.next();
-                }
-                // A `]` first is the parser's literal, ECMA-262's empty class: left to the parser.
-                if chars.peek() == Some(&']') {
-                    out.push(']');
-                    chars.next();
+                    i += 1;
                 }
             }
             ']' if in_class => {
                 in_class = false;
                 out.push(']');
             }
-            '&' | '~' if in_class && chars.peek() == Some(&c) => {
+            '&' | '~' | '-' if in_class && chars.get(i) == Some(&c) => {
                 out.push('\\');
                 out.push(c);
             }
+            '.' if !in_class => out.push_str("[^\\n\\r\\x{2028}\\x{2029}]"),
             _ => out.push(c),
         }
     }
     Cow::Owned(out)
+}
+
+// PATCH(agent-contract): after a `\u`, `XXXX\uYYYY` of a high then a low surrogate: their code
+// point (PATCHES.md, 17).
+fn surrogate_pair(rest: &[char]) -> Option<u32> {
+    let hex = |s: &[char]| -> Option<u32> {
+        (s.len() == 4 && s.iter().all(char::is_ascii_hexdigit)).then(|| u32::from_str_radix(&s.iter().collect::<String>(), 16).ok())?
+    };
+    let high = hex(rest.get(..4)?)?;
+    if !(0xD800..0xDC00).contains(&high) || rest.get(4..6)? != ['\\', 'u'] {
+        return None;
+    }
+    let low = hex(rest.get(6..10)?)?;
+    (0xDC00..0xE000).contains(&low).then(|| 0x10000 + ((high - 0xD800) << 10) + (low - 0xDC00))
 }
 
 fn fix_error(e: &Error) -> Option<String> {
@@ -197,10 +240,13 @@ impl Translator<'_> {
                 self.replace(&perl.span, with);
             }
             ClassPerlKind::Space => {
+                // PATCH(agent-contract): ECMA-262's WhiteSpace and LineTerminator, all of them
+                // (upstream had U+2003 of U+2000-U+200A, and not U+1680, U+2028, U+202F,
+                // U+205F, U+3000; PATCHES.md, 17).
                 let with = if perl.negated {
-                    "[^ \t\n\r\u{000b}\u{000c}\u{00a0}\u{feff}\u{2003}\u{2029}]"
+                    "[^ \t\n\r\u{000b}\u{000c}\u{00a0}\u{1680}\u{2000}-\u{200a}\u{2028}\u{2029}\u{202f}\u{205f}\u{3000}\u{feff}]"
                 } else {
-                    "[ \t\n\r\u{000b}\u{000c}\u{00a0}\u{feff}\u{2003}\u{2029}]"
+                    "[ \t\n\r\u{000b}\u{000c}\u{00a0}\u{1680}\u{2000}-\u{200a}\u{2028}\u{2029}\u{202f}\u{205f}\u{3000}\u{feff}]"
                 };
                 self.replace(&perl.span, with);
             }
@@ -288,7 +334,7 @@ mod tests {
     #[test]
     fn test_ecma_compat_many_rewrites() {
         let input = r"\d\w\s[a\D]\\c\cAx\cb".repeat(3);
-        let want = "[0-9][A-Za-z0-9_][ \t\n\r\u{000b}\u{000c}\u{00a0}\u{feff}\u{2003}\u{2029}][a[^0-9]]\\\\c\u{1}x\u{2}".repeat(3);
+        let want = "[0-9][A-Za-z0-9_][ \t\n\r\u{000b}\u{000c}\u{00a0}\u{1680}\u{2000}-\u{200a}\u{2028}\u{2029}\u{202f}\u{205f}\u{3000}\u{feff}][a[^0-9]]\\\\c\u{1}x\u{2}".repeat(3);
         assert_eq!(convert(&input).unwrap(), want);
         // 20,000 rewrites of each kind: linear, where one parse per rewrite took seconds.
         let many = r"\d\cA".repeat(20_000);

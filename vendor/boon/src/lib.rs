@@ -335,6 +335,9 @@ struct Schema {
     max_length: Option<usize>,
     // PATCH(agent-contract): shared (PATCHES.md, 16).
     pattern: Option<std::sync::Arc<Regex>>,
+    // PATCH(agent-contract): the pattern as the schema writes it, which a failure quotes: the
+    // regex holds its translation (PATCHES.md, 17).
+    pattern_source: Option<Box<str>>,
     content_encoding: Option<Decoder>,
     content_media_type: Option<MediaType>,
     content_schema: Option<SchemaIndex>,

@@ -573,7 +573,8 @@ impl<'v> Validator<'v, '_, '_, '_> {
         // pattern --
         if let Some(regex) = &s.pattern {
             if !regex.is_match(str) {
-                self.add_error(kind!(Pattern, str.into(), regex.as_str()));
+                let want = s.pattern_source.as_deref().unwrap_or(regex.as_str());
+                self.add_error(kind!(Pattern, str.into(), want));
             }
         }
 

@@ -145,30 +145,23 @@ fn write_with(out: &mut String, value: &Value, exact: bool) {
         Value::Object(entries) if !exact => {
             let mut sorted: Vec<&(String, Value)> = entries.iter().collect();
             crate::order::sort_by(&mut sorted, |a, b| a.0.cmp(&b.0));
-            out.push('{');
-            for (i, (key, item)) in sorted.into_iter().enumerate() {
-                if i > 0 {
-                    out.push(',');
-                }
-                write_string(out, key);
-                out.push(':');
-                write_with(out, item, exact);
-            }
-            out.push('}');
+            write_members(out, sorted.into_iter(), exact);
         }
-        Value::Object(entries) => {
-            out.push('{');
-            for (i, (key, item)) in entries.iter().enumerate() {
-                if i > 0 {
-                    out.push(',');
-                }
-                write_string(out, key);
-                out.push(':');
-                write_with(out, item, exact);
-            }
-            out.push('}');
-        }
+        Value::Object(entries) => write_members(out, entries.iter(), exact),
     }
+}
+
+fn write_members<'a>(out: &mut String, members: impl Iterator<Item = &'a (String, Value)>, exact: bool) {
+    out.push('{');
+    for (i, (key, item)) in members.enumerate() {
+        if i > 0 {
+            out.push(',');
+        }
+        write_string(out, key);
+        out.push(':');
+        write_with(out, item, exact);
+    }
+    out.push('}');
 }
 
 fn write_number(out: &mut String, n: &Number) {

@@ -493,9 +493,11 @@ export function createApi(load, renew, schema = true) {
     return instance;
   };
   // A stand-in until the first call: reading any member loads the instance and puts it here.
+  let loaded = false;
   let core = new Proxy({}, {
     get(_, name) {
       core = seeded(load());
+      loaded = true;
       return core[name];
     },
   });
@@ -521,9 +523,17 @@ export function createApi(load, renew, schema = true) {
   const checked = (reply) => checkedIn(core, reply);
   // Anything but a ContractError out of a call may have unwound through wasm frames (a stack
   // overflow in the glue when the caller's stack was nearly full, a trap), which leaves the
-  // instance unusable: it is replaced, so later calls work; the error passes as it came.
+  // instance unusable: it is replaced, so later calls work; the error passes as it came. Not
+  // before an instance was loaded (the loader's NotInitializedError), and a replacement that
+  // fails leaves the error as it came.
   const escaped = (owner, error) => {
-    if (!(error instanceof ContractError) && owner === core) replace();
+    if (!(error instanceof ContractError) && loaded && owner === core) {
+      try {
+        replace();
+      } catch (_) {
+        // The error the caller sees is the call's.
+      }
+    }
     return error;
   };
   const guarded = (run) => (a, b, c, d) => {

@@ -197,7 +197,7 @@ class _Instance:
     def resource_call(self, resource: str, method: str, handle: Any, *args: Any) -> Any:
         if self.pending_drops:
             self.drain()
-            if handle._dtor is None:
+            if type(handle) is _core.Handle and handle._dtor is None:
                 # Closed from another thread after the caller checked it, dropped just now.
                 from ._wire import error
 

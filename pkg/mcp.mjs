@@ -98,10 +98,9 @@ export function createMcpValidator(options) {
       try {
         tool = compile(schema, schemaName);
       } catch (error) {
-        // A valid schema the core cannot check (look-around, a backreference): every value is
-        // refused, with the reason. Thrown, it failed the SDK's whole listTools, and the tools
-        // listed after it went unchecked.
-        if (!(error instanceof api.ContractError) || error.code !== 'TOOL_SCHEMA_UNSUPPORTED') throw error;
+        // A valid schema the core cannot check: every value is refused, with the reason (the
+        // core's `uncheckableCode`). Thrown, it failed the SDK's whole listTools.
+        if (!(error instanceof api.ContractError) || error.code !== MCP.uncheckableCode) throw error;
         const errorMessage = `${subject} cannot be checked against ${schemaName}: ${failureLine(error)}`;
         return () => ({ valid: false, data: undefined, errorMessage });
       }

@@ -244,6 +244,7 @@ pub fn describe() -> Value {
         object(vec![
             ("toolOptions", object(crate::tools::mcp::TOOL_OPTIONS.iter().map(|(k, v)| (*k, text(v))).collect())),
             ("compiledSchemasKept", num(crate::tools::mcp::COMPILED_SCHEMAS_KEPT)),
+            ("uncheckableCode", text(crate::tools::mcp::UNCHECKABLE.as_str())),
         ]),
     ));
     object(members)

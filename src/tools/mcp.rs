@@ -20,6 +20,11 @@ fn mcp_options() -> Options {
 /// which define the tools of an MCP peer through the public rows (`describe()`, `mcp`).
 pub const TOOL_OPTIONS: [(&str, &str); 2] = [("names", "mcp"), ("formats", "assert")];
 
+/// The failure of a valid schema the core cannot check (look-around, a backreference): a
+/// validator made for it refuses every value with the reason, where throwing failed the MCP
+/// SDK's whole `listTools()`. Any other failure of a schema is thrown (an invalid schema).
+pub const UNCHECKABLE: Code = Code::ToolSchemaUnsupported;
+
 /// How many schemas a host's MCP module keeps compiled by the canonical text of the core's copy
 /// (`describe()`, `mcp`): a client sees the same schemas again in every `tools/list` answer, as
 /// new objects, and validates with each of them many times; past this many, the least recently

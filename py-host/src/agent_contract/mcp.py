@@ -190,9 +190,9 @@ class McpValidator:
         try:
             tool = _compile(schema, name)
         except ContractError as error:
-            # A valid schema the core cannot check (look-around, a backreference): every value
-            # is refused, with the reason, as in JS (where raising failed the SDK's listTools).
-            if error.code != "TOOL_SCHEMA_UNSUPPORTED":
+            # A valid schema the core cannot check: every value is refused, with the reason (the
+            # core's `uncheckableCode`; raising failed the SDK's listTools in JS).
+            if error.code != _mcp("uncheckableCode"):
                 raise
             refused: McpValidatorResult = {"valid": False, "data": None, "error_message": f"{subject} cannot be checked against {name}: {_describe(error)}"}
             return lambda value: dict(refused)  # type: ignore[return-value]
